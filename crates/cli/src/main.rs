@@ -1,0 +1,2 @@
+//! The `idmodel` command (filled in by the CLI issue).
+fn main() {}

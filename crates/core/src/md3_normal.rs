@@ -1,0 +1,198 @@
+//! The MD3 lat/long normal codec (FORMATS.md §3.3).
+//!
+//! An MD3 normal is a 16-bit value: the high byte is the "lat" angle `a` (about Z, in
+//! 256 steps), the low byte the "lng" angle `b` (from +Z, in 256 steps).
+//!
+//! * [`decode_exact`] reproduces the engines (Quake III and ioquake3) bit for bit: it
+//!   reads Quake III's 1024-entry sine table, whose period is 1023 steps, so decoded
+//!   angles are scaled by 1024/1023.
+//! * [`decode_ideal`] is the mathematical decode `x = cos a sin b, y = sin a sin b,
+//!   z = cos b` with `a, b = byte · 2π/256`.
+//! * [`encode`] is q3map's `NormalToLatLong`.
+
+#[path = "sin_table.rs"]
+mod sin_table;
+
+use sin_table::SIN_TABLE_BITS;
+
+/// `tr.sinTable[i]` of Quake III (`i` is masked to `0..1024`).
+pub fn engine_sin(i: usize) -> f32 {
+    let bits = SIN_TABLE_BITS.get(i & 1023).copied().unwrap_or(0);
+    f32::from_bits(bits)
+}
+
+/// Decodes like the engine: `x = sin[(4·hi+256)&1023]·sin[4·lo]`,
+/// `y = sin[4·hi]·sin[4·lo]`, `z = sin[(4·lo+256)&1023]`.
+///
+/// ```
+/// use idmodel_core::md3_normal::decode_exact;
+/// let up = decode_exact(0); // straight up, as far as the 1023-step table allows
+/// assert_eq!(&up[..2], &[0.0, 0.0]);
+/// assert!(up[2] < 1.0 && up[2] > 0.999998);
+/// let down = decode_exact(128); // lng = 128: half a turn from +Z
+/// assert!(down[2] < -0.9999);
+/// ```
+pub fn decode_exact(n: u16) -> [f32; 3] {
+    let [lo, hi] = n.to_le_bytes();
+    let ia = usize::from(hi) * 4;
+    let ib = usize::from(lo) * 4;
+    let sin_b = engine_sin(ib);
+    [
+        engine_sin(ia.wrapping_add(256)) * sin_b,
+        engine_sin(ia) * sin_b,
+        engine_sin(ib.wrapping_add(256)),
+    ]
+}
+
+/// Decodes with exact trigonometry (`a, b = byte · 2π/256`), without the engine's
+/// 1023-step table error.
+///
+/// ```
+/// use idmodel_core::md3_normal::decode_ideal;
+/// let n = decode_ideal(u16::from_le_bytes([64, 0])); // lng 90°, lat 0°: +X
+/// assert!((n[0] - 1.0).abs() < 1e-6 && n[1].abs() < 1e-6 && n[2].abs() < 1e-6);
+/// ```
+pub fn decode_ideal(n: u16) -> [f32; 3] {
+    let [lo, hi] = n.to_le_bytes();
+    let step = core::f64::consts::TAU / 256.0;
+    let a = f64::from(hi) * step;
+    let b = f64::from(lo) * step;
+    let sb = libm::sin(b);
+    [
+        to_f32(libm::cos(a) * sb),
+        to_f32(libm::sin(a) * sb),
+        to_f32(libm::cos(b)),
+    ]
+}
+
+#[allow(clippy::as_conversions)] // f64 → f32 rounding is the intent; no `From` exists.
+fn to_f32(v: f64) -> f32 {
+    v as f32
+}
+
+/// Truncates toward zero and wraps into a byte, as C's `(int)x & 0xFF` does for the
+/// angles this encoder produces (|x| < 256). Non-finite input gives 0.
+#[allow(clippy::as_conversions)] // saturating float → int cast; input is bounded.
+fn trunc_byte(v: f32) -> u8 {
+    let i = v as i32; // truncation toward zero, saturating
+    i.to_le_bytes()[0]
+}
+
+/// Encodes a direction the way q3map's `NormalToLatLong` does.
+///
+/// * `x == 0 && y == 0`: `+z` gives `0`, anything else `lng = 128` (straight down).
+/// * Otherwise `lat = (int)(deg(atan2(y, x))·255/360) & 0xFF`,
+///   `lng = (int)(deg(acos(z))·255/360) & 0xFF`, packed as `lat << 8 | lng`.
+///
+/// Note the 255/360 scale against the decoder's 256 steps: a round trip is not exact,
+/// and the error is at most about 2.9° (see the crate tests). `n` should be unit length.
+///
+/// ```
+/// use idmodel_core::md3_normal::{decode_ideal, encode};
+/// assert_eq!(encode([0.0, 0.0, 1.0]), 0);
+/// assert_eq!(encode([0.0, 0.0, -1.0]), 128);
+/// let d = decode_ideal(encode([1.0, 0.0, 0.0]));
+/// assert!(d[0] > 0.999);
+/// ```
+pub fn encode(n: [f32; 3]) -> u16 {
+    let [x, y, z] = n;
+    if x == 0.0 && y == 0.0 {
+        if z > 0.0 {
+            return 0;
+        }
+        return u16::from_le_bytes([128, 0]);
+    }
+    let rad_to_byte = 255.0f32 / 360.0 * (180.0 / core::f32::consts::PI);
+    let a = libm::atan2f(y, x) * rad_to_byte;
+    let b = libm::acosf(z.clamp(-1.0, 1.0)) * rad_to_byte;
+    u16::from_le_bytes([trunc_byte(b), trunc_byte(a)])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[allow(clippy::as_conversions)] // test reproduces C's int → float conversion
+    fn c_table_entry(i: usize) -> f32 {
+        // The argument in f32, exactly as tr_init.c computes it; sin in f64.
+        let deg = i as f32 * 360.0f32 / 1023.0f32;
+        let rad = (deg * core::f32::consts::PI) / 180.0f32;
+        libm::sin(f64::from(rad)) as f32
+    }
+
+    #[test]
+    fn sin_table_matches_libm() {
+        for i in 0..1024 {
+            assert_eq!(
+                engine_sin(i).to_bits(),
+                c_table_entry(i).to_bits(),
+                "entry {i}"
+            );
+        }
+    }
+
+    #[test]
+    fn exact_decode_by_hand() {
+        // hi = 0, lo = 64: x = sin[256]·sin[256], y = sin[0]·sin[256], z = sin[512].
+        let n = decode_exact(64);
+        let s256 = engine_sin(256);
+        assert_eq!(n, [s256 * s256, 0.0, engine_sin(512)]);
+        // sin[256] is sin(256·360/1023 deg) = sin(90.088 deg), not exactly 1.
+        assert!((s256 - 0.999_998_8).abs() < 1e-6);
+        assert!(s256 < 1.0);
+        // sin[512] = sin(180.176 deg) is slightly negative.
+        assert!(engine_sin(512) < 0.0 && engine_sin(512) > -0.0031);
+        // hi = 64 (lat 90 deg), lo = 64: points along +Y.
+        let n = decode_exact(u16::from_le_bytes([64, 64]));
+        assert_eq!(n[1], engine_sin(256) * engine_sin(256));
+        assert_eq!(n[0], engine_sin(512) * engine_sin(256));
+    }
+
+    #[test]
+    fn exact_and_ideal_differ_by_the_table_error_only() {
+        for n in 0..=u16::MAX {
+            let a = decode_exact(n);
+            let b = decode_ideal(n);
+            for k in 0..3 {
+                // 1024/1023 scaling of an angle up to 2π moves it by at most ~0.0062 rad.
+                assert!((a[k] - b[k]).abs() < 0.0125, "{n}: {a:?} vs {b:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn encode_axes() {
+        assert_eq!(encode([0.0, 0.0, 1.0]), 0);
+        assert_eq!(encode([0.0, 0.0, -1.0]), 128);
+        // +X: lat 0, lng 90 deg → 63 (255/360 scale, truncated).
+        assert_eq!(encode([1.0, 0.0, 0.0]), 63);
+        // -Y: lat -90 deg → (int)(-63.75) = -63 → 0xC1.
+        assert_eq!(encode([0.0, -1.0, 0.0]) >> 8, 0xC1);
+    }
+
+    fn angle_between(a: [f32; 3], b: [f32; 3]) -> f32 {
+        let dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+        let la = libm::sqrtf(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+        let lb = libm::sqrtf(b[0] * b[0] + b[1] * b[1] + b[2] * b[2]);
+        libm::acosf((dot / (la * lb)).clamp(-1.0, 1.0))
+    }
+
+    /// The documented round-trip bound: truncation loses up to one step (360/255 deg)
+    /// on each angle and the 255-vs-256 scale adds up to ~1.4 deg more on lat.
+    pub(crate) const ROUND_TRIP_BOUND_RAD: f32 = 0.07;
+
+    proptest::proptest! {
+        #[test]
+        fn codec_round_trip_within_quantisation(
+            x in -1.0f32..1.0, y in -1.0f32..1.0, z in -1.0f32..1.0
+        ) {
+            let len = libm::sqrtf(x * x + y * y + z * z);
+            proptest::prop_assume!(len > 1e-3);
+            let n = [x / len, y / len, z / len];
+            let e = angle_between(n, decode_ideal(encode(n)));
+            proptest::prop_assert!(e < ROUND_TRIP_BOUND_RAD, "error {} rad for {:?}", e, n);
+            let e = angle_between(n, decode_exact(encode(n)));
+            proptest::prop_assert!(e < ROUND_TRIP_BOUND_RAD + 0.0125, "error {} rad for {:?}", e, n);
+        }
+    }
+}
