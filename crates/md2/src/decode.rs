@@ -1,0 +1,497 @@
+//! Decoding: positions, normals, interpolation, both mesh topologies, animation ranges.
+
+use core::fmt;
+
+use idmodel_core::anorms;
+use idmodel_core::bytes::Name;
+
+use crate::raw;
+use crate::view::{Frame, Md2};
+
+/// An output slice is shorter than the data to be written into it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SizeError {
+    /// Elements needed.
+    pub needed: usize,
+    /// Elements available in the slice (or `u32::MAX` when an index would not fit a `u32`).
+    pub available: usize,
+}
+
+impl fmt::Display for SizeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "output too small: needed {} elements, {} available",
+            self.needed, self.available
+        )
+    }
+}
+
+impl core::error::Error for SizeError {}
+
+fn fill<T>(out: &mut [T], items: impl ExactSizeIterator<Item = T>) -> Result<usize, SizeError> {
+    let needed = items.len();
+    if out.len() < needed {
+        return Err(SizeError {
+            needed,
+            available: out.len(),
+        });
+    }
+    for (slot, item) in out.iter_mut().zip(items) {
+        *slot = item;
+    }
+    Ok(needed)
+}
+
+/// Decodes one packed vertex: `v · scale + translate`, per axis, in f32.
+pub fn decode_position(v: &raw::Vertex, scale: [f32; 3], translate: [f32; 3]) -> [f32; 3] {
+    [
+        f32::from(v.v[0]) * scale[0] + translate[0],
+        f32::from(v.v[1]) * scale[1] + translate[1],
+        f32::from(v.v[2]) * scale[2] + translate[2],
+    ]
+}
+
+impl<'a> Frame<'a> {
+    /// Vertex `i`'s position, or `None` past the end.
+    pub fn position(&self, i: usize) -> Option<[f32; 3]> {
+        let (s, t) = (self.scale(), self.translate());
+        self.vertices().get(i).map(|v| decode_position(v, s, t))
+    }
+
+    /// Every vertex position, `v · scale + translate`.
+    pub fn positions(&self) -> impl ExactSizeIterator<Item = [f32; 3]> + 'a {
+        let (s, t) = (self.scale(), self.translate());
+        self.vertices()
+            .iter()
+            .map(move |v| decode_position(v, s, t))
+    }
+
+    /// Writes [`Frame::positions`] into `out` (at least `vertex_count()` long); returns the
+    /// number written.
+    pub fn positions_into(&self, out: &mut [[f32; 3]]) -> Result<usize, SizeError> {
+        fill(out, self.positions())
+    }
+
+    /// Every vertex's `lightnormalindex`.
+    pub fn normal_indices(&self) -> impl ExactSizeIterator<Item = u8> + 'a {
+        self.vertices().iter().map(|v| v.lightnormalindex)
+    }
+
+    /// Every vertex normal from the shared 162-entry table. Indices 162..=255 (which the
+    /// software renderer reads past its table for; see [`Md2::check`]) give `(0, 0, 1)`.
+    pub fn normals(&self) -> impl ExactSizeIterator<Item = [f32; 3]> + 'a {
+        self.vertices()
+            .iter()
+            .map(|v| anorms::anorm_or_up(v.lightnormalindex))
+    }
+
+    /// Writes [`Frame::normals`] into `out`; returns the number written.
+    pub fn normals_into(&self, out: &mut [[f32; 3]]) -> Result<usize, SizeError> {
+        fill(out, self.normals())
+    }
+}
+
+/// Positions interpolated between two frames exactly as Quake II's `GL_DrawAliasFrameLerp`
+/// and `GL_LerpVerts` compute them, operation for operation in f32:
+///
+/// ```text
+/// frontlerp = 1 − backlerp
+/// move[i]   = backlerp · (old.translate[i] + delta[i]) + frontlerp · new.translate[i]
+/// frontv[i] = frontlerp · new.scale[i];   backv[i] = backlerp · old.scale[i]
+/// pos[i]    = move[i] + old.v[i] · backv[i] + new.v[i] · frontv[i]
+/// ```
+///
+/// `backlerp = 0` gives `new`, `1` gives `old`. `delta` is the entity's
+/// `oldorigin − origin` in model axes (forward, left, up); use [`lerp_positions`] when the
+/// entity does not move. The GL renderer shades with the *new* frame's normals.
+///
+/// ```
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use idmodel_md2::{Md2, Model, lerp_positions};
+/// let bytes = idmodel_md2::write(&Model::example())?;
+/// let md2 = Md2::parse(&bytes)?;
+/// let (a, b) = (md2.frame(0).unwrap(), md2.frame(1).unwrap());
+/// let half: Vec<[f32; 3]> = lerp_positions(&a, &b, 0.5).collect();
+/// let (pa, pb) = (a.position(1).unwrap(), b.position(1).unwrap());
+/// assert_eq!(half[1][0], (pa[0] + pb[0]) / 2.0);
+/// # Ok(()) }
+/// ```
+pub fn lerp_positions_moving<'a>(
+    old: &Frame<'a>,
+    new: &Frame<'a>,
+    backlerp: f32,
+    delta: [f32; 3],
+) -> impl ExactSizeIterator<Item = [f32; 3]> + 'a {
+    let frontlerp = 1.0 - backlerp;
+    let (ot, nt, os, ns) = (old.translate(), new.translate(), old.scale(), new.scale());
+    let mut mv = [0.0f32; 3];
+    let mut frontv = [0.0f32; 3];
+    let mut backv = [0.0f32; 3];
+    for (i, ((m, f), b)) in mv
+        .iter_mut()
+        .zip(frontv.iter_mut())
+        .zip(backv.iter_mut())
+        .enumerate()
+    {
+        let get = |a: [f32; 3]| a.get(i).copied().unwrap_or(0.0);
+        *m = backlerp * (get(delta) + get(ot)) + frontlerp * get(nt);
+        *f = frontlerp * get(ns);
+        *b = backlerp * get(os);
+    }
+    old.vertices()
+        .iter()
+        .zip(new.vertices().iter())
+        .map(move |(ov, v)| {
+            [
+                mv[0] + f32::from(ov.v[0]) * backv[0] + f32::from(v.v[0]) * frontv[0],
+                mv[1] + f32::from(ov.v[1]) * backv[1] + f32::from(v.v[1]) * frontv[1],
+                mv[2] + f32::from(ov.v[2]) * backv[2] + f32::from(v.v[2]) * frontv[2],
+            ]
+        })
+}
+
+/// [`lerp_positions_moving`] for an entity that stays in place (`delta = 0`).
+pub fn lerp_positions<'a>(
+    old: &Frame<'a>,
+    new: &Frame<'a>,
+    backlerp: f32,
+) -> impl ExactSizeIterator<Item = [f32; 3]> + 'a {
+    lerp_positions_moving(old, new, backlerp, [0.0; 3])
+}
+
+/// [`lerp_positions`] into a caller slice; returns the number written.
+pub fn lerp_positions_into(
+    old: &Frame<'_>,
+    new: &Frame<'_>,
+    backlerp: f32,
+    out: &mut [[f32; 3]],
+) -> Result<usize, SizeError> {
+    fill(out, lerp_positions(old, new, backlerp))
+}
+
+/// A vertex of a decoded mesh: which frame vertex gives its position, and its UV.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct MeshVertex {
+    /// Index into each frame's vertices (`Frame::position(xyz)`).
+    pub xyz: u32,
+    /// Texture coordinate; `v = 0` is the top row of the skin (no flip).
+    pub uv: [f32; 2],
+}
+
+/// How big the output slices of a mesh decode must be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct MeshSizes {
+    /// Length of the vertex slice (for the software mesh an upper bound: the decode
+    /// returns how many it used).
+    pub vertices: usize,
+    /// Length of the index slice (3 per triangle; exact).
+    pub indices: usize,
+}
+
+/// A decoded, indexed triangle mesh (owned; see the `_into` functions for the
+/// allocation-free forms).
+#[cfg(feature = "alloc")]
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Mesh {
+    /// The vertices.
+    pub vertices: alloc::vec::Vec<MeshVertex>,
+    /// Three indices into `vertices` per triangle, in the file's winding (clockwise on
+    /// screen is front in Quake II).
+    pub indices: alloc::vec::Vec<u32>,
+}
+
+fn divisor(n: i32) -> f32 {
+    // Quake II never checks skinwidth/skinheight; a non-positive size would divide by
+    // zero, so the documented divisor 1 is used instead (reported by `check`).
+    if n > 0 {
+        // i32 → f32 through f64 is exact for every skin size that matters; `as` is linted.
+        let v = f64::from(n);
+        #[allow(clippy::as_conversions, clippy::cast_possible_truncation)]
+        // Rounding to nearest is what C's int → float conversion does.
+        let f = v as f32;
+        f
+    } else {
+        1.0
+    }
+}
+
+impl<'a> Md2<'a> {
+    /// UV of texture coordinate `st`: `s / skinwidth`, `t / skinheight`, with **no** half
+    /// texel (the software renderer samples texel `s` exactly; Quake II's tools added
+    /// `+0.5` only when writing GL commands). `v = 0` is the top row. A non-positive skin
+    /// size is replaced by 1.
+    pub fn st_uv(&self, st: &raw::St) -> [f32; 2] {
+        [
+            f32::from(st.s.get()) / divisor(self.skin_width()),
+            f32::from(st.t.get()) / divisor(self.skin_height()),
+        ]
+    }
+
+    /// Sizes for [`Md2::soft_mesh_into`]: `3 · num_tris` for both (the vertex count is an
+    /// upper bound).
+    pub fn soft_mesh_sizes(&self) -> MeshSizes {
+        let n = self.triangles().len().saturating_mul(3);
+        MeshSizes {
+            vertices: n,
+            indices: n,
+        }
+    }
+
+    /// The software renderer's topology (triangles + st) as an indexed mesh: one vertex
+    /// per distinct (`index_xyz`, `index_st`) pair, ordered by that pair, UVs from
+    /// [`Md2::st_uv`]. Returns the number of vertices written; `indices` receives
+    /// `3 · num_tris` entries. Allocation-free: `indices` is used as sort scratch.
+    pub fn soft_mesh_into(
+        &self,
+        vertices: &mut [MeshVertex],
+        indices: &mut [u32],
+    ) -> Result<usize, SizeError> {
+        let tris = self.triangles();
+        let n = tris.len().saturating_mul(3);
+        let Some(idx) = indices.get_mut(..n) else {
+            return Err(SizeError {
+                needed: n,
+                available: indices.len(),
+            });
+        };
+        if u32::try_from(n).is_err() {
+            return Err(SizeError {
+                needed: n,
+                available: usize::try_from(u32::MAX).unwrap_or(usize::MAX),
+            });
+        }
+        let key = |corner: u32| -> u32 {
+            let c = usize::try_from(corner).unwrap_or(usize::MAX);
+            let t = tris.get(c / 3).map(crate::view::Triangle::from_raw);
+            match t {
+                Some(t) => {
+                    let k = c % 3;
+                    let xyz = t.xyz.get(k).copied().unwrap_or(0);
+                    let st = t.st.get(k).copied().unwrap_or(0);
+                    (u32::from(xyz) << 16) | u32::from(st)
+                }
+                None => u32::MAX,
+            }
+        };
+        let mut next = 0u32;
+        for slot in idx.iter_mut() {
+            *slot = next;
+            next = next.wrapping_add(1);
+        }
+        idx.sort_unstable_by_key(|&c| key(c));
+        // Distinct keys in order become the vertices; while searching, a vertex's `xyz`
+        // field holds the whole key (sorted, unique), and is unpacked at the end.
+        let mut count = 0usize;
+        let mut last: Option<u32> = None;
+        for &c in idx.iter() {
+            let k = key(c);
+            if last == Some(k) {
+                continue;
+            }
+            last = Some(k);
+            let available = vertices.len();
+            let Some(slot) = vertices.get_mut(count) else {
+                return Err(SizeError {
+                    needed: count.saturating_add(1),
+                    available,
+                });
+            };
+            *slot = MeshVertex {
+                xyz: k,
+                uv: [0.0; 2],
+            };
+            count = count.saturating_add(1);
+        }
+        let used = vertices.get_mut(..count).unwrap_or(&mut []);
+        let mut corner = 0u32;
+        for slot in idx.iter_mut() {
+            let k = key(corner);
+            let pos = used.binary_search_by_key(&k, |v| v.xyz).unwrap_or(0);
+            *slot = u32::try_from(pos).unwrap_or(u32::MAX);
+            corner = corner.wrapping_add(1);
+        }
+        for v in used.iter_mut() {
+            let st = self
+                .st()
+                .get(usize::try_from(v.xyz & 0xffff).unwrap_or(usize::MAX));
+            *v = MeshVertex {
+                xyz: v.xyz >> 16,
+                uv: st.map_or([0.0; 2], |st| self.st_uv(st)),
+            };
+        }
+        Ok(count)
+    }
+
+    /// Sizes for [`Md2::gl_mesh_into`] (exact).
+    pub fn gl_mesh_sizes(&self) -> MeshSizes {
+        MeshSizes {
+            vertices: self.gl_vertex_count(),
+            indices: self.gl_triangle_count().saturating_mul(3),
+        }
+    }
+
+    /// The GL renderer's topology: the GL command list decoded to an indexed triangle
+    /// list, one vertex per command vertex in stream order with the command's own UVs
+    /// (used unchanged, as the engine does), strips and fans expanded in the order
+    /// OpenGL draws them. Empty when the file has no GL commands.
+    pub fn gl_mesh_into(
+        &self,
+        vertices: &mut [MeshVertex],
+        indices: &mut [u32],
+    ) -> Result<(), SizeError> {
+        let sizes = self.gl_mesh_sizes();
+        if vertices.len() < sizes.vertices {
+            return Err(SizeError {
+                needed: sizes.vertices,
+                available: vertices.len(),
+            });
+        }
+        if indices.len() < sizes.indices {
+            return Err(SizeError {
+                needed: sizes.indices,
+                available: indices.len(),
+            });
+        }
+        if u32::try_from(sizes.vertices).is_err() {
+            return Err(SizeError {
+                needed: sizes.vertices,
+                available: usize::try_from(u32::MAX).unwrap_or(usize::MAX),
+            });
+        }
+        let mut vslots = vertices.iter_mut();
+        let mut islots = indices.iter_mut();
+        let mut base = 0u32;
+        for cmd in self.gl_commands() {
+            for v in cmd.vertices {
+                if let Some(slot) = vslots.next() {
+                    *slot = MeshVertex {
+                        xyz: u32::try_from(v.index_xyz.get()).unwrap_or(0),
+                        uv: [v.s.get(), v.t.get()],
+                    };
+                }
+            }
+            for t in 0..cmd.triangle_count() {
+                for corner in cmd.triangle(t).unwrap_or([0; 3]) {
+                    if let Some(slot) = islots.next() {
+                        *slot = base.wrapping_add(u32::try_from(corner).unwrap_or(0));
+                    }
+                }
+            }
+            base = base.wrapping_add(u32::try_from(cmd.vertices.len()).unwrap_or(0));
+        }
+        Ok(())
+    }
+
+    /// The GL triangles as triples of command vertices (what `GL_DrawAliasFrameLerp`
+    /// draws), in stream order.
+    pub fn gl_triangles(&self) -> impl Iterator<Item = [&'a raw::GlVertex; 3]> + 'a {
+        self.gl_commands().flat_map(|cmd| {
+            (0..cmd.triangle_count()).filter_map(move |t| {
+                let [a, b, c] = cmd.triangle(t)?;
+                Some([
+                    cmd.vertices.get(a)?,
+                    cmd.vertices.get(b)?,
+                    cmd.vertices.get(c)?,
+                ])
+            })
+        })
+    }
+
+    /// [`Md2::soft_mesh_into`] into new vectors.
+    #[cfg(feature = "alloc")]
+    pub fn soft_mesh(&self) -> Mesh {
+        let sizes = self.soft_mesh_sizes();
+        let mut vertices = alloc::vec![MeshVertex::default(); sizes.vertices];
+        let mut indices = alloc::vec![0u32; sizes.indices];
+        let n = self
+            .soft_mesh_into(&mut vertices, &mut indices)
+            .unwrap_or(0);
+        vertices.truncate(n);
+        Mesh { vertices, indices }
+    }
+
+    /// [`Md2::gl_mesh_into`] into new vectors.
+    #[cfg(feature = "alloc")]
+    pub fn gl_mesh(&self) -> Mesh {
+        let sizes = self.gl_mesh_sizes();
+        let mut vertices = alloc::vec![MeshVertex::default(); sizes.vertices];
+        let mut indices = alloc::vec![0u32; sizes.indices];
+        if self.gl_mesh_into(&mut vertices, &mut indices).is_err() {
+            return Mesh::default();
+        }
+        Mesh { vertices, indices }
+    }
+
+    /// Animation ranges from the frame names, as Quake II's tools, the games and three.js
+    /// group them: a run of consecutive frames whose names are equal after removing the
+    /// trailing digits (and then one trailing `_`) is one animation: `stand01`…`stand40`
+    /// → `stand`, `stand_1` → `stand`. A name without trailing digits is its own stem.
+    pub fn animations(&self) -> Animations<'a> {
+        Animations {
+            frames: self.frames(),
+            index: 0,
+            pending: None,
+        }
+    }
+}
+
+/// A run of frames sharing a name stem.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Animation<'a> {
+    /// The stem (`stand` for `stand01`).
+    pub name: Name<'a>,
+    /// The frame numbers.
+    pub frames: core::ops::Range<usize>,
+}
+
+/// The stem of a frame name: trailing ASCII digits removed, then one trailing `_` unless
+/// it is all that is left.
+pub fn frame_name_stem(name: &[u8]) -> &[u8] {
+    let mut end = name.len();
+    while end > 0
+        && name
+            .get(end.saturating_sub(1))
+            .is_some_and(u8::is_ascii_digit)
+    {
+        end = end.saturating_sub(1);
+    }
+    if end < name.len() && end > 1 && name.get(end.saturating_sub(1)) == Some(&b'_') {
+        end = end.saturating_sub(1);
+    }
+    name.get(..end).unwrap_or(name)
+}
+
+/// Iterator over [`Md2::animations`].
+#[derive(Debug, Clone)]
+pub struct Animations<'a> {
+    frames: crate::view::Frames<'a>,
+    index: usize,
+    pending: Option<Animation<'a>>,
+}
+
+impl<'a> Iterator for Animations<'a> {
+    type Item = Animation<'a>;
+    fn next(&mut self) -> Option<Animation<'a>> {
+        loop {
+            let Some(frame) = self.frames.next() else {
+                return self.pending.take();
+            };
+            let i = self.index;
+            self.index = self.index.saturating_add(1);
+            let stem = Name::from_field(frame_name_stem(frame.name().as_bytes()));
+            match &mut self.pending {
+                Some(a) if a.name == stem => a.frames.end = self.index,
+                _ => {
+                    let done = self.pending.replace(Animation {
+                        name: stem,
+                        frames: i..self.index,
+                    });
+                    if done.is_some() {
+                        return done;
+                    }
+                }
+            }
+        }
+    }
+}
