@@ -1,7 +1,58 @@
 //! # idmodel-gltf
 //!
-//! glTF 2.0 export for the models idmodel reads. (Filled in by the glTF issue.)
+//! glTF 2.0 export for the models idmodel reads, through a small intermediate
+//! representation ([`Scene`]) that each format adapter fills in:
+//!
+//! ```text
+//! format crate ──adapter──▶ Scene (file axes, id winding) ──to_glb / to_gltf──▶ glTF 2.0
+//! ```
+//!
+//! The exporter does every glTF-specific step, so adapters stay short:
+//! - **axes**: Z-up id files become Y-up glTF, `(x, y, z) → (y, z, x)`, or are kept
+//!   ([`Axes`]); applied to positions, normals, morph displacements, node transforms,
+//!   animation values and inverse bind matrices;
+//! - **winding**: the id games' clockwise front faces become glTF's counter-clockwise ones
+//!   ([`Winding`]);
+//! - **validity**: unit normals and quaternions, normalised joint weights (at most 8 per
+//!   vertex, in `JOINTS_0/WEIGHTS_0` and `_1`), `POSITION` and key-time `min`/`max`,
+//!   bufferView targets, 16-bit indices where they fit, 4-byte alignment, PNG encoding of
+//!   embedded images, a common root for skin joints, cameras turned to look down −Z;
+//!   anything the Khronos validator would reject (a non-finite float, an index out of
+//!   range, decreasing key times, …) is an [`ExportError`] instead of a file.
+//!
+//! ```
+//! use idmodel_gltf::{ExportOptions, Mesh, Node, Primitive, Scene, to_glb};
+//! let tri = Primitive {
+//!     positions: vec![[0.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
+//!     indices: vec![0, 1, 2],
+//!     ..Primitive::default()
+//! };
+//! let mut node = Node::new("triangle");
+//! node.mesh = Some(0);
+//! let scene = Scene {
+//!     meshes: vec![Mesh { name: "triangle".into(), primitives: vec![tri], ..Mesh::default() }],
+//!     nodes: vec![node],
+//!     ..Scene::default()
+//! };
+//! let glb = to_glb(&scene, &ExportOptions::default())?;
+//! assert_eq!(&glb[..4], b"glTF");
+//! # Ok::<(), idmodel_gltf::ExportError>(())
+//! ```
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+extern crate alloc;
+
+mod axes;
+mod error;
+mod export;
+mod ir;
+
+pub use axes::{Axes, ExportOptions, Winding, yfov_from_xfov};
+pub use error::ExportError;
+pub use export::{GltfFiles, to_glb, to_gltf};
 pub use idmodel;
+pub use ir::{
+    AlphaMode, Animation, Camera, Channel, ChannelValues, Image, Interpolation, Material, Mesh,
+    MorphTarget, Node, Primitive, Scene, Skin, unit_or_up,
+};

@@ -1,0 +1,299 @@
+//! The intermediate scene: what a format adapter builds and the exporter writes.
+//!
+//! Everything here is in the **file's conventions**: id axes (Z up, models face +X),
+//! id triangle winding (clockwise front faces, see [`Winding`](crate::Winding)), id camera
+//! orientation (a camera looks along its node's local +X with +Z up). The exporter converts
+//! all of that to glTF's conventions as [`ExportOptions`](crate::ExportOptions) says, so an
+//! adapter never has to.
+//!
+//! Indices between the lists (`Node::mesh`, `Primitive::material`, `Skin::joints`, …) are
+//! positions in the [`Scene`] vectors; the exporter checks every one of them and returns an
+//! [`ExportError`](crate::ExportError) rather than writing an invalid file.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+/// A whole model: the root of the intermediate representation.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Scene {
+    /// Name of the glTF scene (for example the model's file name).
+    pub name: String,
+    /// Meshes, referenced by [`Node::mesh`].
+    pub meshes: Vec<Mesh>,
+    /// Materials, referenced by [`Primitive::material`].
+    pub materials: Vec<Material>,
+    /// Nodes. A node that is no other node's child is a root of the scene.
+    pub nodes: Vec<Node>,
+    /// Skins, referenced by [`Node::skin`].
+    pub skins: Vec<Skin>,
+    /// Animation clips.
+    pub animations: Vec<Animation>,
+    /// Cameras, referenced by [`Node::camera`].
+    pub cameras: Vec<Camera>,
+}
+
+/// A mesh: primitives drawn together, sharing one set of morph targets.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Mesh {
+    /// Name of the mesh.
+    pub name: String,
+    /// The primitives. Every primitive must have the same number of morph targets
+    /// (a glTF rule); primitives without vertices or triangles are left out of the file.
+    pub primitives: Vec<Primitive>,
+    /// Optional names of the morph targets (written as `extras.targetNames`, which
+    /// Blender and three.js read); empty, or one per target.
+    pub target_names: Vec<String>,
+}
+
+/// One draw call: a triangle list with one material.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Primitive {
+    /// Vertex positions in file axes (`POSITION`).
+    pub positions: Vec<[f32; 3]>,
+    /// Vertex normals in file axes (`NORMAL`); empty for none, else one per vertex.
+    /// The exporter normalises them (glTF requires unit normals) and replaces a zero or
+    /// non-finite normal by the file's up axis `[0, 0, 1]`.
+    pub normals: Vec<[f32; 3]>,
+    /// Texture coordinates (`TEXCOORD_0`), glTF convention: `[0, 0]` is the top-left of
+    /// the image. Empty for none, else one per vertex.
+    pub uvs: Vec<[f32; 2]>,
+    /// Triangle list, three indices per triangle, in the file's winding (clockwise front
+    /// faces for every id format); see [`Winding`](crate::Winding).
+    pub indices: Vec<u32>,
+    /// Index into [`Scene::materials`]; `None` uses glTF's default material.
+    pub material: Option<usize>,
+    /// Skinning: for each vertex, its `(joint, weight)` pairs, where `joint` indexes the
+    /// [`Skin::joints`] of the skin on the node that draws this mesh. Empty when the
+    /// primitive is not skinned, else one entry per vertex.
+    ///
+    /// The exporter merges pairs naming the same joint, drops zero and negative weights,
+    /// keeps the **8 largest** weights when a vertex has more (writing `JOINTS_0` /
+    /// `WEIGHTS_0` and, when any vertex needs more than 4, `JOINTS_1` / `WEIGHTS_1`), and
+    /// renormalises the kept weights to sum to 1. A vertex left with no weight is bound to
+    /// joint 0 with weight 1.
+    pub influences: Vec<Vec<(u16, f32)>>,
+    /// Morph targets (relative displacements), all of the same length as `positions`.
+    pub targets: Vec<MorphTarget>,
+}
+
+/// A morph target: per-vertex displacements added to the base primitive.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct MorphTarget {
+    /// Displacement of each vertex position, in file axes (relative to the base).
+    pub positions: Vec<[f32; 3]>,
+    /// Displacement of each vertex normal, in file axes; empty for none.
+    pub normals: Vec<[f32; 3]>,
+}
+
+impl MorphTarget {
+    /// Builds a target from absolute frame data: the displacements `frame − base`.
+    ///
+    /// `frame_normals` may be empty (no normal displacements). When lengths differ the
+    /// missing entries count as zero displacement; the exporter then reports the length
+    /// mismatch if `base` and the primitive disagree.
+    pub fn from_absolute(
+        base_positions: &[[f32; 3]],
+        frame_positions: &[[f32; 3]],
+        base_normals: &[[f32; 3]],
+        frame_normals: &[[f32; 3]],
+    ) -> Self {
+        let sub = |a: &[f32; 3], b: &[f32; 3]| [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+        Self {
+            positions: frame_positions
+                .iter()
+                .zip(base_positions)
+                .map(|(f, b)| sub(f, b))
+                .collect(),
+            normals: frame_normals
+                .iter()
+                .zip(base_normals)
+                .map(|(f, b)| sub(&unit_or_up(*f), &unit_or_up(*b)))
+                .collect(),
+        }
+    }
+}
+
+/// `v` scaled to unit length, or the file's up axis `[0, 0, 1]` when `v` is zero or not
+/// finite. The exporter applies this to every `NORMAL`.
+pub fn unit_or_up(v: [f32; 3]) -> [f32; 3] {
+    let len = libm::sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    if len.is_finite() && len > 1e-12 {
+        [v[0] / len, v[1] / len, v[2] / len]
+    } else {
+        [0.0, 0.0, 1.0]
+    }
+}
+
+/// A material: a name and an optional base-colour texture.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Material {
+    /// Name (for MD2/MD3 the skin or shader name).
+    pub name: String,
+    /// Base-colour texture, if any.
+    pub image: Option<Image>,
+    /// Base colour factor (linear RGBA), multiplied with the texture.
+    pub base_color: [f32; 4],
+    /// How alpha is used.
+    pub alpha: AlphaMode,
+    /// Whether back faces are drawn too.
+    pub double_sided: bool,
+}
+
+impl Material {
+    /// An opaque, single-sided, white material with `name` and `image`.
+    pub fn new(name: impl Into<String>, image: Option<Image>) -> Self {
+        Self {
+            name: name.into(),
+            image,
+            base_color: [1.0; 4],
+            alpha: AlphaMode::Opaque,
+            double_sided: false,
+        }
+    }
+}
+
+/// glTF `alphaMode`.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub enum AlphaMode {
+    /// Alpha ignored.
+    #[default]
+    Opaque,
+    /// Texels with alpha below the cutoff are discarded.
+    Mask(f32),
+    /// Alpha blended.
+    Blend,
+}
+
+/// A texture image.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Image {
+    /// Pixels to embed, encoded by the exporter as PNG (in the GLB's binary chunk or the
+    /// `.bin` next to a `.gltf`).
+    Rgba8 {
+        /// Width in pixels (at least 1).
+        width: u32,
+        /// Height in pixels (at least 1).
+        height: u32,
+        /// `width × height × 4` bytes, rows top to bottom.
+        pixels: Vec<u8>,
+    },
+    /// A reference to an image file, written as the image `uri` (relative to the output
+    /// file). It is not read or checked; glTF viewers load only PNG and JPEG.
+    Uri(String),
+}
+
+/// A node of the scene graph, with a translation-rotation-scale transform in file axes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Node {
+    /// Name (joint names, MD3 tag names, …).
+    pub name: String,
+    /// Indices of the child nodes. A node may have at most one parent and the graph may
+    /// have no cycles.
+    pub children: Vec<usize>,
+    /// Translation.
+    pub translation: [f32; 3],
+    /// Rotation as a quaternion `[x, y, z, w]` in the standard (Hamilton, right-handed)
+    /// convention, as glTF uses. Normalised by the exporter.
+    pub rotation: [f32; 4],
+    /// Scale.
+    pub scale: [f32; 3],
+    /// Mesh drawn at this node.
+    pub mesh: Option<usize>,
+    /// Skin deforming the mesh (requires `mesh`).
+    pub skin: Option<usize>,
+    /// Camera at this node. IR cameras look along the node's local **+X** with **+Z** up
+    /// (the id convention); the exporter adds a child node that turns glTF's camera
+    /// (looking along −Z with +Y up) to match.
+    pub camera: Option<usize>,
+}
+
+impl Node {
+    /// A node with the identity transform and nothing attached.
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            children: Vec::new(),
+            translation: [0.0; 3],
+            rotation: [0.0, 0.0, 0.0, 1.0],
+            scale: [1.0; 3],
+            mesh: None,
+            skin: None,
+            camera: None,
+        }
+    }
+}
+
+/// A skin: the joints that deform a mesh.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Skin {
+    /// Name.
+    pub name: String,
+    /// Node index of each joint; [`Primitive::influences`] index this list.
+    pub joints: Vec<usize>,
+    /// One inverse bind matrix per joint, column-major 4×4 in file axes (the inverse of
+    /// the joint's world transform in the bind pose). Must be affine (last row 0 0 0 1).
+    /// Empty means identity matrices.
+    pub inverse_bind_matrices: Vec<[f32; 16]>,
+    /// Optional common root of the joint hierarchy.
+    pub skeleton: Option<usize>,
+}
+
+/// An animation clip.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Animation {
+    /// Name of the clip (frame-group name, animation.cfg entry, md5anim file name, …).
+    pub name: String,
+    /// The channels; each has its own keyframe times.
+    pub channels: Vec<Channel>,
+}
+
+/// One animated property of one node.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Channel {
+    /// The animated node.
+    pub node: usize,
+    /// Keyframe times in seconds: finite, non-negative and strictly increasing.
+    pub times: Vec<f32>,
+    /// How values between keys are computed.
+    pub interpolation: Interpolation,
+    /// The keyed values, one per time (for weights: one per time per morph target).
+    pub values: ChannelValues,
+}
+
+/// Keyframe interpolation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Interpolation {
+    /// Linear (spherical linear for rotations).
+    #[default]
+    Linear,
+    /// Value held until the next key.
+    Step,
+}
+
+/// The values of a [`Channel`], in file axes.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ChannelValues {
+    /// Node translation per key.
+    Translation(Vec<[f32; 3]>),
+    /// Node rotation `[x, y, z, w]` per key (normalised by the exporter).
+    Rotation(Vec<[f32; 4]>),
+    /// Node scale per key.
+    Scale(Vec<[f32; 3]>),
+    /// Morph weights of the node's mesh: `times.len() × targets` values, key by key.
+    Weights(Vec<f32>),
+}
+
+/// A perspective camera.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Camera {
+    /// Name.
+    pub name: String,
+    /// Vertical field of view in radians (see [`yfov_from_xfov`](crate::yfov_from_xfov)).
+    pub yfov: f32,
+    /// Width / height, if known.
+    pub aspect_ratio: Option<f32>,
+    /// Near clipping distance (> 0).
+    pub znear: f32,
+    /// Far clipping distance (> znear), or `None` for an infinite projection.
+    pub zfar: Option<f32>,
+}

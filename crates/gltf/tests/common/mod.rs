@@ -1,0 +1,177 @@
+//! Shared helpers: scene builders and the Khronos validator runner.
+#![allow(dead_code)] // each test file uses a different subset
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use idmodel_gltf::*;
+
+/// A unit cube (file axes) with per-face normals and UVs, clockwise front faces as in the
+/// id formats, drawn with `material`.
+pub fn cube(material: Option<usize>) -> Primitive {
+    let mut p = Primitive {
+        material,
+        ..Primitive::default()
+    };
+    // (normal, u axis, v axis) per face; corners = n + ±u + ±v.
+    let faces: [([f32; 3], [f32; 3], [f32; 3]); 6] = [
+        ([1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]),
+        ([-1.0, 0.0, 0.0], [0.0, 0.0, 1.0], [0.0, 1.0, 0.0]),
+        ([0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0]),
+        ([0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]),
+        ([0.0, 0.0, 1.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]),
+        ([0.0, 0.0, -1.0], [0.0, 1.0, 0.0], [1.0, 0.0, 0.0]),
+    ];
+    for (n, u, v) in faces {
+        let base = u32::try_from(p.positions.len()).unwrap();
+        for (su, sv) in [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)] {
+            p.positions
+                .push([0, 1, 2].map(|k| n[k] + su * u[k] + sv * v[k]));
+            p.normals.push(n);
+            p.uvs.push([(su + 1.0) / 2.0, (1.0 - sv) / 2.0]);
+        }
+        // u × v = n, so (0, 1, 2) is counter-clockwise seen from outside; id files
+        // store the clockwise order.
+        p.indices
+            .extend([base, base + 2, base + 1, base, base + 3, base + 2]);
+    }
+    p
+}
+
+/// A node drawing mesh 0.
+pub fn mesh_node(name: &str) -> Node {
+    let mut n = Node::new(name);
+    n.mesh = Some(0);
+    n
+}
+
+/// A 4×4 RGBA checkerboard.
+pub fn checker() -> Image {
+    let mut pixels = Vec::new();
+    for y in 0..4u32 {
+        for x in 0..4u32 {
+            let on = (x + y) % 2 == 0;
+            pixels.extend_from_slice(if on {
+                &[200, 40, 40, 255]
+            } else {
+                &[30, 30, 30, 255]
+            });
+        }
+    }
+    Image::Rgba8 {
+        width: 4,
+        height: 4,
+        pixels,
+    }
+}
+
+/// A fresh directory under the target dir's tmp (or the system temp dir).
+pub fn out_dir(test: &str) -> PathBuf {
+    let base = std::env::var_os("CARGO_TARGET_TMPDIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(std::env::temp_dir);
+    let dir = base.join("idmodel-gltf-tests").join(test);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The validator script, and whether node + the installed validator are present.
+pub fn validator() -> Option<PathBuf> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/validate.mjs");
+    let installed = std::env::var_os("GLTF_VALIDATOR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../../.validator/node_modules/gltf-validator")
+        });
+    let node = Command::new("node").arg("--version").output();
+    if node.map(|o| o.status.success()).unwrap_or(false) && installed.exists() {
+        Some(script)
+    } else {
+        None
+    }
+}
+
+/// Validates `file`; panics with the validator's report when it has errors. Prints a
+/// notice and returns `false` when Node.js or the validator is missing.
+pub fn validate(file: &Path) -> bool {
+    let Some(script) = validator() else {
+        eprintln!(
+            "notice: skipping glTF validation of {} (needs `node` and \
+             `npm install --prefix .validator gltf-validator`)",
+            file.display()
+        );
+        return false;
+    };
+    let out = Command::new("node")
+        .arg(&script)
+        .arg(file)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "validator failed on {}:\n{text}{err}",
+        file.display()
+    );
+    assert!(text.starts_with("errors: 0 "), "{text}");
+    true
+}
+
+/// Writes `scene` as `<name>.glb` and `<name>.gltf` + `<name>.bin` with both axis modes
+/// and validates all four files. Returns the parsed JSON of the Y-up `.gltf`.
+pub fn export_and_validate(test: &str, scene: &Scene) -> serde_json::Value {
+    let dir = out_dir(test);
+    let mut json = serde_json::Value::Null;
+    for axes in [Axes::YUp, Axes::Keep] {
+        let opts = ExportOptions {
+            axes,
+            ..ExportOptions::default()
+        };
+        let stem = format!("{test}-{axes:?}");
+        let glb = to_glb(scene, &opts).unwrap();
+        check_glb_container(&glb);
+        let glb_path = dir.join(format!("{stem}.glb"));
+        std::fs::write(&glb_path, &glb).unwrap();
+        let bin_name = format!("{stem}.bin");
+        let files = to_gltf(scene, &opts, &bin_name).unwrap();
+        let gltf_path = dir.join(format!("{stem}.gltf"));
+        std::fs::write(&gltf_path, &files.json).unwrap();
+        if !files.bin.is_empty() {
+            std::fs::write(dir.join(&bin_name), &files.bin).unwrap();
+        }
+        validate(&glb_path);
+        validate(&gltf_path);
+        if axes == Axes::YUp {
+            json = serde_json::from_slice(&files.json).unwrap();
+        }
+    }
+    json
+}
+
+/// Checks the GLB header and chunk layout: lengths agree, chunks are 4-byte aligned.
+pub fn check_glb_container(glb: &[u8]) -> serde_json::Value {
+    let u32_at = |o: usize| u32::from_le_bytes(glb[o..o + 4].try_into().unwrap()) as usize;
+    assert_eq!(&glb[0..4], b"glTF");
+    assert_eq!(u32_at(4), 2);
+    assert_eq!(u32_at(8), glb.len());
+    assert_eq!(glb.len() % 4, 0);
+    let json_len = u32_at(12);
+    assert_eq!(json_len % 4, 0);
+    assert_eq!(&glb[16..20], b"JSON");
+    let json: serde_json::Value = serde_json::from_slice(&glb[20..20 + json_len]).unwrap();
+    let rest = 20 + json_len;
+    if rest < glb.len() {
+        let bin_len = u32_at(rest);
+        assert_eq!(bin_len % 4, 0);
+        assert_eq!(&glb[rest + 4..rest + 8], b"BIN\0");
+        assert_eq!(rest + 8 + bin_len, glb.len());
+        let declared = json["buffers"][0]["byteLength"].as_u64().unwrap() as usize;
+        assert!(declared <= bin_len && bin_len - declared < 4);
+    } else {
+        assert!(json.get("buffers").is_none());
+    }
+    json
+}

@@ -1,0 +1,521 @@
+//! Builds scenes of every kind the adapters will produce, exports them as `.glb` and
+//! `.gltf` + `.bin` (Y-up and file axes), and runs the Khronos validator on each file when
+//! Node.js and `.validator/node_modules/gltf-validator` are present (a notice is printed
+//! and validation skipped otherwise). The structural checks run either way.
+// Tests may index, unwrap and cast: a panic here is a failed assertion, not a library bug.
+#![allow(
+    clippy::indexing_slicing,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::as_conversions,
+    clippy::arithmetic_side_effects,
+    clippy::std_instead_of_core,
+    clippy::std_instead_of_alloc,
+    missing_docs
+)]
+
+mod common;
+
+use common::*;
+use idmodel_gltf::*;
+
+#[test]
+fn static_mesh() {
+    let scene = Scene {
+        name: "cube".into(),
+        meshes: vec![Mesh {
+            name: "cube".into(),
+            primitives: vec![cube(Some(0))],
+            ..Mesh::default()
+        }],
+        materials: vec![Material::new("plain", None)],
+        nodes: vec![mesh_node("cube")],
+        ..Scene::default()
+    };
+    let json = export_and_validate("static_mesh", &scene);
+    let pos = &json["accessors"][json["meshes"][0]["primitives"][0]["attributes"]["POSITION"]
+        .as_u64()
+        .unwrap() as usize];
+    assert_eq!(pos["min"], serde_json::json!([-1.0, -1.0, -1.0]));
+    assert_eq!(pos["max"], serde_json::json!([1.0, 1.0, 1.0]));
+    assert_eq!(pos["componentType"], 5126);
+    let view = &json["bufferViews"][pos["bufferView"].as_u64().unwrap() as usize];
+    assert_eq!(view["target"], 34962);
+    let idx = &json["accessors"][json["meshes"][0]["primitives"][0]["indices"]
+        .as_u64()
+        .unwrap() as usize];
+    assert_eq!(idx["componentType"], 5123);
+    let view = &json["bufferViews"][idx["bufferView"].as_u64().unwrap() as usize];
+    assert_eq!(view["target"], 34963);
+}
+
+/// The exporter's triangles are counter-clockwise seen from outside the cube, i.e. their
+/// geometric normal agrees with the vertex normals, in both axis modes.
+#[test]
+fn winding_and_axes_agree_with_normals() {
+    let p = cube(None);
+    let scene = Scene {
+        meshes: vec![Mesh {
+            primitives: vec![p],
+            ..Mesh::default()
+        }],
+        nodes: vec![mesh_node("cube")],
+        ..Scene::default()
+    };
+    for axes in [Axes::YUp, Axes::Keep] {
+        let opts = ExportOptions {
+            axes,
+            ..ExportOptions::default()
+        };
+        let files = to_gltf(&scene, &opts, "x.bin").unwrap();
+        let json: serde_json::Value = serde_json::from_slice(&files.json).unwrap();
+        let read = |acc: u64| -> Vec<u8> {
+            let a = &json["accessors"][acc as usize];
+            let v = &json["bufferViews"][a["bufferView"].as_u64().unwrap() as usize];
+            let off = v["byteOffset"].as_u64().unwrap_or(0) as usize;
+            let len = v["byteLength"].as_u64().unwrap() as usize;
+            files.bin[off..off + len].to_vec()
+        };
+        let prim = &json["meshes"][0]["primitives"][0];
+        let f32s = |b: Vec<u8>| -> Vec<f32> {
+            b.chunks(4)
+                .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+                .collect()
+        };
+        let pos = f32s(read(prim["attributes"]["POSITION"].as_u64().unwrap()));
+        let nor = f32s(read(prim["attributes"]["NORMAL"].as_u64().unwrap()));
+        let idx: Vec<usize> = read(prim["indices"].as_u64().unwrap())
+            .chunks(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]) as usize)
+            .collect();
+        let v3 = |d: &[f32], i: usize| [d[3 * i], d[3 * i + 1], d[3 * i + 2]];
+        for t in idx.chunks(3) {
+            let [a, b, c] = [v3(&pos, t[0]), v3(&pos, t[1]), v3(&pos, t[2])];
+            let e1 = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
+            let e2 = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
+            let g = [
+                e1[1] * e2[2] - e1[2] * e2[1],
+                e1[2] * e2[0] - e1[0] * e2[2],
+                e1[0] * e2[1] - e1[1] * e2[0],
+            ];
+            let n = v3(&nor, t[0]);
+            assert!(
+                g[0] * n[0] + g[1] * n[1] + g[2] * n[2] > 0.0,
+                "{axes:?} {t:?}"
+            );
+        }
+        // The +X face of the file (the model's front) is glTF's +Z face under Y-up.
+        let front = match axes {
+            Axes::YUp => [0.0, 0.0, 1.0],
+            Axes::Keep => [1.0, 0.0, 0.0],
+        };
+        assert_eq!(v3(&nor, 0), front);
+    }
+}
+
+/// Three frames of a shape as a base plus two morph targets, animated by one LINEAR
+/// and one STEP clip that share their key times.
+#[test]
+fn morph_animation() {
+    let base = cube(None);
+    let frames: Vec<Vec<[f32; 3]>> = (1..3)
+        .map(|f| {
+            base.positions
+                .iter()
+                .map(|p| [p[0] * (1.0 + f as f32), p[1], p[2] + f as f32])
+                .collect()
+        })
+        .collect();
+    let mut prim = base.clone();
+    prim.targets = frames
+        .iter()
+        .map(|f| MorphTarget::from_absolute(&base.positions, f, &base.normals, &base.normals))
+        .collect();
+    let times = vec![0.0, 0.1, 0.2];
+    let weights = vec![0.0, 0.0, 1.0, 0.0, 0.0, 1.0];
+    let clip = |name: &str, interpolation| Animation {
+        name: name.into(),
+        channels: vec![Channel {
+            node: 0,
+            times: times.clone(),
+            interpolation,
+            values: ChannelValues::Weights(weights.clone()),
+        }],
+    };
+    let scene = Scene {
+        meshes: vec![Mesh {
+            name: "blob".into(),
+            primitives: vec![prim],
+            target_names: vec!["frame1".into(), "frame2".into()],
+        }],
+        nodes: vec![mesh_node("blob")],
+        animations: vec![
+            clip("walk", Interpolation::Linear),
+            clip("pose", Interpolation::Step),
+        ],
+        ..Scene::default()
+    };
+    let json = export_and_validate("morph_animation", &scene);
+    let a0 = &json["animations"][0]["samplers"][0];
+    let a1 = &json["animations"][1]["samplers"][0];
+    assert_eq!(a0["input"], a1["input"], "key times are shared");
+    assert_eq!(a1["interpolation"], "STEP");
+    assert_eq!(
+        json["meshes"][0]["extras"]["targetNames"],
+        serde_json::json!(["frame1", "frame2"])
+    );
+    let target = &json["meshes"][0]["primitives"][0]["targets"][1]["POSITION"];
+    let acc = &json["accessors"][target.as_u64().unwrap() as usize];
+    assert!(acc["min"].is_array() && acc["max"].is_array());
+}
+
+/// A two-bone arm: a root joint, a child joint, vertices with 1 to 10 influences
+/// (duplicates and zero weights included) so both JOINTS/WEIGHTS sets are written, and
+/// a clip rotating and moving the joints.
+#[test]
+fn skinned_mesh_with_animation() {
+    let mut prim = cube(None);
+    let joints = 10u16;
+    prim.influences = (0..prim.positions.len())
+        .map(|v| {
+            let n = v % 11;
+            let mut list: Vec<(u16, f32)> = (0..n as u16)
+                .map(|k| (k % joints, 1.0 + f32::from(k)))
+                .collect();
+            list.push((1, 0.0));
+            list
+        })
+        .collect();
+    let mut nodes = vec![Node::new("body")];
+    nodes[0].mesh = Some(0);
+    nodes[0].skin = Some(0);
+    // Joint chain: node 1 is the root joint, each next one its child, 1 unit along +X.
+    for j in 0..joints {
+        let mut n = Node::new(format!("joint{j}"));
+        if j > 0 {
+            n.translation = [1.0, 0.0, 0.0];
+        }
+        if j + 1 < joints {
+            n.children = vec![usize::from(j) + 2];
+        }
+        nodes.push(n);
+    }
+    let ibm = (0..joints)
+        .map(|j| {
+            let mut m = [0.0f32; 16];
+            m[0] = 1.0;
+            m[5] = 1.0;
+            m[10] = 1.0;
+            m[15] = 1.0;
+            m[12] = -f32::from(j);
+            m
+        })
+        .collect();
+    let half = core::f32::consts::FRAC_1_SQRT_2;
+    let scene = Scene {
+        meshes: vec![Mesh {
+            name: "arm".into(),
+            primitives: vec![prim],
+            ..Mesh::default()
+        }],
+        nodes,
+        skins: vec![Skin {
+            name: "arm".into(),
+            joints: (1..=usize::from(joints)).collect(),
+            inverse_bind_matrices: ibm,
+            skeleton: None,
+        }],
+        animations: vec![Animation {
+            name: "wave".into(),
+            channels: vec![
+                Channel {
+                    node: 2,
+                    times: vec![0.0, 0.5, 1.0],
+                    interpolation: Interpolation::Linear,
+                    // Deliberately not unit length: the exporter normalises.
+                    values: ChannelValues::Rotation(vec![
+                        [0.0, 0.0, 0.0, 1.0],
+                        [0.0, 0.0, 1.0, 1.0],
+                        [0.0, 0.0, half, half],
+                    ]),
+                },
+                Channel {
+                    node: 1,
+                    times: vec![0.0, 1.0],
+                    interpolation: Interpolation::Linear,
+                    values: ChannelValues::Translation(vec![[0.0; 3], [0.0, 0.0, 2.0]]),
+                },
+                Channel {
+                    node: 3,
+                    times: vec![0.0, 1.0],
+                    interpolation: Interpolation::Step,
+                    values: ChannelValues::Scale(vec![[1.0; 3], [1.0, 2.0, 1.0]]),
+                },
+            ],
+        }],
+        ..Scene::default()
+    };
+    let json = export_and_validate("skinned_mesh_with_animation", &scene);
+    let attrs = &json["meshes"][0]["primitives"][0]["attributes"];
+    for a in ["JOINTS_0", "WEIGHTS_0", "JOINTS_1", "WEIGHTS_1"] {
+        assert!(attrs[a].is_u64(), "{a} missing");
+    }
+    let ibm =
+        &json["accessors"][json["skins"][0]["inverseBindMatrices"].as_u64().unwrap() as usize];
+    assert_eq!(ibm["type"], "MAT4");
+}
+
+/// Joints with two separate top-level parents get a common root node.
+#[test]
+fn skin_without_common_root_gets_one() {
+    let mut prim = cube(None);
+    prim.influences = (0..prim.positions.len())
+        .map(|v| vec![((v % 2) as u16, 1.0)])
+        .collect();
+    let mut body = Node::new("body");
+    body.mesh = Some(0);
+    body.skin = Some(0);
+    let scene = Scene {
+        meshes: vec![Mesh {
+            primitives: vec![prim],
+            ..Mesh::default()
+        }],
+        nodes: vec![body, Node::new("a"), Node::new("b")],
+        skins: vec![Skin {
+            name: "pair".into(),
+            joints: vec![1, 2],
+            ..Skin::default()
+        }],
+        ..Scene::default()
+    };
+    let json = export_and_validate("skin_without_common_root", &scene);
+    assert_eq!(json["nodes"][3]["children"], serde_json::json!([1, 2]));
+    assert_eq!(json["scenes"][0]["nodes"], serde_json::json!([0, 3]));
+}
+
+/// An animated camera (md5camera-like): translation and rotation keys, a cut held by
+/// STEP, and the fixed child node that turns glTF's −Z camera to look along +X.
+#[test]
+fn camera_animation() {
+    let mut cam_node = Node::new("camera");
+    cam_node.camera = Some(0);
+    let times: Vec<f32> = (0..24).map(|f| f as f32 / 24.0).collect();
+    let scene = Scene {
+        cameras: vec![Camera {
+            name: "cam".into(),
+            yfov: yfov_from_xfov(90.0, 16.0 / 9.0),
+            aspect_ratio: Some(16.0 / 9.0),
+            znear: 3.0,
+            zfar: None,
+        }],
+        nodes: vec![cam_node],
+        animations: vec![Animation {
+            name: "flyby".into(),
+            channels: vec![
+                Channel {
+                    node: 0,
+                    times: times.clone(),
+                    interpolation: Interpolation::Linear,
+                    values: ChannelValues::Translation(
+                        times.iter().map(|t| [t * 100.0, 0.0, 50.0]).collect(),
+                    ),
+                },
+                Channel {
+                    node: 0,
+                    times: times.clone(),
+                    interpolation: Interpolation::Step,
+                    values: ChannelValues::Rotation(
+                        times
+                            .iter()
+                            .map(|t| [0.0, 0.0, libm::sinf(*t), libm::cosf(*t)])
+                            .collect(),
+                    ),
+                },
+            ],
+        }],
+        ..Scene::default()
+    };
+    let json = export_and_validate("camera_animation", &scene);
+    assert_eq!(json["nodes"][0]["children"], serde_json::json!([1]));
+    assert_eq!(json["nodes"][1]["camera"], 0);
+    assert_eq!(json["cameras"][0]["type"], "perspective");
+}
+
+/// An embedded RGBA texture becomes a PNG in the binary buffer; a URI skin is written as
+/// given (checked in the JSON only: the file does not exist, so it is not validated).
+#[test]
+fn embedded_texture() {
+    let scene = Scene {
+        meshes: vec![Mesh {
+            primitives: vec![cube(Some(0))],
+            ..Mesh::default()
+        }],
+        materials: vec![Material::new("skin0", Some(checker()))],
+        nodes: vec![mesh_node("box")],
+        ..Scene::default()
+    };
+    let json = export_and_validate("embedded_texture", &scene);
+    assert_eq!(json["images"][0]["mimeType"], "image/png");
+    assert_eq!(json["samplers"][0]["magFilter"], 9728);
+
+    let mut with_uri = scene.clone();
+    with_uri.materials = vec![Material::new(
+        "models/monsters/tank/skin.pcx",
+        Some(Image::Uri("skin.pcx".into())),
+    )];
+    let glb = to_glb(&with_uri, &ExportOptions::default()).unwrap();
+    let json = check_glb_container(&glb);
+    assert_eq!(json["images"][0]["uri"], "skin.pcx");
+    assert_eq!(
+        json["materials"][0]["name"],
+        "models/monsters/tank/skin.pcx"
+    );
+}
+
+/// Primitives without triangles are left out; a mesh left empty is dropped with its
+/// weight channels; an empty scene is still a valid file.
+#[test]
+fn empty_parts_are_dropped() {
+    let mut empty = cube(None);
+    empty.indices.clear();
+    empty.targets = vec![MorphTarget {
+        positions: vec![[0.0; 3]; empty.positions.len()],
+        normals: Vec::new(),
+    }];
+    let scene = Scene {
+        meshes: vec![Mesh {
+            primitives: vec![empty],
+            ..Mesh::default()
+        }],
+        nodes: vec![mesh_node("nothing")],
+        animations: vec![Animation {
+            name: "idle".into(),
+            channels: vec![Channel {
+                node: 0,
+                times: vec![0.0],
+                interpolation: Interpolation::Step,
+                values: ChannelValues::Weights(vec![1.0]),
+            }],
+        }],
+        ..Scene::default()
+    };
+    let json = export_and_validate("empty_parts", &scene);
+    assert!(json.get("meshes").is_none());
+    assert!(json.get("animations").is_none());
+    export_and_validate("empty_scene", &Scene::default());
+}
+
+#[test]
+fn invalid_scenes_are_refused() {
+    let good = Scene {
+        meshes: vec![Mesh {
+            primitives: vec![cube(None)],
+            ..Mesh::default()
+        }],
+        nodes: vec![mesh_node("cube")],
+        ..Scene::default()
+    };
+    let opts = ExportOptions::default();
+    assert!(to_glb(&good, &opts).is_ok());
+    let refused = |f: &dyn Fn(&mut Scene), want: &str| {
+        let mut s = good.clone();
+        f(&mut s);
+        let e = to_glb(&s, &opts).unwrap_err().to_string();
+        assert!(e.contains(want), "{e:?} lacks {want:?}");
+    };
+    refused(
+        &|s| s.meshes[0].primitives[0].indices[4] = 24,
+        "index 4 is 24, but there are 24 vertices",
+    );
+    refused(
+        &|s| s.meshes[0].primitives[0].positions[3][1] = f32::NAN,
+        "non-finite value at element 3",
+    );
+    refused(
+        &|s| s.meshes[0].primitives[0].indices.push(0),
+        "whole number of triangles",
+    );
+    refused(
+        &|s| s.meshes[0].primitives[0].uvs.pop().map(|_| ()).unwrap(),
+        "23 texture coordinates",
+    );
+    refused(&|s| s.nodes[0].mesh = Some(1), "mesh 1 out of range");
+    refused(&|s| s.nodes[0].children = vec![0], "more than one parent");
+    refused(
+        &|s| {
+            s.nodes.push(Node::new("a"));
+            s.nodes.push(Node::new("b"));
+            s.nodes[1].children = vec![2];
+            s.nodes[2].children = vec![1];
+        },
+        "cycle",
+    );
+    refused(
+        &|s| {
+            s.animations.push(Animation {
+                name: "bad".into(),
+                channels: vec![Channel {
+                    node: 0,
+                    times: vec![0.0, 0.5, 0.5],
+                    interpolation: Interpolation::Linear,
+                    values: ChannelValues::Translation(vec![[0.0; 3]; 3]),
+                }],
+            })
+        },
+        "key 2 time 0.5",
+    );
+    refused(
+        &|s| {
+            s.animations.push(Animation {
+                name: "short".into(),
+                channels: vec![Channel {
+                    node: 0,
+                    times: vec![0.0, 0.5],
+                    interpolation: Interpolation::Linear,
+                    values: ChannelValues::Translation(vec![[0.0; 3]; 3]),
+                }],
+            })
+        },
+        "3 values for 2 keys",
+    );
+    refused(
+        &|s| {
+            s.animations.push(Animation {
+                name: "w".into(),
+                channels: vec![Channel {
+                    node: 0,
+                    times: vec![0.0],
+                    interpolation: Interpolation::Linear,
+                    values: ChannelValues::Weights(vec![1.0]),
+                }],
+            })
+        },
+        "without morph targets",
+    );
+    refused(
+        &|s| s.meshes[0].primitives[0].influences = vec![vec![(0, 1.0)]; 24],
+        "no node draws it with a skin",
+    );
+    refused(
+        &|s| {
+            s.materials.push(Material::new("t", Some(checker())));
+            s.meshes[0].primitives[0].material = Some(0);
+            s.meshes[0].primitives[0].uvs.clear();
+        },
+        "no texture coordinates",
+    );
+    refused(
+        &|s| {
+            s.materials.push(Material::new(
+                "t",
+                Some(Image::Rgba8 {
+                    width: 2,
+                    height: 2,
+                    pixels: vec![0; 15],
+                }),
+            ))
+        },
+        "needs Some(16) bytes, has 15",
+    );
+}
