@@ -268,16 +268,14 @@ impl fmt::Display for Finding {
     }
 }
 
-/// A triangle's xyz indices rotated so the smallest comes first (winding kept).
+/// A triangle's xyz indices as the smallest of its three rotations (winding kept; also
+/// right for degenerate triangles with a repeated index).
 fn canonical(t: [i32; 3]) -> [i32; 3] {
     let [a, b, c] = t;
-    if a <= b && a <= c {
-        [a, b, c]
-    } else if b <= a && b <= c {
-        [b, c, a]
-    } else {
-        [c, a, b]
-    }
+    let r1 = [a, b, c];
+    let r2 = [b, c, a];
+    let r3 = [c, a, b];
+    r1.min(r2).min(r3)
 }
 
 impl Md2<'_> {

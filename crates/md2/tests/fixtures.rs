@@ -641,3 +641,15 @@ fn animations_group_frame_names() {
     assert_eq!(frame_name_stem(b"123"), b"");
     assert_eq!(frame_name_stem(b"_1"), b"_");
 }
+
+#[test]
+fn degenerate_triangle_rotations_match() {
+    // Regression: the GL/list comparison once canonicalised (1,0,0) and (0,1,0)
+    // differently although they are rotations of the same triangle.
+    let mut fx = Fx::valid();
+    fx.tri = [1, 0, 0, 0, 1, 2];
+    fx.glcmds[3] = 0; // fan vertices 0, 1, 0
+    fx.glcmds[6] = 1;
+    fx.glcmds[9] = 0;
+    assert!(fx.findings().is_empty(), "{:?}", fx.findings());
+}
