@@ -1,0 +1,304 @@
+//! Engine-ready data: texture coordinates by the seam rule, and the welded mesh that
+//! QuakeSpasm builds for its vertex buffers.
+
+use idmodel_core::{Error, ErrorKind, Result};
+
+use crate::raw::{ALIAS_ONSEAM, StVert, Triangle};
+use crate::{Mdl, Pose};
+
+/// Which renderer's seam rule and texel convention to follow (§1.3.2).
+///
+/// A vertex on the skin seam is drawn from the back half of the skin (its `s` moved by
+/// `skinwidth / 2`) when it belongs to a back-facing triangle (`facesfront == 0`).
+/// The renderers disagree on which vertices are seam vertices and on the half texel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum SeamRule {
+    /// GLQuake and QuakeSpasm: seam when `onseam != 0`; `u = (s' + 0.5) / width`.
+    #[default]
+    Gl,
+    /// WinQuake's software renderer: seam only when `onseam & 0x20`; integer texels
+    /// (16.16 fixed point), so `u = s' / width` with no half-texel offset.
+    Software,
+}
+
+impl SeamRule {
+    /// True when a vertex with this `onseam` value is a seam vertex under this rule.
+    pub const fn is_seam(self, onseam: i32) -> bool {
+        match self {
+            SeamRule::Gl => onseam != 0,
+            SeamRule::Software => onseam & ALIAS_ONSEAM != 0,
+        }
+    }
+
+    /// The texel coordinate `[s', t]` of `st` as a corner of a triangle that faces front
+    /// or not: `s' = s + skinwidth / 2` (integer division) for seam vertices of
+    /// back-facing triangles. Wrapping arithmetic, as the engines' C `int`s would.
+    pub fn texel(self, st: &StVert, faces_front: bool, skin_width: usize) -> [i32; 2] {
+        let mut s = st.s.get();
+        if !faces_front && self.is_seam(st.onseam.get()) {
+            let half = i32::try_from(skin_width / 2).unwrap_or(i32::MAX);
+            s = s.wrapping_add(half);
+        }
+        [s, st.t.get()]
+    }
+
+    /// Normalised texture coordinates for a texel: `(s + 0.5) / w` for GL, `s / w` for
+    /// software. `v = 0` is the top row; there is no flip.
+    pub fn uv(self, texel: [i32; 2], skin_width: usize, skin_height: usize) -> [f32; 2] {
+        let off = match self {
+            SeamRule::Gl => 0.5,
+            SeamRule::Software => 0.0,
+        };
+        [
+            (int_to_f32(texel[0]) + off) / usize_to_f32(skin_width),
+            (int_to_f32(texel[1]) + off) / usize_to_f32(skin_height),
+        ]
+    }
+}
+
+/// `i32 → f32` with C's rounding to nearest (the engines' implicit conversion).
+#[allow(clippy::as_conversions)] // int→float `as` is exact or rounds to nearest; no From impl exists
+pub(crate) fn int_to_f32(v: i32) -> f32 {
+    v as f32
+}
+
+/// `usize → f32`, rounding to nearest.
+#[allow(clippy::as_conversions)] // int→float `as` rounds to nearest; no From impl exists
+pub(crate) fn usize_to_f32(v: usize) -> f32 {
+    v as f32
+}
+
+/// One vertex of a welded mesh: a source vertex and one side of the seam.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct WeldedVertex {
+    /// Index of the source vertex (into the poses' vertices and the texture coordinates).
+    pub source: u32,
+    /// True for the copy with the seam shift (used by back-facing triangles).
+    pub back_side: bool,
+    /// Texel coordinate after the seam shift.
+    pub texel: [i32; 2],
+    /// Normalised texture coordinate under the chosen [`SeamRule`].
+    pub uv: [f32; 2],
+}
+
+/// Buffer sizes for [`Mdl::weld_into`], known before building.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WeldSizes {
+    /// Upper bound of the welded vertex count: `min(2 · numverts, 3 · numtris)`.
+    /// The exact count is returned by [`Mdl::weld_into`].
+    pub max_vertices: usize,
+    /// Exact index count: `3 · numtris`.
+    pub indices: usize,
+    /// Length of the scratch remap table: `2 · numverts`.
+    pub scratch: usize,
+}
+
+/// A welded mesh (vertex and index buffers), built by [`Mdl::welded_mesh`].
+#[cfg(feature = "alloc")]
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct WeldedMesh {
+    /// The vertices, in order of first use.
+    pub vertices: alloc::vec::Vec<WeldedVertex>,
+    /// Three indices into `vertices` per triangle, in stored winding order.
+    pub indices: alloc::vec::Vec<u32>,
+}
+
+#[cfg(feature = "alloc")]
+impl WeldedMesh {
+    /// Decoded positions of `pose` for every welded vertex.
+    pub fn positions(&self, pose: &Pose<'_>) -> alloc::vec::Vec<[f32; 3]> {
+        let mut out = alloc::vec![[0.0; 3]; self.vertices.len()];
+        pose.welded_positions_into(&self.vertices, &mut out);
+        out
+    }
+
+    /// Normals of `pose` for every welded vertex.
+    pub fn normals(&self, pose: &Pose<'_>) -> alloc::vec::Vec<[f32; 3]> {
+        let mut out = alloc::vec![[0.0; 3]; self.vertices.len()];
+        pose.welded_normals_into(&self.vertices, &mut out);
+        out
+    }
+}
+
+impl Pose<'_> {
+    /// Fills `out[i]` with the decoded position of `welded[i].source`; returns the count
+    /// written (`min` of the two lengths).
+    pub fn welded_positions_into(&self, welded: &[WeldedVertex], out: &mut [[f32; 3]]) -> usize {
+        let mut n = 0usize;
+        for (o, w) in out.iter_mut().zip(welded) {
+            *o = usize::try_from(w.source)
+                .ok()
+                .and_then(|i| self.position(i))
+                .unwrap_or_default();
+            n = n.saturating_add(1);
+        }
+        n
+    }
+
+    /// Fills `out[i]` with the normal of `welded[i].source` (fallback `(0, 0, 1)` for an
+    /// index ≥ 162); returns the count written.
+    pub fn welded_normals_into(&self, welded: &[WeldedVertex], out: &mut [[f32; 3]]) -> usize {
+        let mut n = 0usize;
+        for (o, w) in out.iter_mut().zip(welded) {
+            *o = usize::try_from(w.source)
+                .ok()
+                .and_then(|i| self.vertices().get(i))
+                .map_or([0.0, 0.0, 1.0], |v| {
+                    idmodel_core::anorms::anorm_or_up(v.light_normal_index)
+                });
+            n = n.saturating_add(1);
+        }
+        n
+    }
+}
+
+impl Mdl<'_> {
+    /// The texel of corner `corner` (0..3) of triangle `tri` under `rule`.
+    pub fn texel(&self, tri: &Triangle, corner: usize, rule: SeamRule) -> [i32; 2] {
+        let st = tri
+            .vert_index
+            .get(corner)
+            .and_then(|v| usize::try_from(v.get()).ok())
+            .and_then(|v| self.texcoords().get(v));
+        match st {
+            Some(st) => rule.texel(st, tri.faces_front.get() != 0, self.skin_width()),
+            None => [0, 0],
+        }
+    }
+
+    /// Per-triangle texture coordinates under `rule`, three corners each, unwelded.
+    pub fn triangle_uvs(
+        &self,
+        rule: SeamRule,
+    ) -> impl ExactSizeIterator<Item = [[f32; 2]; 3]> + '_ {
+        let (w, h) = (self.skin_width(), self.skin_height());
+        self.triangles()
+            .iter()
+            .map(move |t| [0, 1, 2].map(|c| rule.uv(self.texel(t, c, rule), w, h)))
+    }
+
+    /// Sizes of the buffers [`Mdl::weld_into`] needs.
+    pub fn weld_sizes(&self) -> WeldSizes {
+        let v2 = self.vertex_count().saturating_mul(2);
+        let t3 = self.triangles().len().saturating_mul(3);
+        WeldSizes {
+            max_vertices: v2.min(t3),
+            indices: t3,
+            scratch: v2,
+        }
+    }
+
+    /// Builds the welded mesh the way QuakeSpasm does (`GL_MakeAliasModelDisplayLists_VBO`):
+    /// one output vertex per (source vertex, seam side) in order of first use, where the
+    /// back side is used by back-facing triangles at seam vertices. Indices keep the
+    /// stored winding: front faces are those that appear **clockwise** on screen
+    /// (GLQuake culls `GL_FRONT` with the default counter-clockwise front face, §1.3.4).
+    ///
+    /// `vertices` needs at least [`WeldSizes::max_vertices`] entries (or the exact count),
+    /// `indices` exactly [`WeldSizes::indices`] or more, `scratch` at least
+    /// [`WeldSizes::scratch`]. Returns the number of vertices written.
+    ///
+    /// ```
+    /// # #[cfg(feature = "alloc")] {
+    /// use idmodel_mdl::{Mdl, Model, SeamRule, WeldedVertex};
+    /// let bytes = Model::example().write().unwrap();
+    /// let mdl = Mdl::parse(&bytes).unwrap();
+    /// let sizes = mdl.weld_sizes();
+    /// let mut verts = vec![WeldedVertex::default(); sizes.max_vertices];
+    /// let mut indices = vec![0u32; sizes.indices];
+    /// let mut scratch = vec![0u32; sizes.scratch];
+    /// let n = mdl.weld_into(SeamRule::Gl, &mut verts, &mut indices, &mut scratch).unwrap();
+    /// assert_eq!(n, 3);
+    /// # }
+    /// ```
+    pub fn weld_into(
+        &self,
+        rule: SeamRule,
+        vertices: &mut [WeldedVertex],
+        indices: &mut [u32],
+        scratch: &mut [u32],
+    ) -> Result<usize> {
+        let sizes = self.weld_sizes();
+        let small = |what: &'static str, len: usize, need: usize| {
+            Error::at(
+                ErrorKind::TooMany {
+                    what,
+                    count: u64::try_from(need).unwrap_or(u64::MAX),
+                    max: u64::try_from(len).unwrap_or(u64::MAX),
+                },
+                0,
+            )
+        };
+        if indices.len() < sizes.indices {
+            return Err(small(
+                "welded mesh indices for the output slice",
+                indices.len(),
+                sizes.indices,
+            ));
+        }
+        let scratch_len = scratch.len();
+        let remap = scratch.get_mut(..sizes.scratch).ok_or_else(|| {
+            small(
+                "remap entries for the scratch slice",
+                scratch_len,
+                sizes.scratch,
+            )
+        })?;
+        remap.fill(0);
+        let (w, h) = (self.skin_width(), self.skin_height());
+        let mut count = 0usize;
+        let mut out_index = indices.iter_mut();
+        for tri in self.triangles() {
+            let front = tri.faces_front.get() != 0;
+            for v in tri.vert_index {
+                let source = usize::try_from(v.get()).unwrap_or(0);
+                let Some(st) = self.texcoords().get(source) else {
+                    continue;
+                };
+                let back = !front && rule.is_seam(st.onseam.get());
+                let slot = source.saturating_mul(2).saturating_add(usize::from(back));
+                let Some(entry) = remap.get_mut(slot) else {
+                    continue;
+                };
+                if *entry == 0 {
+                    let out = vertices.get_mut(count).ok_or_else(|| {
+                        small(
+                            "welded vertices for the output slice",
+                            count,
+                            count.saturating_add(1),
+                        )
+                    })?;
+                    let texel = rule.texel(st, front, w);
+                    *out = WeldedVertex {
+                        source: u32::try_from(source).unwrap_or(u32::MAX),
+                        back_side: back,
+                        texel,
+                        uv: rule.uv(texel, w, h),
+                    };
+                    count = count.saturating_add(1);
+                    *entry = u32::try_from(count).unwrap_or(u32::MAX);
+                }
+                if let Some(o) = out_index.next() {
+                    *o = entry.saturating_sub(1);
+                }
+            }
+        }
+        Ok(count)
+    }
+
+    /// [`Mdl::weld_into`] into new vectors.
+    #[cfg(feature = "alloc")]
+    pub fn welded_mesh(&self, rule: SeamRule) -> WeldedMesh {
+        let sizes = self.weld_sizes();
+        let mut vertices = alloc::vec![WeldedVertex::default(); sizes.max_vertices];
+        let mut indices = alloc::vec![0u32; sizes.indices];
+        let mut scratch = alloc::vec![0u32; sizes.scratch];
+        // The sizes come from `weld_sizes`, so this cannot fail; an empty mesh is the
+        // fallback rather than a panic.
+        let n = self
+            .weld_into(rule, &mut vertices, &mut indices, &mut scratch)
+            .unwrap_or(0);
+        vertices.truncate(n);
+        WeldedMesh { vertices, indices }
+    }
+}
