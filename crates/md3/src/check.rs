@@ -1,0 +1,511 @@
+//! Findings: what each engine would do with a file that parses (FORMATS.md §3.2).
+//! Engine limits are reported, never refused by the parser.
+
+use core::fmt;
+
+use idmodel_core::Name;
+
+use crate::read::Md3;
+
+/// `MD3_MAX_LODS`.
+pub const MAX_LODS: usize = 3;
+/// `MD3_MAX_TRIANGLES` (per surface; declared, not enforced by the engines).
+pub const MAX_TRIANGLES: usize = 8192;
+/// `MD3_MAX_VERTS` (per surface; declared, not enforced).
+pub const MAX_VERTS: usize = 4096;
+/// `MD3_MAX_SHADERS` (per surface; declared, not enforced).
+pub const MAX_SHADERS: usize = 256;
+/// `MD3_MAX_FRAMES` (declared, not enforced).
+pub const MAX_FRAMES: usize = 1024;
+/// `MD3_MAX_SURFACES` (declared, not enforced).
+pub const MAX_SURFACES: usize = 32;
+/// `MD3_MAX_TAGS` (per frame; declared, not enforced).
+pub const MAX_TAGS: usize = 16;
+/// `SHADER_MAX_VERTEXES`: ioq3 refuses `numVerts >= 1000`, Quake III `> 1000`.
+pub const SHADER_MAX_VERTEXES: usize = 1000;
+/// `SHADER_MAX_INDEXES`: ioq3 refuses `3·numTriangles >= 6000`, Quake III `> 6000`.
+pub const SHADER_MAX_INDEXES: usize = 6000;
+
+/// Tolerance for [`FindingKind::TagNotOrthonormal`]: row lengths within 1 ± this, and
+/// row dot products within ± this.
+pub const ORTHONORMAL_TOLERANCE: f32 = 1e-3;
+
+/// Above this many surfaces the duplicate-name check is skipped (it is quadratic).
+pub const DUPLICATE_CHECK_LIMIT: usize = 1024;
+
+/// The engine whose behaviour a check describes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Profile {
+    /// Quake III Arena 1.32 (id's GPL release).
+    Quake3,
+    /// ioquake3 (renderergl1 and renderergl2 agree on MD3 loading).
+    Ioq3,
+}
+
+impl Profile {
+    /// Every profile.
+    pub const ALL: &'static [Profile] = &[Profile::Quake3, Profile::Ioq3];
+
+    /// The lowercase name the CLI uses (`quake3`, `ioq3`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Quake3 => "quake3",
+            Self::Ioq3 => "ioq3",
+        }
+    }
+
+    /// The profile called `name` (see [`Profile::name`]).
+    pub fn from_name(name: &str) -> Option<Profile> {
+        Self::ALL.iter().copied().find(|p| p.name() == name)
+    }
+
+    /// The most vertices per surface this engine loads.
+    pub fn max_verts(self) -> usize {
+        match self {
+            Self::Quake3 => SHADER_MAX_VERTEXES,
+            Self::Ioq3 => SHADER_MAX_VERTEXES.saturating_sub(1),
+        }
+    }
+
+    /// The most triangles per surface this engine loads.
+    pub fn max_triangles(self) -> usize {
+        match self {
+            Self::Quake3 => SHADER_MAX_INDEXES / 3,
+            Self::Ioq3 => SHADER_MAX_INDEXES / 3 - 1,
+        }
+    }
+}
+
+impl fmt::Display for Profile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Quake3 => "Quake III 1.32",
+            Self::Ioq3 => "ioquake3",
+        })
+    }
+}
+
+/// How bad a finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Severity {
+    /// The engine would not load the file.
+    Refused,
+    /// It loads, but reads out of bounds, crashes or misrenders.
+    Hazard,
+    /// Odd but harmless.
+    Warning,
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Refused => "refused",
+            Self::Hazard => "hazard",
+            Self::Warning => "warning",
+        })
+    }
+}
+
+/// What a finding is about.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+pub enum FindingKind<'a> {
+    /// A surface has more vertices than the engine loads.
+    TooManyVerts {
+        /// Surface index.
+        surface: usize,
+        /// Its `numVerts`.
+        count: usize,
+        /// The engine's maximum.
+        max: usize,
+    },
+    /// A surface has more triangles than the engine loads.
+    TooManyTriangles {
+        /// Surface index.
+        surface: usize,
+        /// Its `numTriangles`.
+        count: usize,
+        /// The engine's maximum.
+        max: usize,
+    },
+    /// A count is above a maximum declared in qfiles.h (not enforced by the engines,
+    /// but other tools may refuse it).
+    AboveDeclaredMax {
+        /// The constant's name, for example `"MD3_MAX_SURFACES"`.
+        what: &'static str,
+        /// The surface, for per-surface limits.
+        surface: Option<usize>,
+        /// The count in the file.
+        count: usize,
+        /// The declared maximum.
+        max: usize,
+    },
+    /// A surface's `numFrames` differs from the header's.
+    SurfaceFrameCount {
+        /// Surface index.
+        surface: usize,
+        /// The surface's count.
+        surface_frames: usize,
+        /// The header's count.
+        header_frames: usize,
+    },
+    /// Two surfaces have the same engine name (a skin gives both the same shader).
+    DuplicateSurfaceName {
+        /// The earlier surface.
+        first: usize,
+        /// The later surface.
+        second: usize,
+        /// The shared engine name.
+        name: crate::EngineName,
+    },
+    /// The engine renames the surface (lower-case, `_x` cut); skins must use the new name.
+    SurfaceRenamed {
+        /// Surface index.
+        surface: usize,
+        /// The name in the file.
+        raw: Name<'a>,
+        /// The name the engine uses.
+        engine: crate::EngineName,
+    },
+    /// A shader name is empty: the engine uses its default shader.
+    EmptyShaderName {
+        /// Surface index.
+        surface: usize,
+        /// Shader index within the surface.
+        shader: usize,
+    },
+    /// A surface has no shaders: without a skin the engine uses its default shader.
+    NoShaders {
+        /// Surface index.
+        surface: usize,
+    },
+    /// A tag's axis is not orthonormal (first offending frame only).
+    TagNotOrthonormal {
+        /// Tag index.
+        tag: usize,
+        /// The frame.
+        frame: usize,
+        /// The tag's name.
+        name: Name<'a>,
+    },
+    /// A tag's name differs between frame 0 and a later frame (the engine searches
+    /// every frame by name, so the tag vanishes in that frame).
+    TagNameChanges {
+        /// Tag index.
+        tag: usize,
+        /// The first frame where it differs.
+        frame: usize,
+    },
+    /// Bytes after `ofsEnd` (the engine ignores them).
+    TrailingBytes {
+        /// How many.
+        count: usize,
+    },
+}
+
+/// One thing an engine would do with the file.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Finding<'a> {
+    /// What was found.
+    pub kind: FindingKind<'a>,
+    /// How bad it is for [`Finding::profile`].
+    pub severity: Severity,
+    /// The engine the finding is about.
+    pub profile: Profile,
+}
+
+impl fmt::Display for Finding<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let p = self.profile;
+        write!(f, "{}: ", self.severity)?;
+        match self.kind {
+            FindingKind::TooManyVerts {
+                surface,
+                count,
+                max,
+            } => match p {
+                Profile::Ioq3 => write!(
+                    f,
+                    "surface {surface} has {count} vertices; {p} loads at most {max} per surface and quietly refuses the model"
+                ),
+                Profile::Quake3 => write!(
+                    f,
+                    "surface {surface} has {count} vertices; {p} loads at most {max} per surface and drops to the console (ERR_DROP)"
+                ),
+            },
+            FindingKind::TooManyTriangles {
+                surface,
+                count,
+                max,
+            } => match p {
+                Profile::Ioq3 => write!(
+                    f,
+                    "surface {surface} has {count} triangles; {p} loads at most {max} per surface and quietly refuses the model"
+                ),
+                Profile::Quake3 => write!(
+                    f,
+                    "surface {surface} has {count} triangles; {p} loads at most {max} per surface and drops to the console (ERR_DROP)"
+                ),
+            },
+            FindingKind::AboveDeclaredMax {
+                what,
+                surface,
+                count,
+                max,
+            } => {
+                match surface {
+                    Some(s) => write!(f, "surface {s}: {count} is above {what} ({max})")?,
+                    None => write!(f, "{count} is above {what} ({max})")?,
+                }
+                f.write_str("; the engines do not check it, but other tools may refuse the file")
+            }
+            FindingKind::SurfaceFrameCount {
+                surface,
+                surface_frames,
+                header_frames,
+            } => {
+                if surface_frames < header_frames {
+                    write!(
+                        f,
+                        "surface {surface} has {surface_frames} frames but the model has {header_frames}; the engine reads past the surface's vertices for the missing frames"
+                    )
+                } else {
+                    write!(
+                        f,
+                        "surface {surface} has {surface_frames} frames but the model has {header_frames}; the extra frames are never shown"
+                    )
+                }
+            }
+            FindingKind::DuplicateSurfaceName {
+                first,
+                second,
+                name,
+            } => write!(
+                f,
+                "surfaces {first} and {second} are both called '{name}' in the engine; a skin gives them the same shader"
+            ),
+            FindingKind::SurfaceRenamed {
+                surface,
+                raw,
+                engine,
+            } => write!(
+                f,
+                "surface {surface} '{raw}' is renamed '{engine}' by the engine; .skin files must use '{engine}'"
+            ),
+            FindingKind::EmptyShaderName { surface, shader } => write!(
+                f,
+                "surface {surface} shader {shader} has an empty name; the engine uses its default shader"
+            ),
+            FindingKind::NoShaders { surface } => write!(
+                f,
+                "surface {surface} has no shaders; without a .skin the engine uses its default shader"
+            ),
+            FindingKind::TagNotOrthonormal { tag, frame, name } => write!(
+                f,
+                "tag {tag} '{name}' has an axis that is not orthonormal in frame {frame}; attached models are skewed or scaled"
+            ),
+            FindingKind::TagNameChanges { tag, frame } => write!(
+                f,
+                "tag {tag} has a different name in frame {frame} than in frame 0; lookups by name fail in that frame"
+            ),
+            FindingKind::TrailingBytes { count } => {
+                write!(f, "{count} bytes after ofsEnd are ignored by the engine")
+            }
+        }
+    }
+}
+
+fn orthonormal(axis: &[[f32; 3]; 3]) -> bool {
+    let dot = |a: &[f32; 3], b: &[f32; 3]| a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+    let near = |v: f32, want: f32| {
+        let d = v - want;
+        (-ORTHONORMAL_TOLERANCE..=ORTHONORMAL_TOLERANCE).contains(&d)
+    };
+    let [x, y, z] = axis;
+    near(dot(x, x), 1.0)
+        && near(dot(y, y), 1.0)
+        && near(dot(z, z), 1.0)
+        && near(dot(x, y), 0.0)
+        && near(dot(x, z), 0.0)
+        && near(dot(y, z), 0.0)
+}
+
+impl<'a> Md3<'a> {
+    /// Reports, without allocating, what `profile` would do with this model.
+    ///
+    /// ```
+    /// # #[cfg(feature = "alloc")] {
+    /// use idmodel_md3::{Md3, Model, Profile, FindingKind};
+    /// let bytes = idmodel_md3::write(&Model::example()).unwrap();
+    /// let md3 = Md3::parse(&bytes).unwrap();
+    /// let mut renamed = 0;
+    /// md3.check(Profile::Ioq3, &mut |f| {
+    ///     if let FindingKind::SurfaceRenamed { .. } = f.kind { renamed += 1 }
+    /// });
+    /// assert_eq!(renamed, 1); // "arm_l" becomes "arm"
+    /// # }
+    /// ```
+    pub fn check(&self, profile: Profile, sink: &mut dyn FnMut(Finding<'a>)) {
+        let mut emit = |kind, severity| {
+            sink(Finding {
+                kind,
+                severity,
+                profile,
+            })
+        };
+        let declared = |what, surface, count, max| FindingKind::AboveDeclaredMax {
+            what,
+            surface,
+            count,
+            max,
+        };
+        let header_frames = self.num_frames();
+        if header_frames > MAX_FRAMES {
+            emit(
+                declared("MD3_MAX_FRAMES", None, header_frames, MAX_FRAMES),
+                Severity::Warning,
+            );
+        }
+        if self.num_tags() > MAX_TAGS {
+            emit(
+                declared("MD3_MAX_TAGS", None, self.num_tags(), MAX_TAGS),
+                Severity::Warning,
+            );
+        }
+        if self.num_surfaces() > MAX_SURFACES {
+            emit(
+                declared("MD3_MAX_SURFACES", None, self.num_surfaces(), MAX_SURFACES),
+                Severity::Warning,
+            );
+        }
+        for s in self.surfaces() {
+            let i = s.index();
+            if s.num_verts() > profile.max_verts() {
+                let kind = FindingKind::TooManyVerts {
+                    surface: i,
+                    count: s.num_verts(),
+                    max: profile.max_verts(),
+                };
+                emit(kind, Severity::Refused);
+            }
+            let tris = s.triangles().len();
+            if tris > profile.max_triangles() {
+                let kind = FindingKind::TooManyTriangles {
+                    surface: i,
+                    count: tris,
+                    max: profile.max_triangles(),
+                };
+                emit(kind, Severity::Refused);
+            }
+            if s.num_verts() > MAX_VERTS {
+                emit(
+                    declared("MD3_MAX_VERTS", Some(i), s.num_verts(), MAX_VERTS),
+                    Severity::Warning,
+                );
+            }
+            if tris > MAX_TRIANGLES {
+                emit(
+                    declared("MD3_MAX_TRIANGLES", Some(i), tris, MAX_TRIANGLES),
+                    Severity::Warning,
+                );
+            }
+            if s.shaders().len() > MAX_SHADERS {
+                emit(
+                    declared("MD3_MAX_SHADERS", Some(i), s.shaders().len(), MAX_SHADERS),
+                    Severity::Warning,
+                );
+            }
+            if s.num_frames() != header_frames {
+                let severity = if s.num_frames() < header_frames && s.num_verts() > 0 {
+                    Severity::Hazard
+                } else {
+                    Severity::Warning
+                };
+                let kind = FindingKind::SurfaceFrameCount {
+                    surface: i,
+                    surface_frames: s.num_frames(),
+                    header_frames,
+                };
+                emit(kind, severity);
+            }
+            let raw_name = s.name();
+            let engine = s.engine_name();
+            if engine.is_shortened(raw_name.as_bytes()) {
+                let kind = FindingKind::SurfaceRenamed {
+                    surface: i,
+                    raw: raw_name,
+                    engine,
+                };
+                emit(kind, Severity::Warning);
+            }
+            // Quadratic in the surface count: skipped for absurd counts (fuzzed files).
+            let dup = if self.num_surfaces() <= DUPLICATE_CHECK_LIMIT {
+                self.surfaces().take(i).find(|o| o.engine_name() == engine)
+            } else {
+                None
+            };
+            if let Some(first) = dup {
+                let kind = FindingKind::DuplicateSurfaceName {
+                    first: first.index(),
+                    second: i,
+                    name: engine,
+                };
+                emit(kind, Severity::Warning);
+            }
+            if s.shaders().is_empty() {
+                emit(FindingKind::NoShaders { surface: i }, Severity::Warning);
+            }
+            for (k, sh) in s.shaders().iter().enumerate() {
+                if sh.name().is_empty() {
+                    let kind = FindingKind::EmptyShaderName {
+                        surface: i,
+                        shader: k,
+                    };
+                    emit(kind, Severity::Warning);
+                }
+            }
+        }
+        let first_names = self.frame_tags(0).unwrap_or(&[]);
+        for (t, first) in first_names.iter().enumerate() {
+            let tag_in = |frame: usize| {
+                frame
+                    .checked_mul(self.num_tags())
+                    .and_then(|s| s.checked_add(t))
+                    .and_then(|k| self.all_tags().get(k))
+            };
+            if let Some(frame) = (0..header_frames)
+                .find(|&fr| tag_in(fr).is_some_and(|tag| !orthonormal(&tag.axis())))
+            {
+                let kind = FindingKind::TagNotOrthonormal {
+                    tag: t,
+                    frame,
+                    name: first.name(),
+                };
+                emit(kind, Severity::Warning);
+            }
+            if let Some(frame) = (0..header_frames)
+                .find(|&fr| tag_in(fr).is_some_and(|tag| tag.name() != first.name()))
+            {
+                emit(
+                    FindingKind::TagNameChanges { tag: t, frame },
+                    Severity::Hazard,
+                );
+            }
+        }
+        let trailing = self.trailing_bytes().len();
+        if trailing > 0 {
+            emit(
+                FindingKind::TrailingBytes { count: trailing },
+                Severity::Warning,
+            );
+        }
+    }
+
+    /// [`check`](Self::check) collected into a `Vec`.
+    #[cfg(feature = "alloc")]
+    pub fn findings(&self, profile: Profile) -> alloc::vec::Vec<Finding<'a>> {
+        let mut out = alloc::vec::Vec::new();
+        self.check(profile, &mut |f| out.push(f));
+        out
+    }
+}

@@ -1,0 +1,578 @@
+//! `.skin` files: a zero-copy parser that follows the engine's `CommaParse` and
+//! `RE_RegisterSkin` (Q3-SIDECARS.md §5), and checks against a model.
+
+use core::fmt;
+
+use idmodel_core::Name;
+
+use crate::check::{Profile, Severity};
+use crate::read::Md3;
+use crate::text::{TextError, TextErrorKind, is_space, line_col};
+
+/// ioq3's `MAX_SKIN_SURFACES`: entries after this many are dropped.
+pub const MAX_SKIN_SURFACES_IOQ3: usize = 256;
+/// Quake III 1.32's fixed array (`MD3_MAX_SURFACES`), not checked: more entries overflow.
+pub const MAX_SKIN_SURFACES_QUAKE3: usize = 32;
+/// The engine keeps at most this many bytes of a surface name (`MAX_QPATH − 1`).
+pub const MAX_SURFACE_NAME: usize = 63;
+
+#[derive(Debug, Clone, Copy)]
+struct Token<'a> {
+    bytes: &'a [u8],
+    /// Offset of the token's first byte (its quote for a quoted string).
+    start: usize,
+}
+
+/// `CommaParse` over `text` (which ends at its first NUL, as the engine's C string does).
+#[derive(Debug, Clone)]
+struct Comma<'a> {
+    text: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Comma<'a> {
+    fn byte(&self, i: usize) -> u8 {
+        self.text.get(i).copied().unwrap_or(0)
+    }
+
+    /// The next token; an empty token means the end of the text (or `""`).
+    fn next(&mut self) -> Result<Token<'a>, TextError> {
+        let mut c;
+        loop {
+            loop {
+                c = self.byte(self.pos);
+                if c == 0 || !is_space(c) {
+                    break;
+                }
+                self.pos = self.pos.saturating_add(1);
+            }
+            let next = self.byte(self.pos.saturating_add(1));
+            if c == b'/' && next == b'/' {
+                self.pos = self.pos.saturating_add(2);
+                while !matches!(self.byte(self.pos), 0 | b'\n') {
+                    self.pos = self.pos.saturating_add(1);
+                }
+            } else if c == b'/' && next == b'*' {
+                self.pos = self.pos.saturating_add(2);
+                while self.byte(self.pos) != 0
+                    && (self.byte(self.pos) != b'*'
+                        || self.byte(self.pos.saturating_add(1)) != b'/')
+                {
+                    self.pos = self.pos.saturating_add(1);
+                }
+                if self.byte(self.pos) != 0 {
+                    self.pos = self.pos.saturating_add(2);
+                }
+            } else {
+                break;
+            }
+        }
+        let start = self.pos;
+        if c == 0 {
+            return Ok(Token { bytes: &[], start });
+        }
+        if c == b'"' {
+            let from = start.saturating_add(1);
+            let rest = self.text.get(from..).unwrap_or(&[]);
+            let Some(len) = rest.iter().position(|&b| b == b'"' || b == 0) else {
+                return Err(TextError::at(
+                    TextErrorKind::UnterminatedQuote,
+                    self.text,
+                    start,
+                ));
+            };
+            if rest.get(len) == Some(&0) {
+                return Err(TextError::at(
+                    TextErrorKind::UnterminatedQuote,
+                    self.text,
+                    start,
+                ));
+            }
+            self.pos = from.saturating_add(len).saturating_add(1);
+            return Ok(Token {
+                bytes: rest.get(..len).unwrap_or(&[]),
+                start,
+            });
+        }
+        // A word: the first byte is always taken (even a comma), then bytes > 32 up to a comma.
+        let mut end = start.saturating_add(1);
+        loop {
+            let b = self.byte(end);
+            if b == 0 || is_space(b) || b == b',' {
+                break;
+            }
+            end = end.saturating_add(1);
+        }
+        self.pos = end;
+        Ok(Token {
+            bytes: self.text.get(start..end).unwrap_or(&[]),
+            start,
+        })
+    }
+}
+
+/// What a skin entry does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum EntryKind {
+    /// A `surface,shader` pair.
+    Surface,
+    /// A name containing `tag_` (case-sensitive, anywhere): skipped by the engine, and
+    /// no shader token is read for it.
+    Tag,
+}
+
+/// One entry of a `.skin` file, borrowed from the text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SkinEntry<'a> {
+    /// Surface or tag entry.
+    pub kind: EntryKind,
+    /// The name token as written (original case, untruncated).
+    pub name: &'a [u8],
+    /// The shader token (empty for tags, and for an empty shader at the end of the file).
+    pub shader: &'a [u8],
+    /// 1-based line of the name.
+    pub line: u32,
+    /// 1-based line of the shader token (equals `line` for a tag).
+    pub shader_line: u32,
+    /// True when a `,` directly follows the name (the only comma the engine steps over).
+    pub comma: bool,
+    /// 1-based line of the token that follows a tag entry, if any (the engine reads it
+    /// as the next surface name).
+    next_line: Option<u32>,
+}
+
+impl SkinEntry<'_> {
+    /// True when this entry names the engine surface name `engine_name` (the entry's
+    /// first 63 bytes, lower-cased, compared exactly; see [`crate::EngineName`]).
+    pub fn matches(&self, engine_name: &[u8]) -> bool {
+        let n = self.name.get(..MAX_SURFACE_NAME).unwrap_or(self.name);
+        n.len() == engine_name.len()
+            && n.iter()
+                .zip(engine_name)
+                .all(|(a, b)| a.to_ascii_lowercase() == *b)
+    }
+
+    /// The name as text (bytes that are not UTF-8 are escaped by `Display`).
+    pub fn name(&self) -> Name<'_> {
+        Name::from_field(self.name)
+    }
+
+    /// The shader as text.
+    pub fn shader(&self) -> Name<'_> {
+        Name::from_field(self.shader)
+    }
+}
+
+/// A parsed `.skin` file.
+///
+/// ```
+/// use idmodel_md3::{Skin, EntryKind};
+/// let skin = Skin::parse(b"H_Head,models/h.tga\r\ntag_head,\r\nh_eyes,models/e.tga")?;
+/// let e: Vec<_> = skin.entries().collect();
+/// assert_eq!(e.len(), 3);
+/// assert!(e[0].matches(b"h_head"));
+/// assert_eq!(e[1].kind, EntryKind::Tag);
+/// assert_eq!(skin.shader_for(b"h_eyes", idmodel_md3::Profile::Ioq3), Some(&b"models/e.tga"[..]));
+/// # Ok::<(), idmodel_md3::TextError>(())
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct Skin<'a> {
+    text: &'a [u8],
+    surfaces: usize,
+    tags: usize,
+}
+
+impl<'a> Skin<'a> {
+    /// Parses `text` as `RE_RegisterSkin` does. The text ends at its first NUL byte, as
+    /// in the engine. The only error is a `"` string that never closes.
+    pub fn parse(text: &'a [u8]) -> Result<Self, TextError> {
+        let end = text.iter().position(|&b| b == 0).unwrap_or(text.len());
+        let text = text.get(..end).unwrap_or(text);
+        let mut skin = Self {
+            text,
+            surfaces: 0,
+            tags: 0,
+        };
+        let mut it = SkinEntries::new(text);
+        while let Some(e) = it.step()? {
+            match e.kind {
+                EntryKind::Surface => skin.surfaces = skin.surfaces.saturating_add(1),
+                EntryKind::Tag => skin.tags = skin.tags.saturating_add(1),
+            }
+        }
+        Ok(skin)
+    }
+
+    /// The text the engine sees (up to the first NUL).
+    pub fn text(&self) -> &'a [u8] {
+        self.text
+    }
+
+    /// Every entry in file order, tags included.
+    pub fn entries(&self) -> SkinEntries<'a> {
+        SkinEntries::new(self.text)
+    }
+
+    /// The `surface,shader` entries in file order.
+    pub fn surface_entries(&self) -> impl Iterator<Item = SkinEntry<'a>> + use<'a> {
+        self.entries().filter(|e| e.kind == EntryKind::Surface)
+    }
+
+    /// Number of surface entries.
+    pub fn num_surfaces(&self) -> usize {
+        self.surfaces
+    }
+
+    /// Number of skipped `tag_` entries.
+    pub fn num_tags(&self) -> usize {
+        self.tags
+    }
+
+    /// The shader the engine gives the surface with engine name `engine_name`: the first
+    /// matching entry among those stored (ioq3 keeps 256). `None` means the renderer's
+    /// default shader. An empty result means the default shader too.
+    pub fn shader_for(&self, engine_name: &[u8], profile: Profile) -> Option<&'a [u8]> {
+        let stored = match profile {
+            Profile::Ioq3 => MAX_SKIN_SURFACES_IOQ3,
+            // Quake III overflows past 32 entries; the first 32 are the ones it defines.
+            Profile::Quake3 => MAX_SKIN_SURFACES_QUAKE3,
+        };
+        self.surface_entries()
+            .take(stored)
+            .find(|e| e.matches(engine_name))
+            .map(|e| e.shader)
+    }
+
+    /// Surface entries that name no surface of `md3` (harmless, but often a typo).
+    pub fn unknown_surfaces<'m>(
+        &self,
+        md3: &Md3<'m>,
+    ) -> impl Iterator<Item = SkinEntry<'a>> + use<'a, 'm> {
+        let md3 = *md3;
+        self.surface_entries().filter(move |e| {
+            !md3.surfaces()
+                .any(|s| e.matches(s.engine_name().as_bytes()))
+        })
+    }
+
+    /// Reports what `profile` does with this skin, and, given the model it dresses, the
+    /// entries that name no surface and the surfaces no entry names.
+    pub fn check(
+        &self,
+        model: Option<&Md3<'_>>,
+        profile: Profile,
+        sink: &mut dyn FnMut(SkinFinding<'a>),
+    ) {
+        let mut emit = |kind, severity| {
+            sink(SkinFinding {
+                kind,
+                severity,
+                profile,
+            })
+        };
+        if self.surfaces == 0 {
+            emit(SkinFindingKind::NoSurfaces, Severity::Refused);
+        }
+        let (max, sev) = match profile {
+            Profile::Ioq3 => (MAX_SKIN_SURFACES_IOQ3, Severity::Warning),
+            Profile::Quake3 => (MAX_SKIN_SURFACES_QUAKE3, Severity::Hazard),
+        };
+        if self.surfaces > max {
+            emit(
+                SkinFindingKind::TooManySurfaces {
+                    count: self.surfaces,
+                    max,
+                },
+                sev,
+            );
+        }
+        for e in self.entries() {
+            let line = e.line;
+            match e.kind {
+                EntryKind::Tag => {
+                    if e.comma && e.next_line == Some(line) {
+                        emit(SkinFindingKind::TagSwallowsNext { line }, Severity::Hazard);
+                    }
+                }
+                EntryKind::Surface => {
+                    let n = e.name;
+                    if n.windows(4).any(|w| w.eq_ignore_ascii_case(b"tag_")) {
+                        emit(SkinFindingKind::TagNotSkipped { line }, Severity::Hazard);
+                    }
+                    if n.len() > MAX_SURFACE_NAME {
+                        emit(SkinFindingKind::NameTruncated { line }, Severity::Warning);
+                    }
+                    if e.shader.first() == Some(&b',') {
+                        emit(SkinFindingKind::CommaShader { line }, Severity::Hazard);
+                    } else if e.shader.is_empty() {
+                        emit(SkinFindingKind::EmptyShader { line }, Severity::Warning);
+                    } else if e.shader_line != line {
+                        emit(
+                            SkinFindingKind::ShaderOnNextLine {
+                                line,
+                                shader_line: e.shader_line,
+                            },
+                            Severity::Hazard,
+                        );
+                    }
+                }
+            }
+        }
+        if let Some(md3) = model {
+            for e in self.unknown_surfaces(md3) {
+                emit(
+                    SkinFindingKind::UnknownSurface {
+                        line: e.line,
+                        name: e.name,
+                    },
+                    Severity::Warning,
+                );
+            }
+            for s in md3.surfaces() {
+                if self
+                    .shader_for(s.engine_name().as_bytes(), profile)
+                    .is_none()
+                {
+                    emit(
+                        SkinFindingKind::UnskinnedSurface { surface: s.index() },
+                        Severity::Hazard,
+                    );
+                }
+            }
+        }
+    }
+
+    /// [`check`](Self::check) collected into a `Vec`.
+    #[cfg(feature = "alloc")]
+    pub fn findings(
+        &self,
+        model: Option<&Md3<'_>>,
+        profile: Profile,
+    ) -> alloc::vec::Vec<SkinFinding<'a>> {
+        let mut out = alloc::vec::Vec::new();
+        self.check(model, profile, &mut |f| out.push(f));
+        out
+    }
+}
+
+/// The entries of a [`Skin`] (from [`Skin::entries`]).
+#[derive(Debug, Clone)]
+pub struct SkinEntries<'a> {
+    lex: Comma<'a>,
+    /// Newlines counted up to `counted`.
+    line: u32,
+    counted: usize,
+    done: bool,
+}
+
+impl<'a> SkinEntries<'a> {
+    fn new(text: &'a [u8]) -> Self {
+        Self {
+            lex: Comma { text, pos: 0 },
+            line: 1,
+            counted: 0,
+            done: false,
+        }
+    }
+
+    fn line_of(&mut self, offset: usize) -> u32 {
+        let span = self.lex.text.get(self.counted..offset).unwrap_or(&[]);
+        let n = span.iter().filter(|&&b| b == b'\n').count();
+        self.line = self
+            .line
+            .saturating_add(u32::try_from(n).unwrap_or(u32::MAX));
+        self.counted = offset.max(self.counted);
+        self.line
+    }
+
+    fn step(&mut self) -> Result<Option<SkinEntry<'a>>, TextError> {
+        if self.done {
+            return Ok(None);
+        }
+        let name = self.lex.next()?;
+        if name.bytes.is_empty() {
+            self.done = true;
+            return Ok(None);
+        }
+        let line = self.line_of(name.start);
+        let comma = self.lex.byte(self.lex.pos) == b',';
+        if comma {
+            self.lex.pos = self.lex.pos.saturating_add(1);
+        }
+        if name.bytes.windows(4).any(|w| w == b"tag_") {
+            // Peek at the next token to report a tag line that swallows a shader.
+            let mut peek = self.lex.clone();
+            let next_line = match peek.next() {
+                Ok(t) if !t.bytes.is_empty() => Some(line_col(self.lex.text, t.start).0),
+                _ => None,
+            };
+            return Ok(Some(SkinEntry {
+                kind: EntryKind::Tag,
+                name: name.bytes,
+                shader: &[],
+                line,
+                shader_line: line,
+                comma,
+                next_line,
+            }));
+        }
+        let shader = self.lex.next()?;
+        let shader_line = if shader.bytes.is_empty() {
+            line
+        } else {
+            self.line_of(shader.start)
+        };
+        Ok(Some(SkinEntry {
+            kind: EntryKind::Surface,
+            name: name.bytes,
+            shader: shader.bytes,
+            line,
+            shader_line,
+            comma,
+            next_line: None,
+        }))
+    }
+}
+
+impl<'a> Iterator for SkinEntries<'a> {
+    type Item = SkinEntry<'a>;
+
+    fn next(&mut self) -> Option<SkinEntry<'a>> {
+        // `Skin::parse` ran the same loop without error, so `step` cannot fail here.
+        self.step().unwrap_or_else(|_| {
+            self.done = true;
+            None
+        })
+    }
+}
+
+impl core::iter::FusedIterator for SkinEntries<'_> {}
+
+/// What a `.skin` finding is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SkinFindingKind<'a> {
+    /// No surface entries: the skin handle is 0 and player loading fails.
+    NoSurfaces,
+    /// More surface entries than the engine stores.
+    TooManySurfaces {
+        /// Surface entries in the file.
+        count: usize,
+        /// The engine's limit.
+        max: usize,
+    },
+    /// A tag line with a comma is followed by a token on the same line, which the engine
+    /// reads as the next surface name (later pairs shift).
+    TagSwallowsNext {
+        /// Line of the tag.
+        line: u32,
+    },
+    /// A name like `TAG_head` is not skipped (the test is case-sensitive): it takes the
+    /// next token as its shader.
+    TagNotSkipped {
+        /// Line of the name.
+        line: u32,
+    },
+    /// A surface name longer than 63 bytes is cut by the engine.
+    NameTruncated {
+        /// Line of the name.
+        line: u32,
+    },
+    /// The shader token starts with a comma (a space before the comma): no such shader.
+    CommaShader {
+        /// Line of the entry.
+        line: u32,
+    },
+    /// An empty shader at the end of the file: the default shader.
+    EmptyShader {
+        /// Line of the entry.
+        line: u32,
+    },
+    /// The shader token was taken from a later line (an entry without a shader pulls the
+    /// next token in, and later pairs shift).
+    ShaderOnNextLine {
+        /// Line of the surface name.
+        line: u32,
+        /// Line of the token used as its shader.
+        shader_line: u32,
+    },
+    /// An entry names a surface the model does not have (harmless).
+    UnknownSurface {
+        /// Line of the entry.
+        line: u32,
+        /// The name as written.
+        name: &'a [u8],
+    },
+    /// A model surface no entry names: the renderer's default shader.
+    UnskinnedSurface {
+        /// Surface index.
+        surface: usize,
+    },
+}
+
+/// One thing an engine would do with a `.skin` file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SkinFinding<'a> {
+    /// What was found.
+    pub kind: SkinFindingKind<'a>,
+    /// How bad it is.
+    pub severity: Severity,
+    /// The engine.
+    pub profile: Profile,
+}
+
+impl fmt::Display for SkinFinding<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let p = self.profile;
+        write!(f, "{}: ", self.severity)?;
+        match self.kind {
+            SkinFindingKind::NoSurfaces => {
+                f.write_str("the skin has no surface entries; the engine treats it as missing")
+            }
+            SkinFindingKind::TooManySurfaces { count, max } => match p {
+                Profile::Ioq3 => write!(
+                    f,
+                    "{count} surface entries; {p} keeps the first {max} and ignores the rest"
+                ),
+                Profile::Quake3 => write!(
+                    f,
+                    "{count} surface entries; {p} has room for {max} and overwrites memory after that"
+                ),
+            },
+            SkinFindingKind::TagSwallowsNext { line } => write!(
+                f,
+                "line {line}: the token after this tag line is read as a surface name, and later pairs shift"
+            ),
+            SkinFindingKind::TagNotSkipped { line } => write!(
+                f,
+                "line {line}: only a lower-case 'tag_' marks a tag line; this one is read as a surface and takes the next token as its shader"
+            ),
+            SkinFindingKind::NameTruncated { line } => {
+                write!(f, "line {line}: the surface name is cut to 63 characters")
+            }
+            SkinFindingKind::CommaShader { line } => write!(
+                f,
+                "line {line}: the shader name starts with a comma (a space before the comma?); the surface gets the default shader"
+            ),
+            SkinFindingKind::EmptyShader { line } => {
+                write!(
+                    f,
+                    "line {line}: empty shader name; the surface gets the default shader"
+                )
+            }
+            SkinFindingKind::ShaderOnNextLine { line, shader_line } => write!(
+                f,
+                "line {line}: the entry has no shader, so the token on line {shader_line} is used as its shader and later pairs shift"
+            ),
+            SkinFindingKind::UnknownSurface { line, name } => write!(
+                f,
+                "line {line}: the model has no surface '{}' (harmless)",
+                Name::from_field(name)
+            ),
+            SkinFindingKind::UnskinnedSurface { surface } => write!(
+                f,
+                "surface {surface} has no skin entry; the renderer gives it the default shader"
+            ),
+        }
+    }
+}

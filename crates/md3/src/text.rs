@@ -1,0 +1,95 @@
+//! Shared pieces of the two text parsers: positioned errors and the byte classes of
+//! Quake III's tokenizers.
+
+use core::fmt;
+
+/// What went wrong in a `.skin` or `animation.cfg` file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum TextErrorKind {
+    /// A `"` string runs to the end of the text (the engine reads past the buffer).
+    UnterminatedQuote,
+    /// `animation.cfg` ends, or has a stray token, before the engine's 25 required
+    /// entries are complete ("Error parsing animation file").
+    MissingAnimations {
+        /// Complete entries before the failure.
+        complete: usize,
+        /// The engine's minimum (25).
+        needed: usize,
+    },
+    /// `animation.cfg` is longer than the engine's buffer allows ("File too long").
+    TooLong {
+        /// The file's length.
+        len: usize,
+        /// The largest accepted length (19998 bytes).
+        max: usize,
+    },
+    /// `animation.cfg` is empty.
+    Empty,
+}
+
+/// An error in a text file, at a 1-based line and column (in bytes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TextError {
+    /// What went wrong.
+    pub kind: TextErrorKind,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column, in bytes.
+    pub column: u32,
+}
+
+impl TextError {
+    /// An error of `kind` at byte `offset` of `text` (the position is computed here).
+    pub fn at(kind: TextErrorKind, text: &[u8], offset: usize) -> Self {
+        let (line, column) = line_col(text, offset);
+        Self { kind, line, column }
+    }
+}
+
+/// 1-based line and column of byte `offset`.
+pub fn line_col(text: &[u8], offset: usize) -> (u32, u32) {
+    let before = text.get(..offset).unwrap_or(text);
+    let line = before.iter().filter(|&&b| b == b'\n').count();
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |p| p.saturating_add(1));
+    let col = before.len().saturating_sub(line_start);
+    let to_u32 = |n: usize| u32::try_from(n.saturating_add(1)).unwrap_or(u32::MAX);
+    (to_u32(line), to_u32(col))
+}
+
+impl fmt::Display for TextErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Self::UnterminatedQuote => f.write_str("unterminated quoted string"),
+            Self::MissingAnimations { complete, needed } => write!(
+                f,
+                "error parsing animation file: {complete} complete animations where the engine needs {needed}"
+            ),
+            Self::TooLong { len, max } => {
+                write!(
+                    f,
+                    "file too long: {len} bytes (the engine reads at most {max})"
+                )
+            }
+            Self::Empty => f.write_str("empty file"),
+        }
+    }
+}
+
+impl fmt::Display for TextError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} (at {}:{})", self.kind, self.line, self.column)
+    }
+}
+
+impl core::error::Error for TextError {}
+
+/// True when the engine's `(c = *data) <= ' '` treats `b` as whitespace, with a signed
+/// `char` (x86, Windows): bytes 0x80–0xFF are negative and count as whitespace.
+/// NUL is handled separately (it ends the text).
+pub(crate) fn is_space(b: u8) -> bool {
+    b <= b' ' || b >= 0x80
+}
