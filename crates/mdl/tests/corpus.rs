@@ -1,0 +1,376 @@
+//! Corpus tests: every MDL of `$IDMODEL_CORPUS/mdl` parses with the counts and flags of
+//! SOURCES.md, rewrites byte for byte, decodes every pose and skin, and the seam files
+//! weld to QuakeSpasm's vertex counts. Skipped with a notice when the variable is unset.
+// Tests may index, unwrap and cast: a panic here is a failed assertion, not a library bug.
+#![allow(
+    clippy::indexing_slicing,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::as_conversions,
+    clippy::arithmetic_side_effects
+)]
+
+mod common;
+
+use std::collections::HashSet;
+
+use idmodel_mdl::{
+    ErrorKind, Mdl, Model, Profile, SeamRule, Severity, SkinOptions, skin_to_rgba_vec,
+};
+
+/// file, skins, width, height, verts, tris, frame entries, poses, group sizes, synctype,
+/// flags, trailing bytes (from SOURCES.md and its survey).
+type Row = (
+    &'static str,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    &'static [usize],
+    i32,
+    u32,
+    usize,
+);
+
+const EXPECTED: &[Row] = &[
+    ("armor.mdl", 3, 200, 200, 141, 148, 1, 1, &[], 0, 0x8, 0),
+    ("b_g_key.mdl", 6, 96, 96, 92, 78, 250, 250, &[], 0, 0x8, 0),
+    ("bolt.mdl", 1, 16, 16, 82, 40, 1, 1, &[], 0, 0x0, 0),
+    (
+        "boss.mdl",
+        2,
+        1024,
+        256,
+        768,
+        911,
+        106,
+        106,
+        &[],
+        0,
+        0x0,
+        1854058,
+    ),
+    (
+        "crystal_grenade.mdl",
+        3,
+        200,
+        200,
+        288,
+        96,
+        1,
+        1,
+        &[],
+        0,
+        0x80,
+        27518,
+    ),
+    (
+        "crystal_missile.mdl",
+        1,
+        200,
+        200,
+        288,
+        96,
+        1,
+        8,
+        &[8],
+        0,
+        0x0,
+        133767,
+    ),
+    (
+        "flame2.mdl",
+        1,
+        64,
+        128,
+        91,
+        102,
+        2,
+        14,
+        &[7, 7],
+        0,
+        0x0,
+        37167,
+    ),
+    ("gib1.mdl", 1, 64, 64, 31, 20, 1, 1, &[], 0, 0x4, 0),
+    ("k_spike.mdl", 1, 64, 128, 29, 34, 1, 1, &[], 0, 0x40, 0),
+    ("laser.mdl", 1, 256, 256, 9, 6, 1, 5, &[5], 0, 0x0, 2755),
+    ("lavaball.mdl", 1, 128, 128, 32, 20, 1, 1, &[], 0, 0x1, 0),
+    (
+        "lq_freeassets_demon.mdl",
+        1,
+        480,
+        480,
+        1341,
+        1638,
+        7,
+        7,
+        &[],
+        0,
+        0x0,
+        0,
+    ),
+    ("ogre.mdl", 2, 256, 256, 478, 556, 147, 147, &[], 0, 0x0, 0),
+    (
+        "oldone.mdl",
+        1,
+        4096,
+        256,
+        986,
+        1156,
+        67,
+        67,
+        &[],
+        0,
+        0x0,
+        0,
+    ),
+    ("placeholder.mdl", 1, 4, 4, 20, 12, 1, 1, &[], 0, 0x0, 0),
+    (
+        "player.mdl",
+        1,
+        296,
+        194,
+        801,
+        1060,
+        143,
+        143,
+        &[],
+        0,
+        0x0,
+        0,
+    ),
+    ("s_spike.mdl", 1, 80, 80, 10, 8, 1, 1, &[], 0, 0x0, 0),
+    ("steg.mdl", 1, 12, 10, 197, 305, 1, 1, &[], 1, 0x0, 7293),
+    (
+        "tekmechbot.MDL",
+        1,
+        56,
+        36,
+        910,
+        1748,
+        22,
+        22,
+        &[],
+        1,
+        0x0,
+        371719,
+    ),
+    ("v_rock2.mdl", 2, 200, 200, 320, 304, 7, 7, &[], 0, 0x0, 0),
+    ("v_spike.mdl", 1, 136, 68, 180, 300, 1, 1, &[], 0, 0x88, 0),
+    ("w_spike.mdl", 1, 64, 128, 56, 56, 4, 4, &[], 0, 0x10, 0),
+    (
+        "zombie.mdl",
+        1,
+        256,
+        128,
+        371,
+        436,
+        198,
+        198,
+        &[],
+        0,
+        0x0,
+        0,
+    ),
+];
+
+#[test]
+fn every_corpus_mdl_parses_with_the_documented_counts() {
+    let Some(dir) = common::corpus_dir("every_corpus_mdl_parses_with_the_documented_counts") else {
+        return;
+    };
+    let files = common::files_with_ext(&dir.join("mdl"), "mdl");
+    assert_eq!(files.len(), EXPECTED.len(), "corpus MDL files changed");
+    for &(name, skins, w, h, verts, tris, frames, poses, groups, sync, flags, trailing) in EXPECTED
+    {
+        let bytes = std::fs::read(dir.join("mdl").join(name)).unwrap();
+        let m = Mdl::parse(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(m.skin_count(), skins, "{name} skins");
+        assert_eq!(
+            (m.skin_width(), m.skin_height()),
+            (w, h),
+            "{name} skin size"
+        );
+        assert_eq!(m.vertex_count(), verts, "{name} verts");
+        assert_eq!(m.triangles().len(), tris, "{name} tris");
+        assert_eq!(m.frame_count(), frames, "{name} frames");
+        assert_eq!(m.pose_count(), poses, "{name} poses");
+        assert_eq!(m.poses().count(), poses, "{name} pose walk");
+        let sizes: Vec<usize> = m
+            .frames()
+            .filter(|f| f.is_group())
+            .map(|f| f.pose_count())
+            .collect();
+        assert_eq!(sizes, groups, "{name} groups");
+        assert_eq!(m.sync_type(), sync, "{name} synctype");
+        assert_eq!(m.flags().bits(), flags, "{name} flags");
+        assert_eq!(m.trailing().len(), trailing, "{name} trailing");
+        if trailing > 0 {
+            assert!(m.trailing().starts_with(b"QMEX"), "{name} trailing block");
+        }
+        assert!(!m.has_skin_groups(), "{name}: the corpus has no skin group");
+        assert_eq!(m.trailing_offset() + trailing, bytes.len());
+    }
+}
+
+#[test]
+fn every_corpus_mdl_rewrites_byte_for_byte() {
+    let Some(dir) = common::corpus_dir("every_corpus_mdl_rewrites_byte_for_byte") else {
+        return;
+    };
+    for path in common::files_with_ext(&dir.join("mdl"), "mdl") {
+        let bytes = std::fs::read(&path).unwrap();
+        let model = Model::from(&Mdl::parse(&bytes).unwrap());
+        assert_eq!(
+            model.written_size().unwrap(),
+            bytes.len(),
+            "{}",
+            path.display()
+        );
+        let out = model.write().unwrap();
+        assert!(
+            out == bytes,
+            "{} does not rewrite identically",
+            path.display()
+        );
+    }
+}
+
+#[test]
+fn every_corpus_mdl_decodes_and_checks() {
+    let Some(dir) = common::corpus_dir("every_corpus_mdl_decodes_and_checks") else {
+        return;
+    };
+    for path in common::files_with_ext(&dir.join("mdl"), "mdl") {
+        let name = path.file_name().unwrap().to_str().unwrap().to_owned();
+        let bytes = std::fs::read(&path).unwrap();
+        let m = Mdl::parse(&bytes).unwrap();
+        let (scale, origin) = (m.scale(), m.origin());
+        for pose in m.poses() {
+            let (lo, hi) = (pose.bbox_min(), pose.bbox_max());
+            assert_eq!(pose.positions().len(), m.vertex_count());
+            for (p, v) in pose.positions().zip(pose.vertices()) {
+                for a in 0..3 {
+                    assert_eq!(p[a], scale[a] * f32::from(v.v[a]) + origin[a]);
+                    assert!(p[a].is_finite());
+                }
+            }
+            assert!(
+                lo.iter().zip(hi).all(|(a, b)| *a <= b),
+                "{name}: inverted bounds"
+            );
+            for n in pose.normals() {
+                let len = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt();
+                assert!((len - 1.0).abs() < 1e-3);
+            }
+            assert_eq!(pose.bad_normal_count(), 0, "{name}");
+        }
+        let opts = SkinOptions::default();
+        for skin in m.skins() {
+            for image in skin.images() {
+                let rgba = skin_to_rgba_vec(image, &opts);
+                assert_eq!(rgba.len(), m.skin_width() * m.skin_height() * 4);
+                assert!(rgba.chunks(4).all(|px| px[3] == 255));
+            }
+        }
+        for rule in [SeamRule::Gl, SeamRule::Software] {
+            for uvs in m.triangle_uvs(rule) {
+                for uv in uvs {
+                    assert!(
+                        uv[0] >= 0.0 && uv[0] <= 1.5 && uv[1] >= 0.0 && uv[1] <= 1.0,
+                        "{name}: {uv:?}"
+                    );
+                }
+            }
+        }
+        // QuakeSpasm loads every corpus model; GLQuake refuses only the 1341-vertex demon.
+        for &profile in Profile::ALL {
+            let refused: Vec<_> = m
+                .findings(profile)
+                .into_iter()
+                .filter(|f| f.severity == Severity::Refused)
+                .collect();
+            let expect_refused = profile == Profile::GlQuake && name == "lq_freeassets_demon.mdl";
+            assert_eq!(
+                !refused.is_empty(),
+                expect_refused,
+                "{name} {profile}: {refused:?}"
+            );
+        }
+        let qs = m.findings(Profile::QuakeSpasm);
+        assert_eq!(
+            qs.iter()
+                .any(|f| matches!(f.kind, idmodel_mdl::FindingKind::TrailingData { .. })),
+            !m.trailing().is_empty()
+        );
+    }
+}
+
+/// QuakeSpasm's rule (`GL_MakeAliasModelDisplayLists_VBO`), written independently: one
+/// vertex per (vertex, back side of the seam) pair used by some triangle.
+fn quakespasm_welded_count(m: &Mdl<'_>) -> usize {
+    let mut seen = HashSet::new();
+    for t in m.triangles() {
+        for v in t.vert_index {
+            let v = v.get() as usize;
+            let back = t.faces_front.get() == 0 && m.texcoords()[v].onseam.get() != 0;
+            seen.insert((v, back));
+        }
+    }
+    seen.len()
+}
+
+#[test]
+fn seam_files_weld_like_quakespasm() {
+    let Some(dir) = common::corpus_dir("seam_files_weld_like_quakespasm") else {
+        return;
+    };
+    for (name, welded) in [("steg.mdl", 348), ("tekmechbot.MDL", 1480)] {
+        let bytes = std::fs::read(dir.join("mdl").join(name)).unwrap();
+        let m = Mdl::parse(&bytes).unwrap();
+        let mesh = m.welded_mesh(SeamRule::Gl);
+        assert_eq!(mesh.vertices.len(), welded, "{name}");
+        assert_eq!(quakespasm_welded_count(&m), welded, "{name}");
+        assert_eq!(mesh.indices.len(), 3 * m.triangles().len());
+        // Every index refers to a vertex with the right source and seam side.
+        for (t, tri) in m.triangles().iter().enumerate() {
+            for c in 0..3 {
+                let wv = mesh.vertices[mesh.indices[3 * t + c] as usize];
+                let src = tri.vert_index[c].get() as usize;
+                assert_eq!(wv.source as usize, src);
+                let st = m.texcoords()[src];
+                let back = tri.faces_front.get() == 0 && st.onseam.get() != 0;
+                assert_eq!(wv.back_side, back);
+                let half = if back { m.skin_width() as i32 / 2 } else { 0 };
+                assert_eq!(wv.texel, [st.s.get() + half, st.t.get()]);
+            }
+        }
+        // Only 0 and 0x20 occur, so the software rule welds the same way here.
+        assert_eq!(m.welded_mesh(SeamRule::Software).vertices.len(), welded);
+    }
+    // Without seam vertices the welded mesh is exactly the vertices in use.
+    let bytes = std::fs::read(dir.join("mdl/player.mdl")).unwrap();
+    let m = Mdl::parse(&bytes).unwrap();
+    assert_eq!(m.welded_mesh(SeamRule::Gl).vertices.len(), 801);
+}
+
+#[test]
+fn half_life_file_is_refused_by_name() {
+    let Some(dir) = common::corpus_dir("half_life_file_is_refused_by_name") else {
+        return;
+    };
+    let files = common::files_with_ext(&dir.join("malformed/mdl"), "mdl");
+    assert!(!files.is_empty());
+    for path in files {
+        let bytes = std::fs::read(&path).unwrap();
+        let e = Mdl::parse(&bytes).unwrap_err();
+        assert!(matches!(e.kind(), ErrorKind::WrongFormat { .. }), "{e}");
+        assert_eq!(e.offset(), 0);
+        assert!(e.to_string().contains("Half-Life"), "{e}");
+    }
+}
