@@ -1,0 +1,297 @@
+//! Findings: what a file does that an engine accepts but a modder should know about.
+//!
+//! The parsers refuse only what cannot be read safely. Everything else that is odd —
+//! a comment that eats a character, a frame rate of 0, weights that do not add up to
+//! one — is reported by `check` as a [`Finding`], with the engine's view of it.
+
+use core::fmt;
+
+use crate::error::line_column;
+use crate::lexer::LexNotes;
+
+/// The engine whose rules a check applies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Profile {
+    /// Doom 3 (and dhewm3, whose MD5 parsing is identical: FORMATS.md §6.4).
+    Doom3,
+}
+
+impl Profile {
+    /// Every profile.
+    pub const ALL: &'static [Profile] = &[Profile::Doom3];
+
+    /// The lowercase name the CLI uses.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Profile::Doom3 => "doom3",
+        }
+    }
+
+    /// The profile called `name` (see [`Profile::name`]).
+    pub fn from_name(name: &str) -> Option<Profile> {
+        Profile::ALL.iter().copied().find(|p| p.name() == name)
+    }
+}
+
+/// How bad a finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Severity {
+    /// The engine would not load the file.
+    Refused,
+    /// The engine loads it but reads out of bounds, crashes or misrenders.
+    Hazard,
+    /// Odd but harmless.
+    Warning,
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Severity::Refused => "refused",
+            Severity::Hazard => "hazard",
+            Severity::Warning => "warning",
+        })
+    }
+}
+
+/// What was found.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+pub enum FindingKind {
+    /// `/*` inside a comment (Doom warns "nested comment"; comments do not nest).
+    NestedComment,
+    /// A `*/` directly followed by a character that Doom's lexer swallows (Errata 2).
+    SwallowedCharacter,
+    /// A `'…'` literal longer or shorter than one character (Doom warns).
+    LongLiteral,
+    /// A float where an integer is expected; Doom truncates it.
+    FloatAsInteger,
+    /// Bytes ≥ 0x80 outside strings, read as whitespace.
+    HighBytes,
+    /// A NUL byte: Doom stops reading the file there.
+    NulByte,
+    /// Two joints with the same name (Doom does not check; name lookups find the first).
+    DuplicateJointName {
+        /// The earlier joint.
+        first: u32,
+        /// The later joint.
+        second: u32,
+    },
+    /// A joint quaternion with `x² + y² + z² > 1`: Doom takes `|1 − …|` under the root.
+    LongQuaternion {
+        /// Where: the joint (or frame) index.
+        index: u32,
+    },
+    /// A mesh with no vertices or no triangles.
+    EmptyMesh {
+        /// The mesh index.
+        mesh: u32,
+    },
+    /// Weights no vertex uses.
+    UnusedWeights {
+        /// The mesh index.
+        mesh: u32,
+        /// How many.
+        count: u32,
+    },
+    /// A vertex whose biases do not add up to 1 (used as is).
+    BiasSum {
+        /// The mesh index.
+        mesh: u32,
+        /// The first such vertex.
+        vertex: u32,
+        /// Its sum.
+        sum: f32,
+        /// How many vertices in the file.
+        count: u32,
+    },
+    /// A negative weight bias (allowed, used as is).
+    NegativeBias {
+        /// The mesh index.
+        mesh: u32,
+        /// The weight index.
+        weight: u32,
+    },
+    /// An md5anim with `frameRate 0`: Doom loads it and then divides by zero.
+    ZeroFrameRate,
+    /// Animated components that no joint reads, or that several joints share.
+    ComponentUse {
+        /// Components the joints' flags select.
+        used: u32,
+        /// `numAnimatedComponents`.
+        declared: u32,
+    },
+    /// Camera cuts out of ascending order: Doom's walk stops at the first cut after the
+    /// frame, so later, smaller cuts are never applied and interpolation crosses them.
+    CutsOutOfOrder {
+        /// Index of the first cut smaller than the one before it.
+        cut: u32,
+    },
+    /// A camera at 60 frames per second: Doom steps it per game tick without
+    /// interpolation (`USERCMD_HZ`).
+    SixtyHertzCamera,
+    /// A single-frame md5anim: it plays as a still pose.
+    SingleFrameAnim,
+}
+
+/// A finding: its kind, severity and where it was first seen.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Finding {
+    /// What was found.
+    pub kind: FindingKind,
+    /// How bad it is for the profile checked.
+    pub severity: Severity,
+    /// Byte offset, line and column of the first occurrence, when known.
+    pub at: Option<Position>,
+    /// How many times it occurs (1 when counted once).
+    pub count: u32,
+}
+
+/// A place in the text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Position {
+    /// Byte offset.
+    pub offset: usize,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column (bytes).
+    pub column: u32,
+}
+
+impl Position {
+    /// The position of byte `offset` of `src`.
+    pub fn of(src: &[u8], offset: usize) -> Self {
+        let (line, column) = line_column(src, offset);
+        Self {
+            offset,
+            line,
+            column,
+        }
+    }
+}
+
+impl Finding {
+    pub(crate) fn new(kind: FindingKind, severity: Severity) -> Self {
+        Self {
+            kind,
+            severity,
+            at: None,
+            count: 1,
+        }
+    }
+
+    pub(crate) fn at(mut self, src: &[u8], offset: Option<usize>) -> Self {
+        self.at = offset.map(|o| Position::of(src, o));
+        self
+    }
+
+    pub(crate) fn times(mut self, count: u32) -> Self {
+        self.count = count;
+        self
+    }
+}
+
+impl fmt::Display for Finding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: ", self.severity)?;
+        match self.kind {
+            FindingKind::NestedComment => f.write_str(
+                "'/*' inside a comment: comments do not nest, the first '*/' ends it",
+            )?,
+            FindingKind::SwallowedCharacter => f.write_str(
+                "a character right after '*/' is skipped by Doom 3's lexer; put a space after the comment",
+            )?,
+            FindingKind::LongLiteral => {
+                f.write_str("a '…' literal is not one character long (Doom 3 warns)")?
+            }
+            FindingKind::FloatAsInteger => f.write_str(
+                "a number with a fraction where a whole number is expected; Doom 3 drops the fraction",
+            )?,
+            FindingKind::HighBytes => {
+                f.write_str("non-ASCII bytes outside quotes are read as spaces")?
+            }
+            FindingKind::NulByte => {
+                f.write_str("a NUL byte: Doom 3 stops reading the file there")?
+            }
+            FindingKind::DuplicateJointName { first, second } => write!(
+                f,
+                "joints {first} and {second} have the same name; lookups by name find only the first"
+            )?,
+            FindingKind::LongQuaternion { index } => write!(
+                f,
+                "orientation {index} has x²+y²+z² > 1; Doom 3 uses w = √|1 − (x²+y²+z²)|"
+            )?,
+            FindingKind::EmptyMesh { mesh } => {
+                write!(f, "mesh {mesh} has no vertices or no triangles")?
+            }
+            FindingKind::UnusedWeights { mesh, count } => {
+                write!(f, "mesh {mesh} has {count} weights that no vertex uses")?
+            }
+            FindingKind::BiasSum {
+                mesh,
+                vertex,
+                sum,
+                count,
+            } => write!(
+                f,
+                "{count} vertices have weight biases that do not add up to 1 (first: mesh {mesh} vertex {vertex}, sum {sum}); Doom 3 uses them as they are"
+            )?,
+            FindingKind::NegativeBias { mesh, weight } => write!(
+                f,
+                "mesh {mesh} weight {weight} has a negative bias"
+            )?,
+            FindingKind::ZeroFrameRate => f.write_str(
+                "frameRate 0: Doom 3 loads the animation and then divides by zero",
+            )?,
+            FindingKind::ComponentUse { used, declared } => write!(
+                f,
+                "the joints read {used} animated components but the file declares {declared}"
+            )?,
+            FindingKind::CutsOutOfOrder { cut } => write!(
+                f,
+                "camera cut {cut} is smaller than the one before it; Doom 3 stops at the first later cut, so it is ignored"
+            )?,
+            FindingKind::SixtyHertzCamera => f.write_str(
+                "a 60 Hz camera is stepped once per game tick, without interpolation",
+            )?,
+            FindingKind::SingleFrameAnim => {
+                f.write_str("a single-frame animation plays as a still pose")?
+            }
+        }
+        if self.count > 1 {
+            write!(f, " ({} times)", self.count)?;
+        }
+        if let Some(p) = self.at {
+            write!(f, " (line {}, column {})", p.line, p.column)?;
+        }
+        Ok(())
+    }
+}
+
+/// Reports the lexer's notes as findings.
+pub(crate) fn lex_findings(src: &[u8], notes: &LexNotes, sink: &mut dyn FnMut(Finding)) {
+    let list = [
+        (notes.nested_comments, FindingKind::NestedComment),
+        (notes.long_literals, FindingKind::LongLiteral),
+        (notes.float_as_int, FindingKind::FloatAsInteger),
+        (notes.high_bytes, FindingKind::HighBytes),
+        (notes.nul, FindingKind::NulByte),
+    ];
+    if !notes.swallowed.is_empty() {
+        sink(
+            Finding::new(FindingKind::SwallowedCharacter, Severity::Hazard)
+                .at(src, notes.swallowed.first)
+                .times(notes.swallowed.count),
+        );
+    }
+    for (tally, kind) in list {
+        if !tally.is_empty() {
+            sink(
+                Finding::new(kind, Severity::Warning)
+                    .at(src, tally.first)
+                    .times(tally.count),
+            );
+        }
+    }
+}

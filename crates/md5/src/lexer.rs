@@ -1,0 +1,779 @@
+//! Doom 3's `idLexer`, as the MD5 loaders configure it (FORMATS.md §4.1 and Errata 2, 3, 7).
+//!
+//! The [`Lexer`] turns bytes into [`Token`]s that borrow from the input; the [`Parser`]
+//! adds `ExpectTokenString`, `ParseInt` and `ParseFloat` with Doom's rules. Nothing here
+//! allocates, and line numbers are computed only when an error is built.
+//!
+//! The rules, in short:
+//!
+//! * whitespace is every byte `≤ 0x20` and, outside strings, every byte `≥ 0x80`; a NUL
+//!   byte ends the text;
+//! * `//` and `/* */` comments (not nested: a `/*` inside one is counted as a warning);
+//!   with [`CommentRule::Engine`] the character right after `*/` is swallowed, as Doom
+//!   does (`1 /* c */2 3` is `1 3`);
+//! * quoted strings without escapes (`\` is literal); in md5mesh files adjacent strings are
+//!   joined;
+//! * names start with a letter, `_`, `/`, `\` or `.` (not before a digit) and go on with
+//!   letters, digits and `_ / \ : .`;
+//! * numbers: `0…` octal, `0x` hex, `0b` binary, decimal with one dot, exponent with a
+//!   lowercase `e` only, suffixes `f l u` dropped; `1.#INF` and friends refused; the value
+//!   is accumulated in `f64` exactly as `idToken::NumberValue` does, then rounded to `f32`;
+//! * signs are separate punctuation tokens (the longest punctuation wins: `--` is one
+//!   token).
+//!
+//! ```
+//! use idmodel_md5::lexer::{CommentRule, Parser};
+//! let mut p = Parser::new(b"010 - 5 .5 2.99999999 /* c */x 7", false, CommentRule::Engine);
+//! assert_eq!(p.parse_int().unwrap(), 8); // octal
+//! assert_eq!(p.parse_float().unwrap(), -5.0); // `-` may stand apart
+//! assert_eq!(p.parse_float().unwrap(), 0.5);
+//! assert_eq!(p.parse_int().unwrap(), 3); // f32 rounding, then truncation
+//! assert_eq!(p.parse_int().unwrap(), 7); // the comment swallowed `x`
+//! ```
+
+use crate::error::{Expected, Found, Md5Error, Md5ErrorKind, Result};
+use crate::text::Text;
+
+/// How `/* */` comments end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum CommentRule {
+    /// As Doom 3's `ReadWhiteSpace`: the character right after `*/` is skipped too
+    /// (Errata 2). The default, so that files read as the engine reads them.
+    #[default]
+    Engine,
+    /// The comment ends at `*/`; nothing after it is skipped.
+    Strict,
+}
+
+/// The base of an integer token.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Base {
+    /// Decimal digits.
+    Decimal,
+    /// A leading `0` and octal digits (`010` is 8).
+    Octal,
+    /// `0x` or `0X` and hex digits.
+    Hex,
+    /// `0b` or `0B` and binary digits.
+    Binary,
+}
+
+/// The kind of a [`Token`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TokenKind {
+    /// An integer literal.
+    Integer(Base),
+    /// A decimal number with one dot or an exponent.
+    Float,
+    /// A `"…"` string (the text excludes the quotes).
+    String,
+    /// A `'…'` literal (the text excludes the quotes).
+    Literal,
+    /// A name (letters, digits and path characters).
+    Name,
+    /// Punctuation such as `(`, `{`, `-` or `--`.
+    Punctuation,
+}
+
+/// A token, borrowing its text from the input.
+#[derive(Debug, Clone, Copy)]
+pub struct Token<'a> {
+    /// What kind of token it is.
+    pub kind: TokenKind,
+    /// Its text (for strings, without the quotes; for numbers, without the suffix).
+    pub text: Text<'a>,
+    /// Byte offset of its first character.
+    pub offset: usize,
+    value: f64,
+    int: u32,
+}
+
+impl Token<'_> {
+    /// True for integer and float tokens.
+    pub fn is_number(&self) -> bool {
+        matches!(self.kind, TokenKind::Integer(_) | TokenKind::Float)
+    }
+
+    /// `idToken::GetDoubleValue`: the number's value as Doom accumulates it (0 for
+    /// non-numbers).
+    pub fn double_value(&self) -> f64 {
+        self.value
+    }
+
+    /// `idToken::GetFloatValue`: the `f64` value rounded to `f32`.
+    pub fn float_value(&self) -> f32 {
+        f64_to_f32(self.value)
+    }
+
+    /// `idToken::GetUnsignedLongValue` with a 32-bit `unsigned long`: integers wrap
+    /// (`4294967296` is 0); floats are rounded to `f32` and then truncated (`2.99999999`
+    /// is 3).
+    pub fn int_value(&self) -> u32 {
+        self.int
+    }
+}
+
+#[allow(clippy::as_conversions)] // the C cast `(float)double`: round to nearest
+fn f64_to_f32(x: f64) -> f32 {
+    x as f32
+}
+
+/// `idMath::Ftol` of a non-negative value: truncation. Values of 2³² and more are
+/// undefined behaviour in C; here they wrap modulo 2³² (saturating at 2⁶⁴).
+#[allow(clippy::as_conversions)] // float → integer truncation is the operation being modelled
+fn ftol(f: f32) -> u32 {
+    (f as u64) as u32
+}
+
+/// Something odd but accepted that the lexer or parser saw: how often, and where first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Tally {
+    /// How many times.
+    pub count: u32,
+    /// Byte offset of the first occurrence.
+    pub first: Option<usize>,
+}
+
+impl Tally {
+    fn note(&mut self, at: usize) {
+        self.count = self.count.saturating_add(1);
+        if self.first.is_none() {
+            self.first = Some(at);
+        }
+    }
+
+    /// True when it never happened.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+}
+
+/// The lexer's and parser's warnings: things Doom accepts (some with a console
+/// warning) that a modder may want to know about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct LexNotes {
+    /// `/*` inside a `/* */` comment (Doom: "nested comment"; comments do not nest).
+    pub nested_comments: Tally,
+    /// Characters other than whitespace swallowed right after a `*/` ([`CommentRule::Engine`]).
+    pub swallowed: Tally,
+    /// `'…'` literals that are not one character long (Doom warns).
+    pub long_literals: Tally,
+    /// Floats read where an integer is expected, truncated (`numverts 3.9` is 3).
+    pub float_as_int: Tally,
+    /// Bytes ≥ 0x80 outside strings, which Doom treats as whitespace.
+    pub high_bytes: Tally,
+    /// A NUL byte before the end of the input: Doom stops reading there.
+    pub nul: Tally,
+}
+
+/// Doom 3's lexer over a byte slice. See the [module docs](self).
+#[derive(Debug, Clone)]
+pub struct Lexer<'a> {
+    src: &'a [u8],
+    pos: usize,
+    concat: bool,
+    comments: CommentRule,
+    notes: LexNotes,
+}
+
+const fn is_name_char(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'/' | b'\\' | b':' | b'.')
+}
+
+const PUNCT3: [&[u8]; 3] = [b">>=", b"<<=", b"..."];
+const PUNCT2: [&[u8]; 22] = [
+    b"##", b"&&", b"||", b">=", b"<=", b"==", b"!=", b"*=", b"/=", b"%=", b"+=", b"-=", b"++",
+    b"--", b"&=", b"|=", b"^=", b">>", b"<<", b"->", b"::", b".*",
+];
+const PUNCT1: &[u8] = b"*/%+-=&|^~!><.,;:?(){}[]\\#$";
+
+impl<'a> Lexer<'a> {
+    /// A lexer over `src`. `concat_strings` joins adjacent quoted strings (md5mesh only).
+    pub fn new(src: &'a [u8], concat_strings: bool, comments: CommentRule) -> Self {
+        Self {
+            src,
+            pos: 0,
+            concat: concat_strings,
+            comments,
+            notes: LexNotes::default(),
+        }
+    }
+
+    /// The input.
+    pub fn src(&self) -> &'a [u8] {
+        self.src
+    }
+
+    /// The byte offset of the next character to read.
+    pub fn pos(&self) -> usize {
+        self.pos
+    }
+
+    /// Moves to byte `pos` (which should be a token boundary returned by [`Lexer::pos`]).
+    pub fn set_pos(&mut self, pos: usize) {
+        self.pos = pos;
+    }
+
+    /// The warnings seen so far.
+    pub fn notes(&self) -> LexNotes {
+        self.notes
+    }
+
+    /// The comment rule in use.
+    pub fn comment_rule(&self) -> CommentRule {
+        self.comments
+    }
+
+    #[inline(always)]
+    fn at(&self, i: usize) -> u8 {
+        self.src.get(i).copied().unwrap_or(0)
+    }
+
+    fn error(&self, kind: Md5ErrorKind, at: usize) -> Md5Error {
+        Md5Error::new(kind, self.src, at)
+    }
+
+    /// `ReadWhiteSpace`: skips whitespace and comments. Returns false at the end of the
+    /// text (the end of the slice, or a NUL byte).
+    pub fn skip_whitespace(&mut self) -> bool {
+        loop {
+            let rest = self.src.get(self.pos..).unwrap_or(&[]);
+            let mut skipped = 0usize;
+            for &b in rest {
+                if b == 0 || (b > b' ' && b < 0x80) {
+                    break;
+                }
+                if b >= 0x80 {
+                    let at = self.pos.saturating_add(skipped);
+                    self.notes.high_bytes.note(at);
+                }
+                skipped = skipped.saturating_add(1);
+            }
+            self.pos = self.pos.saturating_add(skipped);
+            let c = self.at(self.pos);
+            if c == 0 {
+                self.note_nul();
+                return false;
+            }
+            if c != b'/' {
+                return true;
+            }
+            match self.at(self.pos.saturating_add(1)) {
+                b'/' => {
+                    let from = self.pos.saturating_add(2);
+                    let rest = self.src.get(from..).unwrap_or(&[]);
+                    match rest.iter().position(|&b| b == b'\n' || b == 0) {
+                        Some(n) => {
+                            let at = from.saturating_add(n);
+                            if self.at(at) == 0 {
+                                self.pos = at;
+                                self.note_nul();
+                                return false;
+                            }
+                            self.pos = at.saturating_add(1);
+                        }
+                        None => {
+                            self.pos = self.src.len();
+                            return false;
+                        }
+                    }
+                }
+                b'*' => {
+                    // Doom starts looking at the character after `/*`, and a `/` there
+                    // closes the comment when the character before it is `*`: `/*/` is a
+                    // whole comment.
+                    let mut p = self.pos.saturating_add(2);
+                    loop {
+                        let rest = self.src.get(p..).unwrap_or(&[]);
+                        let Some(n) = rest.iter().position(|&b| b == b'/' || b == 0) else {
+                            self.pos = self.src.len();
+                            return false;
+                        };
+                        p = p.saturating_add(n);
+                        if self.at(p) == 0 {
+                            self.pos = p;
+                            self.note_nul();
+                            return false;
+                        }
+                        if self.at(p.wrapping_sub(1)) == b'*' {
+                            break;
+                        }
+                        if self.at(p.saturating_add(1)) == b'*' {
+                            self.notes.nested_comments.note(p);
+                        }
+                        p = p.saturating_add(1);
+                    }
+                    p = p.saturating_add(1);
+                    if self.at(p) == 0 {
+                        self.pos = p;
+                        self.note_nul();
+                        return false;
+                    }
+                    if self.comments == CommentRule::Engine {
+                        let b = self.at(p);
+                        if b > b' ' && b < 0x80 {
+                            self.notes.swallowed.note(p);
+                        }
+                        p = p.saturating_add(1);
+                        if self.at(p) == 0 {
+                            self.pos = p;
+                            self.note_nul();
+                            return false;
+                        }
+                    }
+                    self.pos = p;
+                }
+                _ => return true,
+            }
+        }
+    }
+
+    fn note_nul(&mut self) {
+        if self.pos < self.src.len() {
+            self.notes.nul.note(self.pos);
+        }
+    }
+
+    /// `ReadToken`: the next token, `Ok(None)` at the end of the text.
+    pub fn next_token(&mut self) -> Result<Option<Token<'a>>> {
+        if !self.skip_whitespace() {
+            return Ok(None);
+        }
+        let start = self.pos;
+        let c = self.at(start);
+        let tok = if c.is_ascii_digit()
+            || (c == b'.' && self.at(start.saturating_add(1)).is_ascii_digit())
+        {
+            self.read_number(start)?
+        } else if c == b'"' || c == b'\'' {
+            self.read_string(start, c)?
+        } else if c.is_ascii_alphabetic() || matches!(c, b'_' | b'/' | b'\\' | b'.') {
+            // LEXFL_ALLOWPATHNAMES: names may also start with `/`, `\` or `.`.
+            let rest = self.src.get(start.saturating_add(1)..).unwrap_or(&[]);
+            let n = rest
+                .iter()
+                .position(|&b| !is_name_char(b))
+                .unwrap_or(rest.len());
+            let end = start.saturating_add(1).saturating_add(n);
+            self.pos = end;
+            self.simple(TokenKind::Name, start, end)
+        } else {
+            self.read_punctuation(start, c)?
+        };
+        Ok(Some(tok))
+    }
+
+    fn simple(&self, kind: TokenKind, start: usize, end: usize) -> Token<'a> {
+        Token {
+            kind,
+            text: Text::from_bytes(self.src.get(start..end).unwrap_or(&[])),
+            offset: start,
+            value: 0.0,
+            int: 0,
+        }
+    }
+
+    fn read_punctuation(&mut self, start: usize, c: u8) -> Result<Token<'a>> {
+        let rest = self.src.get(start..).unwrap_or(&[]);
+        let len = if PUNCT3.iter().any(|p| rest.starts_with(p)) {
+            3
+        } else if PUNCT2.iter().any(|p| rest.starts_with(p)) {
+            2
+        } else if PUNCT1.contains(&c) {
+            1
+        } else {
+            return Err(self.error(Md5ErrorKind::UnknownPunctuation(c), start));
+        };
+        let end = start.saturating_add(len);
+        self.pos = end;
+        Ok(self.simple(TokenKind::Punctuation, start, end))
+    }
+
+    fn read_string(&mut self, start: usize, quote: u8) -> Result<Token<'a>> {
+        let kind = if quote == b'"' {
+            TokenKind::String
+        } else {
+            TokenKind::Literal
+        };
+        let mut p = start.saturating_add(1);
+        let mut joined = false;
+        let close = loop {
+            let rest = self.src.get(p..).unwrap_or(&[]);
+            let Some(n) = rest
+                .iter()
+                .position(|&b| b == quote || b == b'\n' || b == 0)
+            else {
+                return Err(self.error(Md5ErrorKind::MissingTrailingQuote, start));
+            };
+            let q = p.saturating_add(n);
+            match self.at(q) {
+                b'\n' => return Err(self.error(Md5ErrorKind::NewlineInString, q)),
+                0 => return Err(self.error(Md5ErrorKind::MissingTrailingQuote, start)),
+                _ => {}
+            }
+            let after = q.saturating_add(1);
+            if !self.concat {
+                self.pos = after;
+                break q;
+            }
+            // Look for another string after whitespace and comments; if there is none,
+            // step back (and forget the warnings seen while looking).
+            let saved = self.notes;
+            self.pos = after;
+            if self.skip_whitespace() && self.at(self.pos) == quote {
+                joined = true;
+                p = self.pos.saturating_add(1);
+            } else {
+                self.pos = after;
+                self.notes = saved;
+                break q;
+            }
+        };
+        let text = if joined {
+            Text::concatenated(
+                self.src.get(start..=close).unwrap_or(&[]),
+                quote,
+                self.comments,
+            )
+        } else {
+            Text::from_bytes(self.src.get(start.saturating_add(1)..close).unwrap_or(&[]))
+        };
+        if kind == TokenKind::Literal && text.len() != 1 {
+            self.notes.long_literals.note(start);
+        }
+        Ok(Token {
+            kind,
+            text,
+            offset: start,
+            value: 0.0,
+            int: 0,
+        })
+    }
+
+    fn read_number(&mut self, start: usize) -> Result<Token<'a>> {
+        let c = self.at(start);
+        let c2 = self.at(start.saturating_add(1));
+        let mut int: u32 = 0;
+        let value: f64;
+        let kind;
+        let mut p;
+        if c == b'0' && c2 != b'.' {
+            if c2 == b'x' || c2 == b'X' {
+                p = start.saturating_add(2);
+                loop {
+                    let b = self.at(p);
+                    let d = match b {
+                        b'0'..=b'9' => b.wrapping_sub(b'0'),
+                        b'a'..=b'f' => b.wrapping_sub(b'a').wrapping_add(10),
+                        b'A'..=b'F' => b.wrapping_sub(b'A').wrapping_add(10),
+                        _ => break,
+                    };
+                    int = int.wrapping_shl(4).wrapping_add(u32::from(d));
+                    p = p.saturating_add(1);
+                }
+                kind = TokenKind::Integer(Base::Hex);
+            } else if c2 == b'b' || c2 == b'B' {
+                p = start.saturating_add(2);
+                while let b @ (b'0' | b'1') = self.at(p) {
+                    int = int
+                        .wrapping_shl(1)
+                        .wrapping_add(u32::from(b.wrapping_sub(b'0')));
+                    p = p.saturating_add(1);
+                }
+                kind = TokenKind::Integer(Base::Binary);
+            } else {
+                p = start.saturating_add(1);
+                while let b @ b'0'..=b'7' = self.at(p) {
+                    int = int
+                        .wrapping_shl(3)
+                        .wrapping_add(u32::from(b.wrapping_sub(b'0')));
+                    p = p.saturating_add(1);
+                }
+                kind = TokenKind::Integer(Base::Octal);
+            }
+            value = f64::from(int);
+        } else {
+            // Decimal: digits and dots. The integer part is accumulated in a double
+            // (`v = v*10 + d`) and, for integers, in a 32-bit unsigned long at once; the
+            // fraction adds `d*m` with `m` starting at 0.1 and multiplied by 0.1.
+            let mut v = 0.0f64;
+            let mut m = 0.1f64;
+            let mut dots = 0u32;
+            p = start;
+            loop {
+                let b = self.at(p);
+                if b.is_ascii_digit() {
+                    let d = b.wrapping_sub(b'0');
+                    if dots == 0 {
+                        v = v * 10.0 + f64::from(d);
+                        int = int.wrapping_mul(10).wrapping_add(u32::from(d));
+                    } else {
+                        v += f64::from(d) * m;
+                        m *= 0.1;
+                    }
+                } else if b == b'.' {
+                    dots = dots.saturating_add(1);
+                } else {
+                    break;
+                }
+                p = p.saturating_add(1);
+            }
+            let mut b = self.at(p);
+            if dots > 1 {
+                return Err(self.error(Md5ErrorKind::MoreThanOneDot, start));
+            }
+            if dots == 1 || b == b'e' {
+                kind = TokenKind::Float;
+                if b == b'e' {
+                    p = p.saturating_add(1);
+                    b = self.at(p);
+                    let div = b == b'-';
+                    if b == b'-' || b == b'+' {
+                        p = p.saturating_add(1);
+                        b = self.at(p);
+                    }
+                    let mut pow: i32 = 0;
+                    while b.is_ascii_digit() {
+                        pow = pow
+                            .wrapping_mul(10)
+                            .wrapping_add(i32::from(b.wrapping_sub(b'0')));
+                        p = p.saturating_add(1);
+                        b = self.at(p);
+                    }
+                    let mut scale = 1.0f64;
+                    let mut i = 0i32;
+                    while i < pow && scale.is_finite() {
+                        scale *= 10.0;
+                        i = i.saturating_add(1);
+                    }
+                    if div {
+                        v /= scale;
+                    } else {
+                        v *= scale;
+                    }
+                } else if b == b'#' {
+                    return Err(self.error(Md5ErrorKind::FloatException, start));
+                }
+                value = v;
+                int = ftol(f64_to_f32(v));
+            } else {
+                kind = TokenKind::Integer(Base::Decimal);
+                value = f64::from(int);
+            }
+        }
+        let end = p;
+        // Suffixes are consumed silently: `f`/`l` after a float, up to two of `u`/`l`
+        // after an integer.
+        if kind == TokenKind::Float {
+            if matches!(self.at(p), b'f' | b'F' | b'l' | b'L') {
+                p = p.saturating_add(1);
+            }
+        } else {
+            for _ in 0..2 {
+                if matches!(self.at(p), b'l' | b'L' | b'u' | b'U') {
+                    p = p.saturating_add(1);
+                } else {
+                    break;
+                }
+            }
+        }
+        self.pos = p;
+        Ok(Token {
+            kind,
+            text: Text::from_bytes(self.src.get(start..end).unwrap_or(&[])),
+            offset: start,
+            value,
+            int,
+        })
+    }
+}
+
+impl<'a> Iterator for Lexer<'a> {
+    type Item = Result<Token<'a>>;
+
+    /// Tokens until the end; after an error the iterator ends (it is fused).
+    fn next(&mut self) -> Option<Self::Item> {
+        match self.next_token() {
+            Ok(Some(t)) => Some(Ok(t)),
+            Ok(None) => None,
+            Err(e) => {
+                self.pos = self.src.len();
+                Some(Err(e))
+            }
+        }
+    }
+}
+
+/// The parsing helpers of `idLexer` (`ExpectTokenString`, `CheckTokenString`,
+/// `ParseInt`, `ParseFloat`, `Parse1DMatrix`) over a [`Lexer`].
+#[derive(Debug, Clone)]
+pub struct Parser<'a> {
+    lex: Lexer<'a>,
+}
+
+fn found(tok: &Token<'_>) -> Found {
+    Found::token(tok.kind, tok.text.bytes())
+}
+
+impl<'a> Parser<'a> {
+    /// A parser over `src` (see [`Lexer::new`]).
+    pub fn new(src: &'a [u8], concat_strings: bool, comments: CommentRule) -> Self {
+        Self {
+            lex: Lexer::new(src, concat_strings, comments),
+        }
+    }
+
+    /// The underlying lexer.
+    pub fn lexer(&self) -> &Lexer<'a> {
+        &self.lex
+    }
+
+    /// The underlying lexer, mutably.
+    pub fn lexer_mut(&mut self) -> &mut Lexer<'a> {
+        &mut self.lex
+    }
+
+    /// The byte offset of the next character to read.
+    pub fn pos(&self) -> usize {
+        self.lex.pos
+    }
+
+    /// Moves to a token boundary returned by [`Parser::pos`].
+    pub fn set_pos(&mut self, pos: usize) {
+        self.lex.pos = pos;
+    }
+
+    /// An error of `kind` at byte `at`.
+    pub fn error(&self, kind: Md5ErrorKind, at: usize) -> Md5Error {
+        self.lex.error(kind, at)
+    }
+
+    fn unexpected_end(&self, expected: Expected) -> Md5Error {
+        self.error(
+            Md5ErrorKind::Unexpected {
+                expected,
+                found: Found::END,
+            },
+            self.lex.pos,
+        )
+    }
+
+    fn unexpected(&self, expected: Expected, tok: &Token<'_>) -> Md5Error {
+        self.error(
+            Md5ErrorKind::Unexpected {
+                expected,
+                found: found(tok),
+            },
+            tok.offset,
+        )
+    }
+
+    /// `ReadToken`, failing at the end of the text with "expected `expected`".
+    #[inline]
+    pub fn read(&mut self, expected: Expected) -> Result<Token<'a>> {
+        match self.lex.next_token()? {
+            Some(t) => Ok(t),
+            None => Err(self.unexpected_end(expected)),
+        }
+    }
+
+    /// `ExpectTokenString`: the next token's text must be `keyword` (case-sensitive; any
+    /// token kind, so `"{"` in quotes matches `{`).
+    #[inline]
+    pub fn expect(&mut self, keyword: &'static str) -> Result<Token<'a>> {
+        let tok = self.read(Expected::Keyword(keyword))?;
+        if tok.text.eq_bytes(keyword.as_bytes()) {
+            Ok(tok)
+        } else {
+            Err(self.unexpected(Expected::Keyword(keyword), &tok))
+        }
+    }
+
+    /// `CheckTokenString`: consumes the next token if its text is `keyword`; otherwise
+    /// leaves the input as it was.
+    pub fn check(&mut self, keyword: &str) -> Result<bool> {
+        let pos = self.lex.pos;
+        let notes = self.lex.notes;
+        match self.lex.next_token()? {
+            Some(t) if t.text.eq_bytes(keyword.as_bytes()) => Ok(true),
+            _ => {
+                self.lex.pos = pos;
+                self.lex.notes = notes;
+                Ok(false)
+            }
+        }
+    }
+
+    /// `ParseInt`: an optional `-` token, then a number. After `-` an integer token is
+    /// required; without it a float token is accepted and truncated (Doom's subtype test
+    /// never matches), which is tallied in [`LexNotes::float_as_int`]. Values wrap as
+    /// 32-bit integers do.
+    #[inline]
+    pub fn parse_int(&mut self) -> Result<i32> {
+        self.parse_int_at().map(|(v, _)| v)
+    }
+
+    /// [`Parser::parse_int`], also returning the byte offset where the number (or its
+    /// sign) starts, for error messages.
+    #[inline]
+    pub fn parse_int_at(&mut self) -> Result<(i32, usize)> {
+        let tok = self.read(Expected::Integer)?;
+        let at = tok.offset;
+        match tok.kind {
+            TokenKind::Integer(_) => Ok((i32::from_ne_bytes(tok.int.to_ne_bytes()), at)),
+            TokenKind::Float => {
+                self.lex.notes.float_as_int.note(tok.offset);
+                Ok((i32::from_ne_bytes(tok.int.to_ne_bytes()), at))
+            }
+            TokenKind::Punctuation if tok.text.eq_bytes(b"-") => {
+                let n = self.read(Expected::IntegerAfterMinus)?;
+                match n.kind {
+                    TokenKind::Integer(_) => {
+                        Ok((i32::from_ne_bytes(n.int.to_ne_bytes()).wrapping_neg(), at))
+                    }
+                    _ => Err(self.unexpected(Expected::IntegerAfterMinus, &n)),
+                }
+            }
+            _ => Err(self.unexpected(Expected::Integer, &tok)),
+        }
+    }
+
+    /// `ParseFloat`: an optional `-` token, then any number token; the value is Doom's
+    /// `f64` accumulation rounded to `f32`. `+` is refused.
+    #[inline]
+    pub fn parse_float(&mut self) -> Result<f32> {
+        let tok = self.read(Expected::Float)?;
+        match tok.kind {
+            TokenKind::Integer(_) | TokenKind::Float => Ok(tok.float_value()),
+            TokenKind::Punctuation if tok.text.eq_bytes(b"-") => {
+                let n = self.read(Expected::NumberAfterMinus)?;
+                if n.is_number() {
+                    Ok(-n.float_value())
+                } else {
+                    Err(self.unexpected(Expected::NumberAfterMinus, &n))
+                }
+            }
+            _ => Err(self.unexpected(Expected::Float, &tok)),
+        }
+    }
+
+    /// `Parse1DMatrix`: `(` then `N` floats then `)`.
+    #[inline]
+    pub fn parse_vec<const N: usize>(&mut self) -> Result<[f32; N]> {
+        self.expect("(")?;
+        let mut out = [0.0f32; N];
+        for slot in &mut out {
+            *slot = self.parse_float()?;
+        }
+        self.expect(")")?;
+        Ok(out)
+    }
+
+    /// The warnings seen so far.
+    pub fn notes(&self) -> LexNotes {
+        self.lex.notes
+    }
+}
+
+#[cfg(test)]
+mod tests;

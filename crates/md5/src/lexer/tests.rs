@@ -1,0 +1,403 @@
+//! One test per idLexer rule (FORMATS.md §4.1, Errata 2, 3, 7; §7 items 12–13).
+
+extern crate alloc;
+use alloc::string::ToString;
+use alloc::vec::Vec;
+
+use super::*;
+
+fn p(src: &str) -> Parser<'_> {
+    Parser::new(src.as_bytes(), false, CommentRule::Engine)
+}
+
+/// The texts of all tokens (panics on a lexer error).
+fn texts(src: &str, concat: bool, rule: CommentRule) -> Vec<alloc::string::String> {
+    Lexer::new(src.as_bytes(), concat, rule)
+        .map(|t| t.unwrap().text.to_string())
+        .collect()
+}
+
+fn kinds(src: &str) -> Vec<TokenKind> {
+    Lexer::new(src.as_bytes(), false, CommentRule::Engine)
+        .map(|t| t.unwrap().kind)
+        .collect()
+}
+
+fn err_kind(r: Result<impl core::fmt::Debug>) -> Md5ErrorKind {
+    r.unwrap_err().kind()
+}
+
+#[test]
+fn leading_zero_is_octal() {
+    assert_eq!(p("010").parse_int().unwrap(), 8);
+    assert_eq!(p("0").parse_int().unwrap(), 0);
+    assert_eq!(p("0777").parse_float().unwrap(), 511.0);
+    assert_eq!(kinds("010"), [TokenKind::Integer(Base::Octal)]);
+}
+
+#[test]
+fn zero_eight_is_two_tokens() {
+    assert_eq!(texts("08", false, CommentRule::Engine), ["0", "8"]);
+    let mut q = p("08");
+    assert_eq!(q.parse_int().unwrap(), 0);
+    assert_eq!(q.parse_int().unwrap(), 8);
+}
+
+#[test]
+fn hex_and_binary() {
+    assert_eq!(p("0x1F").parse_int().unwrap(), 31);
+    assert_eq!(p("0Xff").parse_int().unwrap(), 255);
+    assert_eq!(p("0b101").parse_int().unwrap(), 5);
+    assert_eq!(p("0x").parse_int().unwrap(), 0);
+}
+
+#[test]
+fn uppercase_exponent_is_refused() {
+    // `1E-5` is the integer 1, the name `E`, then `-5`: a vector of one float fails at `E`.
+    assert_eq!(
+        texts("1E-5", false, CommentRule::Engine),
+        ["1", "E", "-", "5"]
+    );
+    let e = p("( 1E-5 )").parse_vec::<1>().unwrap_err();
+    match e.kind() {
+        Md5ErrorKind::Unexpected { expected, found } => {
+            assert_eq!(expected, Expected::Keyword(")"));
+            assert_eq!(found.bytes(), b"E");
+        }
+        k => panic!("{k:?}"),
+    }
+    assert_eq!(e.column(), 4);
+}
+
+#[test]
+fn lowercase_exponent_is_a_float() {
+    assert_eq!(p("1e-05").parse_float().unwrap(), 1e-5);
+    assert_eq!(p("2.5e3").parse_float().unwrap(), 2500.0);
+    assert_eq!(p("2.5e+3").parse_float().unwrap(), 2500.0);
+    assert_eq!(kinds("1e5"), [TokenKind::Float]);
+    // An exponent without digits multiplies by 10⁰.
+    assert_eq!(p("7e").parse_float().unwrap(), 7.0);
+    // A huge exponent gives infinity, not a hang.
+    assert_eq!(p("1e999999999").parse_float().unwrap(), f32::INFINITY);
+}
+
+#[test]
+fn minus_may_stand_apart() {
+    assert_eq!(p("- 5").parse_float().unwrap(), -5.0);
+    assert_eq!(p("- 5").parse_int().unwrap(), -5);
+    assert_eq!(p("-\n// c\n5").parse_int().unwrap(), -5);
+    assert_eq!(p("-5").parse_int().unwrap(), -5);
+}
+
+#[test]
+fn plus_is_refused() {
+    let k = err_kind(p("+1").parse_float());
+    assert!(
+        matches!(k, Md5ErrorKind::Unexpected { expected: Expected::Float, found } if found.bytes() == b"+"),
+        "{k:?}"
+    );
+    assert!(p("+1").parse_int().is_err());
+}
+
+#[test]
+fn double_minus_is_one_token() {
+    assert_eq!(texts("--1", false, CommentRule::Engine), ["--", "1"]);
+    assert!(p("--1").parse_float().is_err());
+    assert!(p("-=1").parse_float().is_err());
+}
+
+#[test]
+fn leading_dot_numbers() {
+    assert_eq!(p(".5").parse_float().unwrap(), 0.5);
+    assert_eq!(p("-.5").parse_float().unwrap(), -0.5);
+    assert_eq!(p("5.").parse_float().unwrap(), 5.0);
+}
+
+#[test]
+fn minus_zero_is_negative_zero() {
+    let v = p("-0").parse_float().unwrap();
+    assert_eq!(v.to_bits(), (-0.0f32).to_bits());
+    let v = p("- 0.0").parse_float().unwrap();
+    assert!(v == 0.0 && v.is_sign_negative());
+}
+
+#[test]
+fn float_truncated_where_integer_expected() {
+    let mut q = p("3.9 24.0 2.99999999");
+    assert_eq!(q.parse_int().unwrap(), 3);
+    assert_eq!(q.parse_int().unwrap(), 24);
+    // Errata 3: rounded to f32 (3.0) before truncation.
+    assert_eq!(q.parse_int().unwrap(), 3);
+    assert_eq!(q.notes().float_as_int.count, 3);
+    assert_eq!(q.notes().float_as_int.first, Some(0));
+}
+
+#[test]
+fn negative_float_where_integer_expected_is_refused() {
+    let k = err_kind(p("-1.0").parse_int());
+    assert!(matches!(
+        k,
+        Md5ErrorKind::Unexpected {
+            expected: Expected::IntegerAfterMinus,
+            ..
+        }
+    ));
+}
+
+#[test]
+fn integers_wrap_at_32_bits() {
+    assert_eq!(p("4294967296").parse_float().unwrap(), 0.0);
+    assert_eq!(p("4294967297").parse_int().unwrap(), 1);
+    assert_eq!(p("4294967295").parse_int().unwrap(), -1);
+    assert_eq!(p("-2147483648").parse_int().unwrap(), i32::MIN);
+    // As a float with a dot the digits accumulate in f64 and do not wrap.
+    assert_eq!(p("4294967296.0").parse_float().unwrap(), 4294967296.0);
+}
+
+#[test]
+fn float_exceptions_are_refused() {
+    for s in ["1.#INF", "1.#IND", "1.#QNAN", "-1.#SNAN", "1.#X"] {
+        assert_eq!(
+            err_kind(p(s).parse_float()),
+            Md5ErrorKind::FloatException,
+            "{s}"
+        );
+    }
+}
+
+#[test]
+fn two_dots_are_refused() {
+    assert_eq!(
+        err_kind(p("1.2.3").parse_float()),
+        Md5ErrorKind::MoreThanOneDot
+    );
+}
+
+#[test]
+fn suffixes_are_dropped() {
+    let mut q = p("1.5f 2u 3ul 0x10L 2.5L");
+    assert_eq!(q.parse_float().unwrap(), 1.5);
+    assert_eq!(q.parse_int().unwrap(), 2);
+    assert_eq!(q.parse_int().unwrap(), 3);
+    assert_eq!(q.parse_int().unwrap(), 16);
+    assert_eq!(q.parse_float().unwrap(), 2.5);
+    assert!(q.lexer_mut().next_token().unwrap().is_none());
+}
+
+#[test]
+fn commas_are_refused() {
+    let e = p("( 1, 2, 3 )").parse_vec::<3>().unwrap_err();
+    assert!(
+        matches!(e.kind(), Md5ErrorKind::Unexpected { expected: Expected::Float, found } if found.bytes() == b","),
+        "{e}"
+    );
+    assert_eq!(
+        e.to_string(),
+        "expected a number but found ',' (line 1, column 4)"
+    );
+}
+
+#[test]
+fn concatenated_strings_in_md5mesh_only() {
+    let src = "\"ab\" \"cd\" /* x */ \"ef\" 5";
+    let mesh = texts(src, true, CommentRule::Strict);
+    assert_eq!(mesh, ["abcdef", "5"]);
+    let anim = texts(src, false, CommentRule::Strict);
+    assert_eq!(anim, ["ab", "cd", "ef", "5"]);
+    // The joined token compares and displays as one text.
+    let mut l = Lexer::new(b"\"mes\"  \"h\"", true, CommentRule::Engine);
+    let t = l.next_token().unwrap().unwrap();
+    assert!(t.text.is_concatenated());
+    assert_eq!(t.text, "mesh");
+    assert_eq!(t.text.len(), 4);
+    assert_eq!(t.text.chunks().count(), 2);
+}
+
+#[test]
+fn comment_between_joined_strings_swallows_a_quote() {
+    // Engine rule: `*/"` swallows the opening quote of "b", so nothing is joined and
+    // the next token is the name `b` followed by an unterminated string.
+    let mut l = Lexer::new(b"\"a\" /* x */\"b\"\n", true, CommentRule::Engine);
+    assert_eq!(l.next_token().unwrap().unwrap().text, "a");
+    assert_eq!(l.next_token().unwrap().unwrap().text, "b");
+    assert_eq!(
+        l.next_token().unwrap_err().kind(),
+        Md5ErrorKind::NewlineInString
+    );
+}
+
+#[test]
+fn block_comment_swallows_next_character() {
+    assert_eq!(
+        texts("1 /* c */2 3", false, CommentRule::Engine),
+        ["1", "3"]
+    );
+    assert_eq!(
+        texts("1 /* c */2 3", false, CommentRule::Strict),
+        ["1", "2", "3"]
+    );
+    assert_eq!(p("-/*c*/2.5").parse_float().unwrap(), -0.5);
+    let mut l = Lexer::new(b"1 /* c */2 3", false, CommentRule::Engine);
+    while l.next_token().unwrap().is_some() {}
+    assert_eq!(l.notes().swallowed.count, 1);
+    assert_eq!(l.notes().swallowed.first, Some(9));
+    // A swallowed space is harmless and not tallied.
+    let mut l = Lexer::new(b"1 /* c */ 2", false, CommentRule::Engine);
+    while l.next_token().unwrap().is_some() {}
+    assert!(l.notes().swallowed.is_empty());
+}
+
+#[test]
+fn slash_star_slash_is_a_whole_comment() {
+    assert_eq!(
+        texts("1 /*/ 2 3", false, CommentRule::Strict),
+        ["1", "2", "3"]
+    );
+}
+
+#[test]
+fn line_comments() {
+    assert_eq!(
+        texts("a // b c\nd//e\n", false, CommentRule::Engine),
+        ["a", "d//e"]
+    );
+    assert_eq!(texts("a // no newline", false, CommentRule::Engine), ["a"]);
+}
+
+#[test]
+fn nested_comment_warning() {
+    let mut l = Lexer::new(b"1 /* a /* b */ 2", false, CommentRule::Strict);
+    let all: Vec<_> = l.by_ref().map(|t| t.unwrap().text.to_string()).collect();
+    assert_eq!(all, ["1", "2"]);
+    assert_eq!(l.notes().nested_comments.count, 1);
+    assert_eq!(l.notes().nested_comments.first, Some(7));
+}
+
+#[test]
+fn unterminated_block_comment_ends_the_text() {
+    assert_eq!(texts("1 /* 2 3", false, CommentRule::Engine), ["1"]);
+}
+
+#[test]
+fn backslash_is_literal_in_strings() {
+    let mut l = Lexer::new(b"\"a\\\" b", false, CommentRule::Engine);
+    let t = l.next_token().unwrap().unwrap();
+    assert_eq!(t.kind, TokenKind::String);
+    assert_eq!(t.text, "a\\");
+    assert_eq!(l.next_token().unwrap().unwrap().text, "b");
+}
+
+#[test]
+fn newline_inside_string() {
+    let e = Lexer::new(b"x \"ab\ncd\"", false, CommentRule::Engine)
+        .nth(1)
+        .unwrap()
+        .unwrap_err();
+    assert_eq!(e.kind(), Md5ErrorKind::NewlineInString);
+    assert_eq!((e.line(), e.column()), (1, 6));
+}
+
+#[test]
+fn missing_trailing_quote() {
+    let e = Lexer::new(b"\"abc", false, CommentRule::Engine)
+        .next()
+        .unwrap()
+        .unwrap_err();
+    assert_eq!(e.kind(), Md5ErrorKind::MissingTrailingQuote);
+}
+
+#[test]
+fn literal_strings_warn_unless_one_character() {
+    let mut l = Lexer::new(b"'a' 'bc'", false, CommentRule::Engine);
+    assert_eq!(l.next_token().unwrap().unwrap().kind, TokenKind::Literal);
+    l.next_token().unwrap();
+    assert_eq!(l.notes().long_literals.count, 1);
+    assert_eq!(l.notes().long_literals.first, Some(4));
+}
+
+#[test]
+fn names_with_path_characters() {
+    assert_eq!(
+        texts(
+            "models/a.tga textures\\b:c .x _y a-b",
+            false,
+            CommentRule::Engine
+        ),
+        ["models/a.tga", "textures\\b:c", ".x", "_y", "a", "-", "b"]
+    );
+    assert_eq!(kinds(".x .5"), [TokenKind::Name, TokenKind::Float]);
+}
+
+#[test]
+fn high_bytes_are_whitespace() {
+    assert_eq!(
+        texts("a\u{e9}b \"\u{e9}\"", false, CommentRule::Engine),
+        ["a", "b", "\u{e9}"]
+    );
+}
+
+#[test]
+fn nul_ends_the_text() {
+    let mut l = Lexer::new(b"1 2\x003 4", false, CommentRule::Engine);
+    assert_eq!(l.by_ref().count(), 2);
+    assert_eq!(l.notes().nul.first, Some(3));
+}
+
+#[test]
+fn unknown_punctuation() {
+    let e = Lexer::new(b"  @", false, CommentRule::Engine)
+        .next()
+        .unwrap()
+        .unwrap_err();
+    assert_eq!(e.kind(), Md5ErrorKind::UnknownPunctuation(b'@'));
+    assert_eq!(e.column(), 3);
+    assert!(
+        Lexer::new(b"\x7f", false, CommentRule::Engine)
+            .next()
+            .unwrap()
+            .is_err()
+    );
+}
+
+#[test]
+fn keywords_are_case_sensitive_and_any_kind() {
+    assert!(p("numJoints").expect("numJoints").is_ok());
+    assert!(p("numjoints").expect("numJoints").is_err());
+    // ExpectTokenString compares text only: a quoted brace matches.
+    assert!(p("\"{\"").expect("{").is_ok());
+    let mut q = p("name x");
+    assert!(!q.check("shader").unwrap());
+    assert!(q.check("name").unwrap());
+}
+
+#[test]
+fn expected_end_of_file() {
+    let e = p("  ").parse_float().unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "expected a number but found the end of the file (line 1, column 3)"
+    );
+}
+
+#[test]
+fn number_values_are_doom_accumulations() {
+    // Values that need the fraction loop; these agree with correct rounding (Errata 7).
+    for s in [
+        "0.1",
+        "0.7071067691",
+        "-0.4998047054",
+        "31.9803333282",
+        "1e-05",
+        "123456.789",
+    ] {
+        let mine = p(s).parse_float().unwrap();
+        let std: f32 = s.parse().unwrap();
+        assert_eq!(mine.to_bits(), std.to_bits(), "{s}");
+    }
+    // The accumulation itself, digit by digit: 0.3 = 0*10 + 3*0.1 in f64.
+    let t = Lexer::new(b"0.3", false, CommentRule::Engine)
+        .next_token()
+        .unwrap()
+        .unwrap();
+    assert_eq!(t.double_value(), 3.0 * 0.1);
+}

@@ -1,0 +1,1147 @@
+//! `.md5mesh`: joints in their bind pose and weighted meshes (FORMATS.md §4.2).
+//!
+//! Two ways in:
+//!
+//! * [`parse`] validates the whole file without allocating and returns a [`MeshFile`]
+//!   view; its iterators ([`MeshFile::joints`], [`MeshFile::meshes`],
+//!   [`MeshView::vertices`], …) read the text again, infallibly, and borrow names from it.
+//! * [`Model::parse`] (feature `alloc`) builds an owned [`Model`] in the same single pass.
+//!
+//! The checks (§4.2): `MD5Version 10`; counts ≥ 0; each joint's parent comes before it;
+//! every vertex has at least one weight and its weight range lies inside its mesh; every
+//! weight's joint and every triangle index is in range. The index after `vert`, `tri` and
+//! `weight` is read and ignored, as Doom does: the i-th line is element i.
+//!
+//! ```
+//! let text = b"MD5Version 10 commandline \"\"
+//! numJoints 1 numMeshes 1
+//! joints { \"origin\" -1 ( 0 0 32 ) ( 0 0 0 ) }
+//! mesh { shader \"skin\" numverts 1 vert 0 ( 0 0 ) 0 1
+//!        numtris 0 numweights 1 weight 0 0 1 ( 0 0 8 ) }";
+//! let file = idmodel_md5::mesh::parse(text)?;
+//! assert_eq!(file.num_joints(), 1);
+//! let mesh = file.meshes().next().unwrap();
+//! assert_eq!(mesh.shader(), "skin");
+//! // The seed's worked example: weight (0 0 8) on a joint at (0 0 32) → (0, 0, 40).
+//! let mut joints = [idmodel_core::quat::JointMat::IDENTITY; 1];
+//! file.bind_pose(&mut joints);
+//! let mut out = [[0.0; 3]; 1];
+//! mesh.skin(&joints, &mut out);
+//! assert_eq!(out[0], [0.0, 0.0, 40.0]);
+//! # Ok::<(), idmodel_md5::Md5Error>(())
+//! ```
+
+use core::ops::Range;
+
+use idmodel_core::quat::{JointMat, Quat, Vec3, doom_quat, to_standard};
+
+use crate::common::{self, ParseOptions};
+use crate::error::{Expected, Md5ErrorKind, Result};
+use crate::findings::{Finding, FindingKind, Profile, Severity, lex_findings};
+use crate::lexer::{CommentRule, LexNotes, Parser};
+use crate::text::Text;
+
+/// A joint of the md5mesh skeleton, with its name as `N` (a borrowed [`Text`] in the
+/// view, a `String` in the owned [`Model`]).
+///
+/// `position` and `orientation` are in **model space** (the bind pose). The orientation
+/// is stored as Doom stores it: `(x, y, z)` with `w = +√|1 − x² − y² − z²|`
+/// ([`Joint::quat`]); [`Joint::standard_quat`] converts to the usual `q·v·q⁻¹`
+/// convention (FORMATS.md §4.5).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Joint<N> {
+    /// The joint's name.
+    pub name: N,
+    /// The parent's index, or any negative value for a root.
+    pub parent: i32,
+    /// Model-space position.
+    pub position: Vec3,
+    /// Model-space orientation `(x, y, z)` in Doom's stored form.
+    pub orientation: Vec3,
+}
+
+impl<N> Joint<N> {
+    /// The parent's index, `None` for a root.
+    pub fn parent_index(&self) -> Option<usize> {
+        usize::try_from(self.parent).ok()
+    }
+
+    /// Doom's quaternion `(x, y, z, w ≥ 0)`, applied as its conjugate (§4.5).
+    pub fn quat(&self) -> Quat {
+        doom_quat(self.orientation)
+    }
+
+    /// The same rotation in the `q·v·q⁻¹` convention (glTF, glam, nalgebra).
+    pub fn standard_quat(&self) -> Quat {
+        to_standard(self.quat())
+    }
+
+    /// The bind-pose joint matrix, as Doom builds it (`SetRotation(q.ToMat3())`).
+    pub fn matrix(&self) -> JointMat {
+        JointMat::from_quat(self.quat(), self.position)
+    }
+
+    /// The same joint with its name mapped by `f`.
+    pub fn map_name<M>(self, f: impl FnOnce(N) -> M) -> Joint<M> {
+        Joint {
+            name: f(self.name),
+            parent: self.parent,
+            position: self.position,
+            orientation: self.orientation,
+        }
+    }
+}
+
+/// A vertex: texture coordinates and a range of its mesh's weights.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Vertex {
+    /// `(s, t)`, used unchanged by Doom; `t = 0` is the top of the image.
+    pub uv: [f32; 2],
+    /// The first weight (an index into the mesh's weights).
+    pub first_weight: u32,
+    /// How many weights (at least 1).
+    pub weight_count: u32,
+}
+
+impl Vertex {
+    /// The vertex's weights as an index range into its mesh's weights.
+    pub fn weights(&self) -> Range<usize> {
+        let first = usize::try_from(self.first_weight).unwrap_or(usize::MAX);
+        let count = usize::try_from(self.weight_count).unwrap_or(0);
+        first..first.saturating_add(count)
+    }
+}
+
+/// A triangle: three vertex indices, clockwise front faces (Doom's winding).
+pub type Triangle = [u32; 3];
+
+/// A weight: a joint, a bias and an offset in that joint's space.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Weight {
+    /// The joint index.
+    pub joint: u32,
+    /// The bias (not normalised; may be negative).
+    pub bias: f32,
+    /// The offset in the joint's space.
+    pub position: Vec3,
+}
+
+/// Receives the elements as the parser meets them (the owned model's builder).
+trait Sink<'a> {
+    fn header(&mut self, _commandline: Text<'a>) {}
+    fn joint(&mut self, _j: Joint<Text<'a>>) {}
+    fn mesh(&mut self, _name: Option<Text<'a>>, _shader: Text<'a>) {}
+    fn vertex(&mut self, _v: Vertex) {}
+    fn triangle(&mut self, _t: Triangle) {}
+    fn weight(&mut self, _w: Weight) {}
+}
+
+struct NoSink;
+impl Sink<'_> for NoSink {}
+
+/// A validated md5mesh, borrowing the text. See the [module docs](self).
+#[derive(Debug, Clone, Copy)]
+pub struct MeshFile<'a> {
+    src: &'a [u8],
+    rule: CommentRule,
+    commandline: Text<'a>,
+    num_joints: u32,
+    num_meshes: u32,
+    joints_at: usize,
+    meshes_at: usize,
+    end: usize,
+    totals: [u64; 3],
+    notes: LexNotes,
+}
+
+/// Parses and validates an md5mesh with Doom's lexer rules. Does not allocate.
+pub fn parse(bytes: &[u8]) -> Result<MeshFile<'_>> {
+    parse_with(bytes, ParseOptions::default())
+}
+
+/// [`parse`] with options (for example strict comments).
+pub fn parse_with(bytes: &[u8], opts: ParseOptions) -> Result<MeshFile<'_>> {
+    parse_into(bytes, opts, &mut NoSink)
+}
+
+fn parse_into<'a>(
+    src: &'a [u8],
+    opts: ParseOptions,
+    sink: &mut dyn Sink<'a>,
+) -> Result<MeshFile<'a>> {
+    let mut p = common::parser(src, true, opts);
+    let commandline = common::header(&mut p)?;
+    sink.header(commandline);
+    p.expect("numJoints")?;
+    let num_joints = common::count(&mut p, "numJoints", 0)?;
+    p.expect("numMeshes")?;
+    let num_meshes = common::count(&mut p, "numMeshes", 0)?;
+    p.expect("joints")?;
+    p.expect("{")?;
+    let joints_at = p.pos();
+    for i in 0..num_joints {
+        sink.joint(read_joint(&mut p, i)?);
+    }
+    p.expect("}")?;
+    let meshes_at = p.pos();
+    let mut totals = [0u64; 3];
+    for i in 0..num_meshes {
+        let m = read_mesh(&mut p, num_joints, i, sink)?;
+        for (t, n) in totals
+            .iter_mut()
+            .zip([m.num_vertices, m.num_triangles, m.num_weights])
+        {
+            *t = t.saturating_add(u64::from(n));
+        }
+    }
+    Ok(MeshFile {
+        src,
+        rule: opts.comments,
+        commandline,
+        num_joints,
+        num_meshes,
+        joints_at,
+        meshes_at,
+        end: p.pos(),
+        totals,
+        notes: p.notes(),
+    })
+}
+
+fn read_joint<'a>(p: &mut Parser<'a>, i: u32) -> Result<Joint<Text<'a>>> {
+    let name = p.read(Expected::Token)?.text;
+    let (parent, at) = p.parse_int_at()?;
+    if u32::try_from(parent).is_ok_and(|pi| pi >= i) {
+        return Err(p.error(Md5ErrorKind::BadParent { joint: i, parent }, at));
+    }
+    let position = p.parse_vec::<3>()?;
+    let orientation = p.parse_vec::<3>()?;
+    Ok(Joint {
+        name,
+        parent,
+        position,
+        orientation,
+    })
+}
+
+fn read_vertex(p: &mut Parser<'_>, i: u32) -> Result<(Vertex, usize)> {
+    let at = p.expect("vert")?.offset;
+    p.parse_int()?;
+    let uv = p.parse_vec::<2>()?;
+    let first = p.parse_int()?;
+    let count = p.parse_int()?;
+    if count == 0 {
+        return Err(p.error(Md5ErrorKind::VertexWithoutWeights { vertex: i }, at));
+    }
+    match (u32::try_from(first), u32::try_from(count)) {
+        (Ok(first_weight), Ok(weight_count)) => Ok((
+            Vertex {
+                uv,
+                first_weight,
+                weight_count,
+            },
+            at,
+        )),
+        _ => Err(p.error(
+            Md5ErrorKind::WeightRange {
+                vertex: i,
+                first,
+                count,
+                num_weights: None,
+            },
+            at,
+        )),
+    }
+}
+
+fn read_triangle(p: &mut Parser<'_>, num_vertices: u32) -> Result<Triangle> {
+    p.expect("tri")?;
+    p.parse_int()?;
+    let a = common::index(p, "triangle vertex index", num_vertices)?;
+    let b = common::index(p, "triangle vertex index", num_vertices)?;
+    let c = common::index(p, "triangle vertex index", num_vertices)?;
+    Ok([a, b, c])
+}
+
+fn read_weight(p: &mut Parser<'_>, num_joints: u32) -> Result<Weight> {
+    p.expect("weight")?;
+    p.parse_int()?;
+    let joint = common::index(p, "weight joint index", num_joints)?;
+    let bias = p.parse_float()?;
+    let position = p.parse_vec::<3>()?;
+    Ok(Weight {
+        joint,
+        bias,
+        position,
+    })
+}
+
+fn read_mesh<'a>(
+    p: &mut Parser<'a>,
+    num_joints: u32,
+    index: u32,
+    sink: &mut dyn Sink<'a>,
+) -> Result<MeshView<'a>> {
+    p.expect("mesh")?;
+    p.expect("{")?;
+    let name = if p.check("name")? {
+        Some(p.read(Expected::Token)?.text)
+    } else {
+        None
+    };
+    p.expect("shader")?;
+    let shader = p.read(Expected::Token)?.text;
+    sink.mesh(name, shader);
+    p.expect("numverts")?;
+    let num_vertices = common::count(p, "numverts", 0)?;
+    let vertices_at = p.pos();
+    // The vertex whose weight range reaches furthest, checked once numweights is known.
+    let mut furthest: Option<(u64, u32, Vertex, usize)> = None;
+    for i in 0..num_vertices {
+        let (v, at) = read_vertex(p, i)?;
+        let end = u64::from(v.first_weight).saturating_add(u64::from(v.weight_count));
+        if furthest.is_none_or(|(e, ..)| end > e) {
+            furthest = Some((end, i, v, at));
+        }
+        sink.vertex(v);
+    }
+    p.expect("numtris")?;
+    let num_triangles = common::count(p, "numtris", 0)?;
+    let triangles_at = p.pos();
+    for _ in 0..num_triangles {
+        sink.triangle(read_triangle(p, num_vertices)?);
+    }
+    p.expect("numweights")?;
+    let num_weights = common::count(p, "numweights", 0)?;
+    if let Some((end, i, v, at)) = furthest {
+        if end > u64::from(num_weights) {
+            return Err(p.error(
+                Md5ErrorKind::WeightRange {
+                    vertex: i,
+                    first: i32::try_from(v.first_weight).unwrap_or(i32::MAX),
+                    count: i32::try_from(v.weight_count).unwrap_or(i32::MAX),
+                    num_weights: Some(num_weights),
+                },
+                at,
+            ));
+        }
+    }
+    let weights_at = p.pos();
+    for _ in 0..num_weights {
+        sink.weight(read_weight(p, num_joints)?);
+    }
+    p.expect("}")?;
+    Ok(MeshView {
+        src: p.lexer().src(),
+        rule: p.lexer().comment_rule(),
+        index,
+        name,
+        shader,
+        num_vertices,
+        num_triangles,
+        num_weights,
+        vertices_at,
+        triangles_at,
+        weights_at,
+    })
+}
+
+impl<'a> MeshFile<'a> {
+    /// The whole input.
+    pub fn source(&self) -> &'a [u8] {
+        self.src
+    }
+
+    /// The `commandline` token (usually the exporter's arguments).
+    pub fn commandline(&self) -> Text<'a> {
+        self.commandline
+    }
+
+    /// `numJoints`.
+    pub fn num_joints(&self) -> usize {
+        usize::try_from(self.num_joints).unwrap_or(0)
+    }
+
+    /// `numMeshes`.
+    pub fn num_meshes(&self) -> usize {
+        usize::try_from(self.num_meshes).unwrap_or(0)
+    }
+
+    /// Total vertices over all meshes.
+    pub fn total_vertices(&self) -> u64 {
+        self.totals[0]
+    }
+
+    /// Total triangles over all meshes.
+    pub fn total_triangles(&self) -> u64 {
+        self.totals[1]
+    }
+
+    /// Total weights over all meshes.
+    pub fn total_weights(&self) -> u64 {
+        self.totals[2]
+    }
+
+    /// Byte offset just after the last mesh (Doom ignores whatever follows).
+    pub fn end(&self) -> usize {
+        self.end
+    }
+
+    /// The lexer's warnings (see also [`MeshFile::check`]).
+    pub fn notes(&self) -> LexNotes {
+        self.notes
+    }
+
+    /// The joints, in file order.
+    pub fn joints(&self) -> Joints<'a> {
+        Joints {
+            p: common::parser_at(self.src, true, self.rule, self.joints_at),
+            next: 0,
+            len: self.num_joints,
+        }
+    }
+
+    /// Fills `out` with the joints; returns how many were written
+    /// (`min(out.len(), num_joints)`).
+    pub fn fill_joints(&self, out: &mut [Joint<Text<'a>>]) -> usize {
+        fill(self.joints(), out)
+    }
+
+    /// The bind-pose (model-space) joint matrices, into `out`; returns how many.
+    pub fn bind_pose(&self, out: &mut [JointMat]) -> usize {
+        let mut n = 0usize;
+        for (slot, j) in out.iter_mut().zip(self.joints()) {
+            *slot = j.matrix();
+            n = n.saturating_add(1);
+        }
+        n
+    }
+
+    /// The meshes, in file order. Each step reads one mesh's text again.
+    pub fn meshes(&self) -> Meshes<'a> {
+        Meshes {
+            p: common::parser_at(self.src, true, self.rule, self.meshes_at),
+            num_joints: self.num_joints,
+            next: 0,
+            len: self.num_meshes,
+        }
+    }
+
+    /// Reports what Doom 3 accepts but a modder may want to know. Does not allocate.
+    pub fn check(&self, profile: Profile, sink: &mut dyn FnMut(Finding)) {
+        let Profile::Doom3 = profile;
+        lex_findings(self.src, &self.notes, sink);
+        check_joints(self.joints(), self.num_joints, sink);
+        for m in self.meshes() {
+            let src = self.src;
+            let weights_at = m.weights_at;
+            let rule = self.rule;
+            let weights_from = move |first: u32| {
+                let mut it = Weights {
+                    p: common::parser_at(src, true, rule, weights_at),
+                    next: 0,
+                    len: m.num_weights,
+                    ctx: u32::MAX,
+                };
+                for _ in 0..first {
+                    if it.next().is_none() {
+                        break;
+                    }
+                }
+                it
+            };
+            check_mesh(
+                m.index,
+                m.vertices(),
+                m.num_triangles,
+                m.weights(),
+                weights_from,
+                sink,
+            );
+        }
+    }
+
+    /// [`MeshFile::check`] into a `Vec`.
+    #[cfg(feature = "alloc")]
+    pub fn findings(&self, profile: Profile) -> alloc::vec::Vec<Finding> {
+        let mut v = alloc::vec::Vec::new();
+        self.check(profile, &mut |f| v.push(f));
+        v
+    }
+}
+
+fn fill<T>(it: impl Iterator<Item = T>, out: &mut [T]) -> usize {
+    let mut n = 0usize;
+    for (slot, x) in out.iter_mut().zip(it) {
+        *slot = x;
+        n = n.saturating_add(1);
+    }
+    n
+}
+
+/// Duplicate names (pairwise, for skeletons up to this many joints) and long quaternions.
+const DUPLICATE_CHECK_MAX: u32 = 4096;
+
+fn check_joints<'a, I>(joints: I, num: u32, sink: &mut dyn FnMut(Finding))
+where
+    I: Iterator<Item = Joint<Text<'a>>> + Clone,
+{
+    for (i, j) in joints.clone().enumerate() {
+        let i = u32::try_from(i).unwrap_or(u32::MAX);
+        let [x, y, z] = j.orientation;
+        if x * x + y * y + z * z > 1.0 + 1e-5 {
+            sink(Finding::new(
+                FindingKind::LongQuaternion { index: i },
+                Severity::Warning,
+            ));
+        }
+    }
+    if num <= DUPLICATE_CHECK_MAX {
+        for (i, a) in joints.clone().enumerate() {
+            let dup = joints.clone().take(i).position(|b| b.name == a.name);
+            if let Some(first) = dup {
+                sink(Finding::new(
+                    FindingKind::DuplicateJointName {
+                        first: u32::try_from(first).unwrap_or(u32::MAX),
+                        second: u32::try_from(i).unwrap_or(u32::MAX),
+                    },
+                    Severity::Warning,
+                ));
+            }
+        }
+    }
+}
+
+fn check_mesh<VI, WI, WF>(
+    mesh: u32,
+    vertices: VI,
+    num_triangles: u32,
+    weights: WI,
+    weights_from: WF,
+    sink: &mut dyn FnMut(Finding),
+) where
+    VI: Iterator<Item = Vertex> + Clone,
+    WI: Iterator<Item = Weight>,
+    WF: Fn(u32) -> WI,
+{
+    let num_vertices = vertices.clone().count();
+    if num_vertices == 0 || num_triangles == 0 {
+        sink(Finding::new(
+            FindingKind::EmptyMesh { mesh },
+            Severity::Warning,
+        ));
+    }
+    let mut num_weights = 0u32;
+    for (i, w) in weights.enumerate() {
+        num_weights = num_weights.saturating_add(1);
+        if w.bias < 0.0 {
+            sink(Finding::new(
+                FindingKind::NegativeBias {
+                    mesh,
+                    weight: u32::try_from(i).unwrap_or(u32::MAX),
+                },
+                Severity::Warning,
+            ));
+        }
+    }
+    // Unused weights, by a sweep over ranges in ascending order (the usual layout).
+    let mut covered = 0u32;
+    let mut unused = 0u32;
+    let mut sorted = true;
+    let mut last_first = 0u32;
+    for v in vertices.clone() {
+        if v.first_weight < last_first {
+            sorted = false;
+            break;
+        }
+        last_first = v.first_weight;
+        if v.first_weight > covered {
+            unused = unused.saturating_add(v.first_weight.saturating_sub(covered));
+        }
+        covered = covered.max(v.first_weight.saturating_add(v.weight_count));
+    }
+    if sorted {
+        unused = unused.saturating_add(num_weights.saturating_sub(covered));
+        if unused > 0 {
+            sink(Finding::new(
+                FindingKind::UnusedWeights {
+                    mesh,
+                    count: unused,
+                },
+                Severity::Warning,
+            ));
+        }
+    }
+    // Bias sums, walking the weights alongside the vertices; a range that starts behind
+    // the walk restarts it (bounded, so hostile layouts cannot make this quadratic).
+    let mut restarts = 0u32;
+    let mut walk = weights_from(0);
+    let mut at = 0u32;
+    let mut bad: Option<(u32, f32)> = None;
+    let mut bad_count = 0u32;
+    for (i, v) in vertices.enumerate() {
+        if v.first_weight < at {
+            restarts = restarts.saturating_add(1);
+            if restarts > 64 {
+                break;
+            }
+            walk = weights_from(v.first_weight);
+            at = v.first_weight;
+        }
+        while at < v.first_weight {
+            if walk.next().is_none() {
+                break;
+            }
+            at = at.saturating_add(1);
+        }
+        let mut sum = 0.0f32;
+        for _ in 0..v.weight_count {
+            match walk.next() {
+                Some(w) => sum += w.bias,
+                None => break,
+            }
+            at = at.saturating_add(1);
+        }
+        if libm::fabsf(sum - 1.0) > 1e-3 {
+            bad_count = bad_count.saturating_add(1);
+            if bad.is_none() {
+                bad = Some((u32::try_from(i).unwrap_or(u32::MAX), sum));
+            }
+        }
+    }
+    if let Some((vertex, sum)) = bad {
+        sink(Finding::new(
+            FindingKind::BiasSum {
+                mesh,
+                vertex,
+                sum,
+                count: bad_count,
+            },
+            Severity::Warning,
+        ));
+    }
+}
+
+/// Iterator over an md5mesh's joints (see [`MeshFile::joints`]).
+#[derive(Debug, Clone)]
+pub struct Joints<'a> {
+    p: Parser<'a>,
+    next: u32,
+    len: u32,
+}
+
+impl<'a> Iterator for Joints<'a> {
+    type Item = Joint<Text<'a>>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.next >= self.len {
+            return None;
+        }
+        let j = read_joint(&mut self.p, self.next).ok()?;
+        self.next = self.next.saturating_add(1);
+        Some(j)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = usize::try_from(self.len.saturating_sub(self.next)).unwrap_or(0);
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for Joints<'_> {}
+
+/// Iterator over an md5mesh's meshes (see [`MeshFile::meshes`]).
+#[derive(Debug, Clone)]
+pub struct Meshes<'a> {
+    p: Parser<'a>,
+    num_joints: u32,
+    next: u32,
+    len: u32,
+}
+
+impl<'a> Iterator for Meshes<'a> {
+    type Item = MeshView<'a>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.next >= self.len {
+            return None;
+        }
+        let m = read_mesh(&mut self.p, self.num_joints, self.next, &mut NoSink).ok()?;
+        self.next = self.next.saturating_add(1);
+        Some(m)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = usize::try_from(self.len.saturating_sub(self.next)).unwrap_or(0);
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for Meshes<'_> {}
+
+/// One validated mesh of an md5mesh, borrowing the text.
+#[derive(Debug, Clone, Copy)]
+pub struct MeshView<'a> {
+    src: &'a [u8],
+    rule: CommentRule,
+    index: u32,
+    name: Option<Text<'a>>,
+    shader: Text<'a>,
+    num_vertices: u32,
+    num_triangles: u32,
+    num_weights: u32,
+    vertices_at: usize,
+    triangles_at: usize,
+    weights_at: usize,
+}
+
+macro_rules! element_iter {
+    ($name:ident, $item:ty, $doc:literal, |$p:ident, $i:ident, $s:ident| $read:expr) => {
+        #[doc = $doc]
+        #[derive(Debug, Clone)]
+        pub struct $name<'a> {
+            p: Parser<'a>,
+            next: u32,
+            len: u32,
+            #[allow(dead_code)] // only some element kinds need the context value
+            ctx: u32,
+        }
+
+        impl Iterator for $name<'_> {
+            type Item = $item;
+
+            fn next(&mut self) -> Option<$item> {
+                if self.next >= self.len {
+                    return None;
+                }
+                let $p = &mut self.p;
+                let $i = self.next;
+                let $s = self.ctx;
+                let item = $read.ok()?;
+                self.next = self.next.saturating_add(1);
+                Some(item)
+            }
+
+            fn size_hint(&self) -> (usize, Option<usize>) {
+                let n = usize::try_from(self.len.saturating_sub(self.next)).unwrap_or(0);
+                (n, Some(n))
+            }
+        }
+
+        impl ExactSizeIterator for $name<'_> {}
+    };
+}
+
+element_iter!(
+    Vertices,
+    Vertex,
+    "Iterator over a mesh's vertices.",
+    |p, i, _c| { read_vertex(p, i).map(|(v, _)| v) }
+);
+element_iter!(
+    Triangles,
+    Triangle,
+    "Iterator over a mesh's triangles.",
+    |p, _i, c| { read_triangle(p, c) }
+);
+element_iter!(
+    Weights,
+    Weight,
+    "Iterator over a mesh's weights.",
+    |p, _i, c| { read_weight(p, c) }
+);
+
+impl<'a> MeshView<'a> {
+    /// The mesh's position in the file (0-based).
+    pub fn index(&self) -> usize {
+        usize::try_from(self.index).unwrap_or(0)
+    }
+
+    /// The optional `name` (Doom reads and ignores it).
+    pub fn name(&self) -> Option<Text<'a>> {
+        self.name
+    }
+
+    /// The material name.
+    pub fn shader(&self) -> Text<'a> {
+        self.shader
+    }
+
+    /// `numverts`.
+    pub fn num_vertices(&self) -> usize {
+        usize::try_from(self.num_vertices).unwrap_or(0)
+    }
+
+    /// `numtris`.
+    pub fn num_triangles(&self) -> usize {
+        usize::try_from(self.num_triangles).unwrap_or(0)
+    }
+
+    /// `numweights`.
+    pub fn num_weights(&self) -> usize {
+        usize::try_from(self.num_weights).unwrap_or(0)
+    }
+
+    /// The vertices, in order.
+    pub fn vertices(&self) -> Vertices<'a> {
+        Vertices {
+            p: common::parser_at(self.src, true, self.rule, self.vertices_at),
+            next: 0,
+            len: self.num_vertices,
+            ctx: 0,
+        }
+    }
+
+    /// The triangles, in order; every index is below [`MeshView::num_vertices`].
+    pub fn triangles(&self) -> Triangles<'a> {
+        Triangles {
+            p: common::parser_at(self.src, true, self.rule, self.triangles_at),
+            next: 0,
+            len: self.num_triangles,
+            ctx: self.num_vertices,
+        }
+    }
+
+    /// The weights, in order; every joint index is below the file's joint count.
+    pub fn weights(&self) -> Weights<'a> {
+        Weights {
+            p: common::parser_at(self.src, true, self.rule, self.weights_at),
+            next: 0,
+            len: self.num_weights,
+            ctx: u32::MAX,
+        }
+    }
+
+    /// Fills `out` with the vertices; returns how many.
+    pub fn fill_vertices(&self, out: &mut [Vertex]) -> usize {
+        fill(self.vertices(), out)
+    }
+
+    /// Fills `out` with the triangles; returns how many.
+    pub fn fill_triangles(&self, out: &mut [Triangle]) -> usize {
+        fill(self.triangles(), out)
+    }
+
+    /// Fills `out` with the weights; returns how many.
+    pub fn fill_weights(&self, out: &mut [Weight]) -> usize {
+        fill(self.weights(), out)
+    }
+
+    /// Skinned positions for `joints` (model-space matrices, for example
+    /// [`MeshFile::bind_pose`] or an evaluated pose) into `out`, without allocating.
+    /// Walks the text; for repeated skinning, fill slices once and use
+    /// [`crate::skin::skin`]. Returns how many vertices were written.
+    pub fn skin(&self, joints: &[JointMat], out: &mut [Vec3]) -> usize {
+        let mut walk = self.weights();
+        let mut at = 0u32;
+        let mut n = 0usize;
+        for (slot, v) in out.iter_mut().zip(self.vertices()) {
+            if v.first_weight < at {
+                walk = self.weights();
+                at = 0;
+            }
+            while at < v.first_weight {
+                walk.next();
+                at = at.saturating_add(1);
+            }
+            let ws = (&mut walk).take(usize::try_from(v.weight_count).unwrap_or(0));
+            *slot = crate::skin::skin_vertex(ws, joints);
+            at = at.saturating_add(v.weight_count);
+            n = n.saturating_add(1);
+        }
+        n
+    }
+}
+
+#[cfg(feature = "alloc")]
+pub use owned::*;
+
+#[cfg(feature = "alloc")]
+mod owned {
+    use alloc::string::String;
+    use alloc::vec::Vec;
+    use core::fmt::Write;
+
+    use super::*;
+    use crate::write::{Dyn, WriteError, as_i32, write_f32, write_quoted, write_vec};
+
+    /// An owned md5mesh.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct Model {
+        /// The `commandline` text.
+        pub commandline: String,
+        /// The skeleton in its bind pose.
+        pub joints: Vec<Joint<String>>,
+        /// The meshes.
+        pub meshes: Vec<Mesh>,
+    }
+
+    /// An owned mesh.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct Mesh {
+        /// The optional `name`.
+        pub name: Option<String>,
+        /// The material name.
+        pub shader: String,
+        /// Vertices.
+        pub vertices: Vec<Vertex>,
+        /// Triangles.
+        pub triangles: Vec<Triangle>,
+        /// Weights.
+        pub weights: Vec<Weight>,
+    }
+
+    struct Builder(Model);
+
+    impl<'a> Sink<'a> for Builder {
+        fn header(&mut self, commandline: Text<'a>) {
+            self.0.commandline = commandline.to_string_lossy();
+        }
+        fn joint(&mut self, j: Joint<Text<'a>>) {
+            self.0.joints.push(j.map_name(|n| n.to_string_lossy()));
+        }
+        fn mesh(&mut self, name: Option<Text<'a>>, shader: Text<'a>) {
+            self.0.meshes.push(Mesh {
+                name: name.map(|n| n.to_string_lossy()),
+                shader: shader.to_string_lossy(),
+                ..Mesh::default()
+            });
+        }
+        fn vertex(&mut self, v: Vertex) {
+            if let Some(m) = self.0.meshes.last_mut() {
+                m.vertices.push(v);
+            }
+        }
+        fn triangle(&mut self, t: Triangle) {
+            if let Some(m) = self.0.meshes.last_mut() {
+                m.triangles.push(t);
+            }
+        }
+        fn weight(&mut self, w: Weight) {
+            if let Some(m) = self.0.meshes.last_mut() {
+                m.weights.push(w);
+            }
+        }
+    }
+
+    impl Model {
+        /// Parses an md5mesh into an owned model in one pass. Lists grow as elements
+        /// appear; no count read from the file is used to reserve memory.
+        pub fn parse(bytes: &[u8]) -> Result<Model> {
+            Self::parse_with(bytes, ParseOptions::default())
+        }
+
+        /// [`Model::parse`] with options.
+        pub fn parse_with(bytes: &[u8], opts: ParseOptions) -> Result<Model> {
+            let mut b = Builder(Model::default());
+            parse_into(bytes, opts, &mut b)?;
+            Ok(b.0)
+        }
+
+        /// The bind-pose joint matrices.
+        pub fn bind_pose(&self) -> Vec<JointMat> {
+            self.joints.iter().map(Joint::matrix).collect()
+        }
+
+        /// Reports findings on the model's data (not the text: see [`MeshFile::check`]).
+        pub fn check(&self, profile: Profile, sink: &mut dyn FnMut(Finding)) {
+            let Profile::Doom3 = profile;
+            let joints = self.joints.iter().map(|j| Joint {
+                name: Text::from_bytes(j.name.as_bytes()),
+                parent: j.parent,
+                position: j.position,
+                orientation: j.orientation,
+            });
+            check_joints(
+                joints,
+                u32::try_from(self.joints.len()).unwrap_or(u32::MAX),
+                sink,
+            );
+            for (i, m) in self.meshes.iter().enumerate() {
+                let weights_from = |first: u32| {
+                    let f = usize::try_from(first).unwrap_or(usize::MAX);
+                    m.weights.get(f..).unwrap_or(&[]).iter().copied()
+                };
+                check_mesh(
+                    u32::try_from(i).unwrap_or(u32::MAX),
+                    m.vertices.iter().copied(),
+                    u32::try_from(m.triangles.len()).unwrap_or(u32::MAX),
+                    m.weights.iter().copied(),
+                    weights_from,
+                    sink,
+                );
+            }
+        }
+
+        /// [`Model::check`] into a `Vec`.
+        pub fn findings(&self, profile: Profile) -> Vec<Finding> {
+            let mut v = Vec::new();
+            self.check(profile, &mut |f| v.push(f));
+            v
+        }
+    }
+
+    impl From<&MeshFile<'_>> for Model {
+        fn from(f: &MeshFile<'_>) -> Model {
+            Model {
+                commandline: f.commandline().to_string_lossy(),
+                joints: f
+                    .joints()
+                    .map(|j| j.map_name(|n| n.to_string_lossy()))
+                    .collect(),
+                meshes: f
+                    .meshes()
+                    .map(|m| Mesh {
+                        name: m.name().map(|n| n.to_string_lossy()),
+                        shader: m.shader().to_string_lossy(),
+                        vertices: m.vertices().collect(),
+                        triangles: m.triangles().collect(),
+                        weights: m.weights().collect(),
+                    })
+                    .collect(),
+            }
+        }
+    }
+
+    impl From<MeshFile<'_>> for Model {
+        fn from(f: MeshFile<'_>) -> Model {
+            Model::from(&f)
+        }
+    }
+
+    fn invalid(what: &'static str, index: usize, value: i64) -> WriteError {
+        WriteError::Invalid {
+            what,
+            index: u64::try_from(index).unwrap_or(u64::MAX),
+            value,
+        }
+    }
+
+    fn wide(n: u32) -> i64 {
+        i64::from(n)
+    }
+
+    /// Checks that the reader would accept what the writer would write.
+    fn validate(m: &Model) -> core::result::Result<(), WriteError> {
+        as_i32(m.joints.len(), "numJoints", 0)?;
+        as_i32(m.meshes.len(), "numMeshes", 0)?;
+        for (i, j) in m.joints.iter().enumerate() {
+            if usize::try_from(j.parent).is_ok_and(|p| p >= i) {
+                return Err(invalid("joint parent", i, i64::from(j.parent)));
+            }
+        }
+        for m in &m.meshes {
+            as_i32(m.vertices.len(), "numverts", 0)?;
+            as_i32(m.triangles.len(), "numtris", 0)?;
+            as_i32(m.weights.len(), "numweights", 0)?;
+            for (i, v) in m.vertices.iter().enumerate() {
+                let end = u64::from(v.first_weight).saturating_add(u64::from(v.weight_count));
+                if v.weight_count == 0
+                    || i32::try_from(v.weight_count).is_err()
+                    || i32::try_from(v.first_weight).is_err()
+                    || end > u64::try_from(m.weights.len()).unwrap_or(u64::MAX)
+                {
+                    return Err(invalid("vertex weight range", i, wide(v.first_weight)));
+                }
+            }
+            for (i, t) in m.triangles.iter().enumerate() {
+                for &x in t {
+                    if usize::try_from(x).map_or(true, |x| x >= m.vertices.len()) {
+                        return Err(invalid("triangle vertex index", i, wide(x)));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn validate_joints(m: &Model) -> core::result::Result<(), WriteError> {
+        for mesh in &m.meshes {
+            for (i, w) in mesh.weights.iter().enumerate() {
+                if usize::try_from(w.joint).map_or(true, |x| x >= m.joints.len()) {
+                    return Err(invalid("weight joint index", i, wide(w.joint)));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes `m` as md5mesh text through `core::fmt::Write`. Refuses models the reader
+    /// would refuse, and NaN/infinite numbers; otherwise
+    /// `Model::parse(written) == m`, bit for bit.
+    pub fn write_fmt<W: Write + ?Sized>(
+        m: &Model,
+        w: &mut W,
+    ) -> core::result::Result<(), WriteError> {
+        validate(m)?;
+        validate_joints(m)?;
+        let mut w = Dyn(w);
+        w.write_str("MD5Version 10\ncommandline ")?;
+        write_quoted(&mut w, &m.commandline, "commandline")?;
+        write!(
+            w,
+            "\n\nnumJoints {}\nnumMeshes {}\n\njoints {{\n",
+            m.joints.len(),
+            m.meshes.len()
+        )?;
+        for j in &m.joints {
+            w.write_char('\t')?;
+            write_quoted(&mut w, &j.name, "joint name")?;
+            write!(w, "\t{} ", j.parent)?;
+            write_vec(&mut w, &j.position, "joint position")?;
+            w.write_char(' ')?;
+            write_vec(&mut w, &j.orientation, "joint orientation")?;
+            w.write_char('\n')?;
+        }
+        w.write_str("}\n")?;
+        for mesh in &m.meshes {
+            w.write_str("\nmesh {\n")?;
+            if let Some(name) = &mesh.name {
+                w.write_str("\tname ")?;
+                write_quoted(&mut w, name, "mesh name")?;
+                w.write_char('\n')?;
+            }
+            w.write_str("\tshader ")?;
+            write_quoted(&mut w, &mesh.shader, "shader")?;
+            write!(w, "\n\n\tnumverts {}\n", mesh.vertices.len())?;
+            for (i, v) in mesh.vertices.iter().enumerate() {
+                write!(w, "\tvert {i} ")?;
+                write_vec(&mut w, &v.uv, "vertex uv")?;
+                writeln!(w, " {} {}", v.first_weight, v.weight_count)?;
+            }
+            write!(w, "\n\tnumtris {}\n", mesh.triangles.len())?;
+            for (i, t) in mesh.triangles.iter().enumerate() {
+                writeln!(w, "\ttri {i} {} {} {}", t[0], t[1], t[2])?;
+            }
+            write!(w, "\n\tnumweights {}\n", mesh.weights.len())?;
+            for (i, wt) in mesh.weights.iter().enumerate() {
+                write!(w, "\tweight {i} {} ", wt.joint)?;
+                write_f32(&mut w, wt.bias, "weight bias")?;
+                w.write_char(' ')?;
+                write_vec(&mut w, &wt.position, "weight position")?;
+                w.write_char('\n')?;
+            }
+            w.write_str("}\n")?;
+        }
+        Ok(())
+    }
+
+    /// The size in bytes of [`write`]'s output.
+    pub fn written_size(m: &Model) -> core::result::Result<usize, WriteError> {
+        let mut c = crate::write::Counter(0);
+        write_fmt(m, &mut c)?;
+        Ok(c.0)
+    }
+
+    /// Writes into `buf`; returns the bytes written.
+    pub fn write_into(m: &Model, buf: &mut [u8]) -> core::result::Result<usize, WriteError> {
+        crate::write::into_slice(buf, |w| write_fmt(m, w))
+    }
+
+    /// Writes to a new `Vec<u8>`.
+    pub fn write(m: &Model) -> core::result::Result<Vec<u8>, WriteError> {
+        let mut s = String::new();
+        write_fmt(m, &mut s)?;
+        Ok(s.into_bytes())
+    }
+}
