@@ -555,12 +555,13 @@ impl<'a> AnimationCfg<'a> {
         let getflag = AnimId::TORSO_GETFLAG.index();
         let mut skip = 0i32;
         let mut from_file = 0usize;
-        let fail = |lex: &Lexer<'_>, complete| {
+        // Reported at the first token of the incomplete entry (or at the end of the text).
+        let fail = |at: usize, complete| {
             let kind = TextErrorKind::MissingAnimations {
                 complete,
                 needed: REQUIRED_ANIMATIONS,
             };
-            TextError::at(kind, lex.text, lex.pos)
+            TextError::at(kind, self.text, at)
         };
         for i in 0..MAX_ANIMATIONS {
             let tok = lex.next()?;
@@ -576,7 +577,7 @@ impl<'a> AnimationCfg<'a> {
                     }
                     continue;
                 }
-                return Err(fail(&lex, i));
+                return Err(fail(lex.pos, i));
             }
             let mut first = atoi(tok.bytes);
             if i == walkcr {
@@ -590,13 +591,13 @@ impl<'a> AnimationCfg<'a> {
             for f in &mut fields {
                 let t = lex.next()?;
                 if t.bytes.is_empty() {
-                    return Err(fail(&lex, i));
+                    return Err(fail(tok.start, i));
                 }
                 *f = atoi(t.bytes);
             }
             let t = lex.next()?;
             if t.bytes.is_empty() {
-                return Err(fail(&lex, i));
+                return Err(fail(tok.start, i));
             }
             let mut fps = to_f32(atof(t.bytes));
             if fps == 0.0 {
