@@ -1,0 +1,171 @@
+//! `samples/sample.mdl` is made by the writer: this test rebuilds it and checks the
+//! committed file is byte-identical. `IDMODEL_BLESS=1` regenerates it.
+// Test code may index, unwrap and cast: a panic here is a failed assertion.
+#![allow(
+    clippy::indexing_slicing,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::as_conversions,
+    clippy::arithmetic_side_effects
+)]
+
+use idmodel_mdl::{
+    Flags, FrameData, Mdl, Model, Profile, Quantizer, SeamRule, SkinData, TexCoord, Tri,
+};
+
+/// A square pyramid (5 vertices, 6 triangles) with a 16×8 skin (one single skin, then a
+/// group of 3 images), a single frame `idle1` and a frame group `spin1`..`spin4`.
+fn sample_model() -> Model {
+    let (w, h) = (16u32, 8u32);
+    let base = |r: f32, turn: f32| -> [[f32; 3]; 5] {
+        // libm, not std: the sample must have the same bytes on every platform.
+        let (s, c) = (libm::sinf(turn) * r, libm::cosf(turn) * r);
+        [
+            [c, s, 0.0],
+            [-s, c, 0.0],
+            [-c, -s, 0.0],
+            [s, -c, 0.0],
+            [0.0, 0.0, 24.0],
+        ]
+    };
+    let normal_of = |p: [f32; 3]| {
+        let len = libm::sqrtf(p[0] * p[0] + p[1] * p[1] + (p[2] - 8.0) * (p[2] - 8.0));
+        [p[0] / len, p[1] / len, (p[2] - 8.0) / len]
+    };
+    let all: Vec<[f32; 3]> = (0..5).flat_map(|k| base(16.0, k as f32 * 0.4)).collect();
+    let q = Quantizer::fit(&all);
+    let pose = |name: &str, turn: f32| {
+        let pts = base(16.0, turn);
+        let normals: Vec<[f32; 3]> = pts.iter().map(|&p| normal_of(p)).collect();
+        q.pose(name, &pts, &normals)
+    };
+    let image = |k: u8| -> Vec<u8> {
+        (0..w * h)
+            .map(|i| {
+                ((i % w) as u8 * 4)
+                    .wrapping_add(k * 32)
+                    .wrapping_add((i / w) as u8)
+            })
+            .collect()
+    };
+    let group: Vec<_> = (0..4)
+        .map(|k| pose(&format!("spin{}", k + 1), (k + 1) as f32 * 0.4))
+        .collect();
+    let mut bmin = group[0].bbox_min;
+    let mut bmax = group[0].bbox_max;
+    for p in &group {
+        for a in 0..3 {
+            bmin.v[a] = bmin.v[a].min(p.bbox_min.v[a]);
+            bmax.v[a] = bmax.v[a].max(p.bbox_max.v[a]);
+        }
+    }
+    Model {
+        scale: q.scale,
+        origin: q.origin,
+        bounding_radius: 24.0,
+        eye_position: [0.0, 0.0, 20.0],
+        skin_width: w,
+        skin_height: h,
+        sync_type: 0,
+        flags: Flags::ROTATE,
+        size: 10.0,
+        skins: vec![
+            SkinData::Single(image(0)),
+            SkinData::Group {
+                intervals: vec![0.25, 0.5, 0.75],
+                images: vec![image(1), image(2), image(3)],
+            },
+        ],
+        texcoords: vec![
+            TexCoord {
+                onseam: 0x20,
+                s: 0,
+                t: 7,
+            },
+            TexCoord {
+                onseam: 0,
+                s: 4,
+                t: 7,
+            },
+            TexCoord {
+                onseam: 0,
+                s: 7,
+                t: 7,
+            },
+            TexCoord {
+                onseam: 0,
+                s: 4,
+                t: 4,
+            },
+            TexCoord {
+                onseam: 0x20,
+                s: 4,
+                t: 0,
+            },
+        ],
+        triangles: vec![
+            Tri {
+                faces_front: 1,
+                vertices: [0, 4, 1],
+            },
+            Tri {
+                faces_front: 1,
+                vertices: [1, 4, 2],
+            },
+            Tri {
+                faces_front: 0,
+                vertices: [2, 4, 3],
+            },
+            Tri {
+                faces_front: 0,
+                vertices: [3, 4, 0],
+            },
+            Tri {
+                faces_front: 1,
+                vertices: [0, 1, 2],
+            },
+            Tri {
+                faces_front: 1,
+                vertices: [0, 2, 3],
+            },
+        ],
+        frames: vec![
+            FrameData::Single(pose("idle1", 0.0)),
+            FrameData::Group {
+                bbox_min: bmin,
+                bbox_max: bmax,
+                intervals: vec![0.1, 0.2, 0.3, 0.4],
+                poses: group,
+            },
+        ],
+        trailing: Vec::new(),
+    }
+}
+
+#[test]
+fn sample_mdl_is_made_by_the_writer() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/sample.mdl");
+    let bytes = sample_model().write().unwrap();
+    if std::env::var_os("IDMODEL_BLESS").is_some_and(|v| v == "1") {
+        std::fs::write(&path, &bytes).unwrap();
+    }
+    let committed =
+        std::fs::read(&path).expect("samples/sample.mdl is missing: run with IDMODEL_BLESS=1");
+    assert!(
+        committed == bytes,
+        "samples/sample.mdl differs from the writer's output: run with IDMODEL_BLESS=1"
+    );
+
+    let m = Mdl::parse(&committed).unwrap();
+    assert!(m.has_skin_groups() && m.has_frame_groups());
+    assert_eq!((m.skin_count(), m.frame_count(), m.pose_count()), (2, 2, 5));
+    assert_eq!(m.skin(1).unwrap().image_count(), 3);
+    assert_eq!(m.frame(1).unwrap().name(), "spin1");
+    assert_eq!(Model::from(&m), sample_model());
+    // Seam vertices 0 and 4 are duplicated for the two back-facing triangles.
+    assert_eq!(m.welded_mesh(SeamRule::Gl).vertices.len(), 7);
+    for p in Profile::ALL {
+        assert!(m.findings(*p).is_empty(), "{p}: {:?}", m.findings(*p));
+    }
+}
