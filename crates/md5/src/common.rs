@@ -11,7 +11,7 @@ pub const MD5_VERSION: i32 = 10;
 ///
 /// ```
 /// use idmodel_md5::{lexer::CommentRule, ParseOptions};
-/// let strict = ParseOptions { comments: CommentRule::Strict };
+/// let strict = ParseOptions { comments: CommentRule::Strict, ..ParseOptions::default() };
 /// assert_ne!(strict, ParseOptions::default());
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -19,6 +19,11 @@ pub struct ParseOptions {
     /// How `/* */` comments end; [`CommentRule::Engine`] (the default) reads files as
     /// Doom 3 does.
     pub comments: CommentRule,
+    /// Refuse md5mesh `vert`/`tri`/`weight` lines whose number is not their position.
+    /// Off by default: Doom reads and ignores that number (the i-th line is element i),
+    /// and a mismatch is reported as a finding instead. Files made for Assimp-based tools,
+    /// which store element i at the written number, are read differently there.
+    pub require_element_indices: bool,
 }
 
 /// `MD5Version 10` and `commandline <token>`; returns the command line's text.
@@ -73,4 +78,29 @@ pub(crate) fn parser_at(src: &[u8], concat: bool, rule: CommentRule, pos: usize)
     let mut p = Parser::new(src, concat, rule);
     p.set_pos(pos);
     p
+}
+
+/// The ignored number after `vert`, `tri` or `weight`: noted when it is not `i`, refused
+/// when `strict`.
+pub(crate) fn element_index(
+    p: &mut Parser<'_>,
+    what: &'static str,
+    i: u32,
+    strict: bool,
+) -> Result<()> {
+    let (n, at) = p.parse_int_at()?;
+    if u32::try_from(n).ok() != Some(i) {
+        if strict {
+            return Err(p.error(
+                Md5ErrorKind::ElementIndex {
+                    what,
+                    expected: i,
+                    found: n,
+                },
+                at,
+            ));
+        }
+        p.note_element_index(at);
+    }
+    Ok(())
 }

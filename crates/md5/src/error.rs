@@ -217,6 +217,16 @@ pub enum Md5ErrorKind {
         /// The camera's `numFrames`.
         num_frames: u32,
     },
+    /// With [`crate::ParseOptions::require_element_indices`]: the number after `vert`,
+    /// `tri` or `weight` is not the line's position (Doom ignores it).
+    ElementIndex {
+        /// `"vert"`, `"tri"` or `"weight"`.
+        what: &'static str,
+        /// The line's position in its list.
+        expected: u32,
+        /// The number written.
+        found: i32,
+    },
     /// A newline inside a quoted string.
     NewlineInString,
     /// A quoted string that reaches the end of the input.
@@ -290,6 +300,14 @@ impl fmt::Display for Md5ErrorKind {
             Md5ErrorKind::BadCameraCut { cut, num_frames } => {
                 write!(f, "camera cut {cut} outside 1..{num_frames}")
             }
+            Md5ErrorKind::ElementIndex {
+                what,
+                expected,
+                found,
+            } => write!(
+                f,
+                "'{what} {found}' is element {expected} (Doom ignores the number; Assimp stores it at {found})"
+            ),
             Md5ErrorKind::NewlineInString => f.write_str("newline inside a quoted string"),
             Md5ErrorKind::MissingTrailingQuote => {
                 f.write_str("quoted string without its closing quote")
@@ -422,6 +440,10 @@ impl From<Md5Error> for idmodel_core::Error {
                 value: i64::from(cut),
             },
             Md5ErrorKind::Unexpected { .. } => K::Invalid("unexpected token"),
+            Md5ErrorKind::ElementIndex { found, .. } => K::BadValue {
+                what: "element index",
+                value: i64::from(found),
+            },
             Md5ErrorKind::NewlineInString => K::Invalid("newline inside string"),
             Md5ErrorKind::MissingTrailingQuote => K::Invalid("missing trailing quote"),
             Md5ErrorKind::MoreThanOneDot => K::Invalid("more than one dot in number"),

@@ -133,6 +133,10 @@ pub enum FindingKind {
     SixtyHertzCamera,
     /// A single-frame md5anim: it plays as a still pose.
     SingleFrameAnim,
+    /// md5mesh `vert`/`tri`/`weight` numbers that are not the line's position: Doom
+    /// ignores them, but Assimp-based tools store elements at those numbers (and
+    /// Assimp 5.2.5 crashes on `4294967295`).
+    ElementIndex,
 }
 
 /// A finding: its kind, severity and where it was first seen.
@@ -258,6 +262,9 @@ impl fmt::Display for Finding {
             FindingKind::SingleFrameAnim => {
                 f.write_str("a single-frame animation plays as a still pose")?
             }
+            FindingKind::ElementIndex => f.write_str(
+                "the number after 'vert', 'tri' or 'weight' is not the line's position: Doom 3 ignores it, Assimp-based tools put the element there (and may crash)",
+            )?,
         }
         if self.count > 1 {
             write!(f, " ({} times)", self.count)?;
@@ -278,6 +285,13 @@ pub(crate) fn lex_findings(src: &[u8], notes: &LexNotes, sink: &mut dyn FnMut(Fi
         (notes.high_bytes, FindingKind::HighBytes),
         (notes.nul, FindingKind::NulByte),
     ];
+    if !notes.element_index.is_empty() {
+        sink(
+            Finding::new(FindingKind::ElementIndex, Severity::Hazard)
+                .at(src, notes.element_index.first)
+                .times(notes.element_index.count),
+        );
+    }
     if !notes.swallowed.is_empty() {
         sink(
             Finding::new(FindingKind::SwallowedCharacter, Severity::Hazard)

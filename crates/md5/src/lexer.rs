@@ -164,6 +164,9 @@ pub struct LexNotes {
     pub high_bytes: Tally,
     /// A NUL byte before the end of the input: Doom stops reading there.
     pub nul: Tally,
+    /// md5mesh `vert`/`tri`/`weight` numbers that differ from the line's position
+    /// (Doom ignores them; Assimp uses them as storage indices).
+    pub element_index: Tally,
 }
 
 /// Doom 3's lexer over a byte slice. See the [module docs](self).
@@ -772,6 +775,10 @@ impl<'a> Parser<'a> {
     /// The warnings seen so far.
     pub fn notes(&self) -> LexNotes {
         self.lex.notes
+    }
+
+    pub(crate) fn note_element_index(&mut self, at: usize) {
+        self.lex.notes.element_index.note(at);
     }
 }
 

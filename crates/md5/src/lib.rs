@@ -8,11 +8,14 @@
 #[cfg(feature = "alloc")]
 extern crate alloc;
 
+pub mod anim;
+pub mod camera;
 mod common;
 pub mod error;
 pub mod findings;
 pub mod lexer;
 pub mod mesh;
+pub mod pose;
 pub mod skin;
 mod text;
 pub mod write;

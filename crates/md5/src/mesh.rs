@@ -186,7 +186,7 @@ fn parse_into<'a>(
     let meshes_at = p.pos();
     let mut totals = [0u64; 3];
     for i in 0..num_meshes {
-        let m = read_mesh(&mut p, num_joints, i, sink)?;
+        let m = read_mesh(&mut p, num_joints, i, opts.require_element_indices, sink)?;
         for (t, n) in totals
             .iter_mut()
             .zip([m.num_vertices, m.num_triangles, m.num_weights])
@@ -224,9 +224,9 @@ fn read_joint<'a>(p: &mut Parser<'a>, i: u32) -> Result<Joint<Text<'a>>> {
     })
 }
 
-fn read_vertex(p: &mut Parser<'_>, i: u32) -> Result<(Vertex, usize)> {
+fn read_vertex(p: &mut Parser<'_>, i: u32, strict: bool) -> Result<(Vertex, usize)> {
     let at = p.expect("vert")?.offset;
-    p.parse_int()?;
+    common::element_index(p, "vert", i, strict)?;
     let uv = p.parse_vec::<2>()?;
     let first = p.parse_int()?;
     let count = p.parse_int()?;
@@ -254,18 +254,18 @@ fn read_vertex(p: &mut Parser<'_>, i: u32) -> Result<(Vertex, usize)> {
     }
 }
 
-fn read_triangle(p: &mut Parser<'_>, num_vertices: u32) -> Result<Triangle> {
+fn read_triangle(p: &mut Parser<'_>, i: u32, num_vertices: u32, strict: bool) -> Result<Triangle> {
     p.expect("tri")?;
-    p.parse_int()?;
+    common::element_index(p, "tri", i, strict)?;
     let a = common::index(p, "triangle vertex index", num_vertices)?;
     let b = common::index(p, "triangle vertex index", num_vertices)?;
     let c = common::index(p, "triangle vertex index", num_vertices)?;
     Ok([a, b, c])
 }
 
-fn read_weight(p: &mut Parser<'_>, num_joints: u32) -> Result<Weight> {
+fn read_weight(p: &mut Parser<'_>, i: u32, num_joints: u32, strict: bool) -> Result<Weight> {
     p.expect("weight")?;
-    p.parse_int()?;
+    common::element_index(p, "weight", i, strict)?;
     let joint = common::index(p, "weight joint index", num_joints)?;
     let bias = p.parse_float()?;
     let position = p.parse_vec::<3>()?;
@@ -280,6 +280,7 @@ fn read_mesh<'a>(
     p: &mut Parser<'a>,
     num_joints: u32,
     index: u32,
+    strict: bool,
     sink: &mut dyn Sink<'a>,
 ) -> Result<MeshView<'a>> {
     p.expect("mesh")?;
@@ -298,7 +299,7 @@ fn read_mesh<'a>(
     // The vertex whose weight range reaches furthest, checked once numweights is known.
     let mut furthest: Option<(u64, u32, Vertex, usize)> = None;
     for i in 0..num_vertices {
-        let (v, at) = read_vertex(p, i)?;
+        let (v, at) = read_vertex(p, i, strict)?;
         let end = u64::from(v.first_weight).saturating_add(u64::from(v.weight_count));
         if furthest.is_none_or(|(e, ..)| end > e) {
             furthest = Some((end, i, v, at));
@@ -308,8 +309,8 @@ fn read_mesh<'a>(
     p.expect("numtris")?;
     let num_triangles = common::count(p, "numtris", 0)?;
     let triangles_at = p.pos();
-    for _ in 0..num_triangles {
-        sink.triangle(read_triangle(p, num_vertices)?);
+    for i in 0..num_triangles {
+        sink.triangle(read_triangle(p, i, num_vertices, strict)?);
     }
     p.expect("numweights")?;
     let num_weights = common::count(p, "numweights", 0)?;
@@ -327,8 +328,8 @@ fn read_mesh<'a>(
         }
     }
     let weights_at = p.pos();
-    for _ in 0..num_weights {
-        sink.weight(read_weight(p, num_joints)?);
+    for i in 0..num_weights {
+        sink.weight(read_weight(p, i, num_joints, strict)?);
     }
     p.expect("}")?;
     Ok(MeshView {
@@ -666,7 +667,7 @@ impl<'a> Iterator for Meshes<'a> {
         if self.next >= self.len {
             return None;
         }
-        let m = read_mesh(&mut self.p, self.num_joints, self.next, &mut NoSink).ok()?;
+        let m = read_mesh(&mut self.p, self.num_joints, self.next, false, &mut NoSink).ok()?;
         self.next = self.next.saturating_add(1);
         Some(m)
     }
@@ -736,19 +737,19 @@ element_iter!(
     Vertices,
     Vertex,
     "Iterator over a mesh's vertices.",
-    |p, i, _c| { read_vertex(p, i).map(|(v, _)| v) }
+    |p, i, _c| { read_vertex(p, i, false).map(|(v, _)| v) }
 );
 element_iter!(
     Triangles,
     Triangle,
     "Iterator over a mesh's triangles.",
-    |p, _i, c| { read_triangle(p, c) }
+    |p, i, c| { read_triangle(p, i, c, false) }
 );
 element_iter!(
     Weights,
     Weight,
     "Iterator over a mesh's weights.",
-    |p, _i, c| { read_weight(p, c) }
+    |p, i, c| { read_weight(p, i, c, false) }
 );
 
 impl<'a> MeshView<'a> {
@@ -1126,7 +1127,7 @@ mod owned {
         Ok(())
     }
 
-    /// The size in bytes of [`write`]'s output.
+    /// The size in bytes of [`write()`]'s output.
     pub fn written_size(m: &Model) -> core::result::Result<usize, WriteError> {
         let mut c = crate::write::Counter(0);
         write_fmt(m, &mut c)?;

@@ -1,0 +1,934 @@
+//! `.md5anim`: a skeleton's animation as per-frame component overrides of a base frame
+//! (FORMATS.md §4.3).
+//!
+//! [`parse`] validates without allocating and returns an [`AnimFile`] view; [`Anim`]
+//! (feature `alloc`) is the owned form, with pose evaluation at a frame or a time.
+//!
+//! Checks: `MD5Version 10`; `numFrames ≥ 1`, `numJoints ≥ 1`, `frameRate ≥ 0` (0 is
+//! accepted as Doom accepts it, and reported: Doom then divides by zero);
+//! `0 ≤ numAnimatedComponents ≤ 6·numJoints`; each parent comes before its joint and only
+//! joint 0 is a root; flags within `0..=63`; when there are animated components, each
+//! joint's `firstComponent` lies in `0..numAnimatedComponents` (Doom's check) **and** its
+//! components do too (Doom reads past the end there); frames numbered 0, 1, 2, … in order.
+//!
+//! ```
+//! let text = b"MD5Version 10 commandline \"\"
+//! numFrames 2 numJoints 1 frameRate 24 numAnimatedComponents 1
+//! hierarchy { \"root\" -1 4 0 }
+//! bounds { ( 0 0 0 ) ( 1 1 1 ) ( 0 0 0 ) ( 1 1 1 ) }
+//! baseframe { ( 0 0 0 ) ( 0 0 0 ) }
+//! frame 0 { 0 } frame 1 { 10 }";
+//! let anim = idmodel_md5::anim::Anim::parse(text)?;
+//! let mut pose = [idmodel_md5::pose::JointPose::IDENTITY];
+//! anim.local_pose(1, &mut pose);
+//! assert_eq!(pose[0].position, [0.0, 0.0, 10.0]); // flag 4 = Tz
+//! # Ok::<(), idmodel_md5::Md5Error>(())
+//! ```
+
+use core::ops::Range;
+
+use idmodel_core::quat::Vec3;
+
+use crate::common::{self, ParseOptions};
+use crate::error::{Expected, Md5ErrorKind, Result};
+use crate::findings::{Finding, FindingKind, Profile, Severity, lex_findings};
+use crate::lexer::{CommentRule, LexNotes, Parser};
+use crate::text::Text;
+
+/// Flag bits of a hierarchy entry (Anim.h): which components a joint animates.
+pub mod flags {
+    /// Translation x.
+    pub const TX: u8 = 1;
+    /// Translation y.
+    pub const TY: u8 = 2;
+    /// Translation z.
+    pub const TZ: u8 = 4;
+    /// Orientation x.
+    pub const QX: u8 = 8;
+    /// Orientation y.
+    pub const QY: u8 = 16;
+    /// Orientation z.
+    pub const QZ: u8 = 32;
+    /// Every valid bit.
+    pub const ALL: u8 = 63;
+}
+
+/// A joint of the md5anim hierarchy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct HierarchyJoint<N> {
+    /// The joint's name.
+    pub name: N,
+    /// The parent's index, or a negative value for the root (joint 0 only).
+    pub parent: i32,
+    /// Which components are animated ([`flags`]), within `0..=63`.
+    pub flags: u8,
+    /// Index of the joint's first animated component in each frame.
+    pub first_component: i32,
+}
+
+impl<N> HierarchyJoint<N> {
+    /// The parent's index, `None` for the root.
+    pub fn parent_index(&self) -> Option<usize> {
+        usize::try_from(self.parent).ok()
+    }
+
+    /// How many components the flags select.
+    pub fn component_count(&self) -> u32 {
+        self.flags.count_ones()
+    }
+
+    /// The joint's components as a range of a frame's values (empty without flags).
+    pub fn components(&self) -> Range<usize> {
+        if self.flags == 0 {
+            return 0..0;
+        }
+        let first = usize::try_from(self.first_component).unwrap_or(0);
+        let n = usize::try_from(self.component_count()).unwrap_or(0);
+        first..first.saturating_add(n)
+    }
+
+    /// The same joint with its name mapped by `f`.
+    pub fn map_name<M>(self, f: impl FnOnce(N) -> M) -> HierarchyJoint<M> {
+        HierarchyJoint {
+            name: f(self.name),
+            parent: self.parent,
+            flags: self.flags,
+            first_component: self.first_component,
+        }
+    }
+}
+
+/// A base-frame joint: parent-relative position and Doom-form orientation `(x, y, z)`.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct BaseJoint {
+    /// Parent-relative position.
+    pub position: Vec3,
+    /// Parent-relative orientation `(x, y, z)`; `w = +√|1 − x² − y² − z²|`.
+    pub orientation: Vec3,
+}
+
+/// A frame's model-space bounds `[min, max]` (used by Doom for culling only).
+pub type Bounds = [Vec3; 2];
+
+trait Sink<'a> {
+    fn header(&mut self, _commandline: Text<'a>, _frame_rate: i32, _num_animated: u32) {}
+    fn joint(&mut self, _j: HierarchyJoint<Text<'a>>) {}
+    fn bounds(&mut self, _b: Bounds) {}
+    fn base(&mut self, _b: BaseJoint) {}
+    fn frame(&mut self) {}
+    fn component(&mut self, _c: f32) {}
+}
+
+struct NoSink;
+impl Sink<'_> for NoSink {}
+
+/// A validated md5anim, borrowing the text. See the [module docs](self).
+#[derive(Debug, Clone, Copy)]
+pub struct AnimFile<'a> {
+    src: &'a [u8],
+    rule: CommentRule,
+    commandline: Text<'a>,
+    num_frames: u32,
+    num_joints: u32,
+    frame_rate: i32,
+    num_animated: u32,
+    hierarchy_at: usize,
+    bounds_at: usize,
+    base_at: usize,
+    frames_at: usize,
+    notes: LexNotes,
+}
+
+/// Parses and validates an md5anim with Doom's lexer rules. Does not allocate.
+pub fn parse(bytes: &[u8]) -> Result<AnimFile<'_>> {
+    parse_with(bytes, ParseOptions::default())
+}
+
+/// [`parse`] with options.
+pub fn parse_with(bytes: &[u8], opts: ParseOptions) -> Result<AnimFile<'_>> {
+    parse_into(bytes, opts, &mut NoSink)
+}
+
+fn read_hierarchy_joint<'a>(
+    p: &mut Parser<'a>,
+    i: u32,
+    num_animated: u32,
+) -> Result<HierarchyJoint<Text<'a>>> {
+    let name = p.read(Expected::Token)?.text;
+    let (parent, at) = p.parse_int_at()?;
+    if u32::try_from(parent).is_ok_and(|pi| pi >= i) {
+        return Err(p.error(Md5ErrorKind::BadParent { joint: i, parent }, at));
+    }
+    if i != 0 && parent < 0 {
+        return Err(p.error(Md5ErrorKind::SecondRoot { joint: i }, at));
+    }
+    let (fl, at) = p.parse_int_at()?;
+    let flags = match u8::try_from(fl) {
+        Ok(f) if f <= flags::ALL => f,
+        _ => {
+            return Err(p.error(
+                Md5ErrorKind::BadAnimBits {
+                    joint: i,
+                    flags: fl,
+                },
+                at,
+            ));
+        }
+    };
+    let (first, at) = p.parse_int_at()?;
+    let count = flags.count_ones();
+    if num_animated > 0 {
+        let end = i64::from(first).saturating_add(i64::from(if flags == 0 { 1 } else { count }));
+        if first < 0 || end > i64::from(num_animated) {
+            return Err(p.error(
+                Md5ErrorKind::BadComponentRange {
+                    joint: i,
+                    first,
+                    count,
+                    num_animated,
+                },
+                at,
+            ));
+        }
+    }
+    Ok(HierarchyJoint {
+        name,
+        parent,
+        flags,
+        first_component: first,
+    })
+}
+
+fn read_base(p: &mut Parser<'_>) -> Result<BaseJoint> {
+    let position = p.parse_vec::<3>()?;
+    let orientation = p.parse_vec::<3>()?;
+    Ok(BaseJoint {
+        position,
+        orientation,
+    })
+}
+
+fn read_bounds(p: &mut Parser<'_>) -> Result<Bounds> {
+    Ok([p.parse_vec::<3>()?, p.parse_vec::<3>()?])
+}
+
+fn read_frame_header(p: &mut Parser<'_>, i: u32) -> Result<()> {
+    p.expect("frame")?;
+    let (n, at) = p.parse_int_at()?;
+    if u32::try_from(n).ok() != Some(i) {
+        return Err(p.error(
+            Md5ErrorKind::FrameNumber {
+                expected: i,
+                found: n,
+            },
+            at,
+        ));
+    }
+    p.expect("{")?;
+    Ok(())
+}
+
+fn parse_into<'a>(
+    src: &'a [u8],
+    opts: ParseOptions,
+    sink: &mut dyn Sink<'a>,
+) -> Result<AnimFile<'a>> {
+    let mut p = common::parser(src, false, opts);
+    let commandline = common::header(&mut p)?;
+    p.expect("numFrames")?;
+    let num_frames = common::count(&mut p, "numFrames", 1)?;
+    p.expect("numJoints")?;
+    let num_joints = common::count(&mut p, "numJoints", 1)?;
+    p.expect("frameRate")?;
+    let frame_rate = i32::try_from(common::count(&mut p, "frameRate", 0)?).unwrap_or(i32::MAX);
+    p.expect("numAnimatedComponents")?;
+    let (n, at) = p.parse_int_at()?;
+    let num_animated = match u32::try_from(n) {
+        Ok(n) if u64::from(n) <= u64::from(num_joints).saturating_mul(6) => n,
+        _ => {
+            return Err(p.error(
+                Md5ErrorKind::BadCount {
+                    what: "numAnimatedComponents",
+                    value: i64::from(n),
+                },
+                at,
+            ));
+        }
+    };
+    sink.header(commandline, frame_rate, num_animated);
+    p.expect("hierarchy")?;
+    p.expect("{")?;
+    let hierarchy_at = p.pos();
+    for i in 0..num_joints {
+        sink.joint(read_hierarchy_joint(&mut p, i, num_animated)?);
+    }
+    p.expect("}")?;
+    p.expect("bounds")?;
+    p.expect("{")?;
+    let bounds_at = p.pos();
+    for _ in 0..num_frames {
+        sink.bounds(read_bounds(&mut p)?);
+    }
+    p.expect("}")?;
+    p.expect("baseframe")?;
+    p.expect("{")?;
+    let base_at = p.pos();
+    for _ in 0..num_joints {
+        sink.base(read_base(&mut p)?);
+    }
+    p.expect("}")?;
+    let frames_at = p.pos();
+    for i in 0..num_frames {
+        read_frame_header(&mut p, i)?;
+        sink.frame();
+        for _ in 0..num_animated {
+            sink.component(p.parse_float()?);
+        }
+        p.expect("}")?;
+    }
+    Ok(AnimFile {
+        src,
+        rule: opts.comments,
+        commandline,
+        num_frames,
+        num_joints,
+        frame_rate,
+        num_animated,
+        hierarchy_at,
+        bounds_at,
+        base_at,
+        frames_at,
+        notes: p.notes(),
+    })
+}
+
+fn to_usize(n: u32) -> usize {
+    usize::try_from(n).unwrap_or(0)
+}
+
+impl<'a> AnimFile<'a> {
+    /// The whole input.
+    pub fn source(&self) -> &'a [u8] {
+        self.src
+    }
+
+    /// The `commandline` token.
+    pub fn commandline(&self) -> Text<'a> {
+        self.commandline
+    }
+
+    /// `numFrames` (at least 1).
+    pub fn num_frames(&self) -> usize {
+        to_usize(self.num_frames)
+    }
+
+    /// `numJoints` (at least 1).
+    pub fn num_joints(&self) -> usize {
+        to_usize(self.num_joints)
+    }
+
+    /// `frameRate` (0 is possible: see [`FindingKind::ZeroFrameRate`]).
+    pub fn frame_rate(&self) -> i32 {
+        self.frame_rate
+    }
+
+    /// `numAnimatedComponents`: values per frame.
+    pub fn num_animated_components(&self) -> usize {
+        to_usize(self.num_animated)
+    }
+
+    /// The lexer's warnings.
+    pub fn notes(&self) -> LexNotes {
+        self.notes
+    }
+
+    fn at(&self, pos: usize) -> Parser<'a> {
+        common::parser_at(self.src, false, self.rule, pos)
+    }
+
+    /// The hierarchy, in order.
+    pub fn hierarchy(&self) -> Hierarchy<'a> {
+        Hierarchy {
+            p: self.at(self.hierarchy_at),
+            next: 0,
+            len: self.num_joints,
+            num_animated: self.num_animated,
+        }
+    }
+
+    /// The per-frame bounds, in order.
+    pub fn bounds(&self) -> BoundsIter<'a> {
+        BoundsIter {
+            p: self.at(self.bounds_at),
+            next: 0,
+            len: self.num_frames,
+        }
+    }
+
+    /// The base frame, one entry per joint.
+    pub fn base_frame(&self) -> BaseFrame<'a> {
+        BaseFrame {
+            p: self.at(self.base_at),
+            next: 0,
+            len: self.num_joints,
+        }
+    }
+
+    /// The frames, in order; each yields its components.
+    pub fn frames(&self) -> Frames<'a> {
+        Frames {
+            p: self.at(self.frames_at),
+            next: 0,
+            len: self.num_frames,
+            num_animated: self.num_animated,
+        }
+    }
+
+    /// Fills `out` with frame `n`'s components; returns how many were written (0 when
+    /// `n` is out of range). Walks the text up to that frame.
+    pub fn fill_frame(&self, n: usize, out: &mut [f32]) -> usize {
+        match self.frames().nth(n) {
+            Some(f) => {
+                let mut k = 0usize;
+                for (slot, c) in out.iter_mut().zip(f.components()) {
+                    *slot = c;
+                    k = k.saturating_add(1);
+                }
+                k
+            }
+            None => 0,
+        }
+    }
+
+    /// Reports what Doom 3 accepts but a modder may want to know. Does not allocate.
+    pub fn check(&self, profile: Profile, sink: &mut dyn FnMut(Finding)) {
+        let Profile::Doom3 = profile;
+        lex_findings(self.src, &self.notes, sink);
+        check_anim(
+            self.frame_rate,
+            self.num_frames,
+            self.num_animated,
+            self.hierarchy(),
+            self.base_frame(),
+            sink,
+        );
+    }
+
+    /// [`AnimFile::check`] into a `Vec`.
+    #[cfg(feature = "alloc")]
+    pub fn findings(&self, profile: Profile) -> alloc::vec::Vec<Finding> {
+        let mut v = alloc::vec::Vec::new();
+        self.check(profile, &mut |f| v.push(f));
+        v
+    }
+}
+
+fn check_anim<N>(
+    frame_rate: i32,
+    num_frames: u32,
+    num_animated: u32,
+    hierarchy: impl Iterator<Item = HierarchyJoint<N>>,
+    base: impl Iterator<Item = BaseJoint>,
+    sink: &mut dyn FnMut(Finding),
+) {
+    if frame_rate == 0 {
+        sink(Finding::new(FindingKind::ZeroFrameRate, Severity::Hazard));
+    }
+    if num_frames == 1 {
+        sink(Finding::new(
+            FindingKind::SingleFrameAnim,
+            Severity::Warning,
+        ));
+    }
+    let used: u32 = if num_animated == 0 {
+        0
+    } else {
+        hierarchy.map(|j| j.component_count()).sum()
+    };
+    if used != num_animated {
+        sink(Finding::new(
+            FindingKind::ComponentUse {
+                used,
+                declared: num_animated,
+            },
+            Severity::Warning,
+        ));
+    }
+    for (i, b) in base.enumerate() {
+        let [x, y, z] = b.orientation;
+        if x * x + y * y + z * z > 1.0 + 1e-5 {
+            sink(Finding::new(
+                FindingKind::LongQuaternion {
+                    index: u32::try_from(i).unwrap_or(u32::MAX),
+                },
+                Severity::Warning,
+            ));
+        }
+    }
+}
+
+macro_rules! simple_iter {
+    ($name:ident, $item:ty, $doc:literal, |$p:ident, $i:ident, $s:ident| $read:expr) => {
+        #[doc = $doc]
+        #[derive(Debug, Clone)]
+        pub struct $name<'a> {
+            p: Parser<'a>,
+            next: u32,
+            len: u32,
+        }
+
+        impl<'a> Iterator for $name<'a> {
+            type Item = $item;
+
+            fn next(&mut self) -> Option<$item> {
+                if self.next >= self.len {
+                    return None;
+                }
+                let $i = self.next;
+                let $p = &mut self.p;
+                let $s = ();
+                let item = $read.ok()?;
+                self.next = self.next.saturating_add(1);
+                Some(item)
+            }
+
+            fn size_hint(&self) -> (usize, Option<usize>) {
+                let n = to_usize(self.len.saturating_sub(self.next));
+                (n, Some(n))
+            }
+        }
+
+        impl ExactSizeIterator for $name<'_> {}
+    };
+}
+
+simple_iter!(
+    BoundsIter,
+    Bounds,
+    "Iterator over per-frame bounds.",
+    |p, _i, _s| read_bounds(p)
+);
+simple_iter!(
+    BaseFrame,
+    BaseJoint,
+    "Iterator over the base frame.",
+    |p, _i, _s| read_base(p)
+);
+
+/// Iterator over the hierarchy (see [`AnimFile::hierarchy`]).
+#[derive(Debug, Clone)]
+pub struct Hierarchy<'a> {
+    p: Parser<'a>,
+    next: u32,
+    len: u32,
+    num_animated: u32,
+}
+
+impl<'a> Iterator for Hierarchy<'a> {
+    type Item = HierarchyJoint<Text<'a>>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.next >= self.len {
+            return None;
+        }
+        let j = read_hierarchy_joint(&mut self.p, self.next, self.num_animated).ok()?;
+        self.next = self.next.saturating_add(1);
+        Some(j)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = to_usize(self.len.saturating_sub(self.next));
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for Hierarchy<'_> {}
+
+/// Iterator over the frames (see [`AnimFile::frames`]).
+#[derive(Debug, Clone)]
+pub struct Frames<'a> {
+    p: Parser<'a>,
+    next: u32,
+    len: u32,
+    num_animated: u32,
+}
+
+impl<'a> Iterator for Frames<'a> {
+    type Item = FrameView<'a>;
+
+    fn next(&mut self) -> Option<FrameView<'a>> {
+        if self.next >= self.len {
+            return None;
+        }
+        read_frame_header(&mut self.p, self.next).ok()?;
+        let at = self.p.pos();
+        for _ in 0..self.num_animated {
+            self.p.parse_float().ok()?;
+        }
+        self.p.expect("}").ok()?;
+        let f = FrameView {
+            p: self.p.clone(),
+            at,
+            index: self.next,
+            len: self.num_animated,
+        };
+        self.next = self.next.saturating_add(1);
+        Some(f)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = to_usize(self.len.saturating_sub(self.next));
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for Frames<'_> {}
+
+/// One frame of an md5anim.
+#[derive(Debug, Clone)]
+pub struct FrameView<'a> {
+    p: Parser<'a>,
+    at: usize,
+    index: u32,
+    len: u32,
+}
+
+impl<'a> FrameView<'a> {
+    /// The frame number.
+    pub fn index(&self) -> usize {
+        to_usize(self.index)
+    }
+
+    /// The frame's `numAnimatedComponents` values.
+    pub fn components(&self) -> Components<'a> {
+        let mut p = self.p.clone();
+        p.set_pos(self.at);
+        Components {
+            p,
+            next: 0,
+            len: self.len,
+        }
+    }
+}
+
+simple_iter!(
+    Components,
+    f32,
+    "Iterator over a frame's components.",
+    |p, _i, _s| p.parse_float()
+);
+
+#[cfg(feature = "alloc")]
+pub use owned::*;
+
+#[cfg(feature = "alloc")]
+mod owned {
+    use alloc::string::String;
+    use alloc::vec::Vec;
+    use core::fmt::Write;
+
+    use super::*;
+    use crate::pose::{self, FrameBlend, JointPose, RootMotion};
+    use crate::write::{Dyn, WriteError, as_i32, write_f32, write_quoted, write_vec};
+
+    /// An owned md5anim.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct Anim {
+        /// The `commandline` text.
+        pub commandline: String,
+        /// `frameRate` (≥ 0).
+        pub frame_rate: i32,
+        /// `numAnimatedComponents`.
+        pub num_animated_components: u32,
+        /// The hierarchy.
+        pub hierarchy: Vec<HierarchyJoint<String>>,
+        /// Per-frame bounds (one per frame).
+        pub bounds: Vec<Bounds>,
+        /// The base frame (one per joint).
+        pub base_frame: Vec<BaseJoint>,
+        /// The frames, each with `num_animated_components` values.
+        pub frames: Vec<Vec<f32>>,
+    }
+
+    struct Builder(Anim);
+
+    impl<'a> Sink<'a> for Builder {
+        fn header(&mut self, commandline: Text<'a>, frame_rate: i32, num_animated: u32) {
+            self.0.commandline = commandline.to_string_lossy();
+            self.0.frame_rate = frame_rate;
+            self.0.num_animated_components = num_animated;
+        }
+        fn joint(&mut self, j: HierarchyJoint<Text<'a>>) {
+            self.0.hierarchy.push(j.map_name(|n| n.to_string_lossy()));
+        }
+        fn bounds(&mut self, b: Bounds) {
+            self.0.bounds.push(b);
+        }
+        fn base(&mut self, b: BaseJoint) {
+            self.0.base_frame.push(b);
+        }
+        fn frame(&mut self) {
+            self.0.frames.push(Vec::new());
+        }
+        fn component(&mut self, c: f32) {
+            if let Some(f) = self.0.frames.last_mut() {
+                f.push(c);
+            }
+        }
+    }
+
+    impl Anim {
+        /// Parses an md5anim into an owned animation in one pass (no reservation from
+        /// file counts).
+        pub fn parse(bytes: &[u8]) -> Result<Anim> {
+            Self::parse_with(bytes, ParseOptions::default())
+        }
+
+        /// [`Anim::parse`] with options.
+        pub fn parse_with(bytes: &[u8], opts: ParseOptions) -> Result<Anim> {
+            let mut b = Builder(Anim::default());
+            parse_into(bytes, opts, &mut b)?;
+            Ok(b.0)
+        }
+
+        /// The number of frames.
+        pub fn num_frames(&self) -> usize {
+            self.frames.len()
+        }
+
+        /// Frame `n`'s parent-relative pose into `out` (raw values: no root-motion
+        /// extraction). Components replace base-frame values; `w` is recomputed from the
+        /// mixed `x, y, z`. Frame numbers past the end are clamped to the last frame.
+        pub fn local_pose(&self, n: usize, out: &mut [JointPose]) {
+            let frame = self
+                .frames
+                .get(n)
+                .or(self.frames.last())
+                .map_or(&[][..], Vec::as_slice);
+            pose::frame_local(&self.hierarchy, &self.base_frame, frame, out);
+        }
+
+        /// The engine's `ConvertTimeToFrame` for this animation (see [`pose::frame_blend`]).
+        pub fn frame_blend(&self, time_ms: i32, cycle_count: i32) -> FrameBlend {
+            pose::frame_blend(
+                time_ms,
+                u32::try_from(self.frames.len()).unwrap_or(u32::MAX),
+                self.frame_rate,
+                cycle_count,
+            )
+        }
+
+        /// The parent-relative pose at a time, blended with Doom's slerp, into `out`.
+        /// `scratch` must hold as many joints as `out` (no allocation here).
+        pub fn local_pose_at(
+            &self,
+            time_ms: i32,
+            root: RootMotion,
+            scratch: &mut [JointPose],
+            out: &mut [JointPose],
+        ) {
+            let fb = self.frame_blend(time_ms, 0);
+            pose::blended_local(
+                &self.hierarchy,
+                &self.base_frame,
+                self.frames.len(),
+                |i| self.frames.get(i).map_or(&[][..], Vec::as_slice),
+                fb,
+                root,
+                scratch,
+                out,
+            );
+        }
+
+        /// `animLength` in ms: `((numFrames − 1)·1000 + frameRate − 1) / frameRate`;
+        /// `None` for frame rate 0 (where Doom divides by zero).
+        pub fn length_ms(&self) -> Option<i64> {
+            pose::anim_length_ms(
+                u32::try_from(self.frames.len()).unwrap_or(u32::MAX),
+                self.frame_rate,
+            )
+        }
+
+        /// Findings on the data (see [`AnimFile::check`] for the text's).
+        pub fn check(&self, profile: Profile, sink: &mut dyn FnMut(Finding)) {
+            let Profile::Doom3 = profile;
+            check_anim(
+                self.frame_rate,
+                u32::try_from(self.frames.len()).unwrap_or(u32::MAX),
+                self.num_animated_components,
+                self.hierarchy.iter().cloned(),
+                self.base_frame.iter().copied(),
+                sink,
+            );
+        }
+
+        /// [`Anim::check`] into a `Vec`.
+        pub fn findings(&self, profile: Profile) -> Vec<Finding> {
+            let mut v = Vec::new();
+            self.check(profile, &mut |f| v.push(f));
+            v
+        }
+    }
+
+    impl From<&AnimFile<'_>> for Anim {
+        fn from(f: &AnimFile<'_>) -> Anim {
+            Anim {
+                commandline: f.commandline().to_string_lossy(),
+                frame_rate: f.frame_rate(),
+                num_animated_components: f.num_animated,
+                hierarchy: f
+                    .hierarchy()
+                    .map(|j| j.map_name(|n| n.to_string_lossy()))
+                    .collect(),
+                bounds: f.bounds().collect(),
+                base_frame: f.base_frame().collect(),
+                frames: f.frames().map(|fr| fr.components().collect()).collect(),
+            }
+        }
+    }
+
+    impl From<AnimFile<'_>> for Anim {
+        fn from(f: AnimFile<'_>) -> Anim {
+            Anim::from(&f)
+        }
+    }
+
+    fn invalid(what: &'static str, index: usize, value: i64) -> WriteError {
+        WriteError::Invalid {
+            what,
+            index: u64::try_from(index).unwrap_or(u64::MAX),
+            value,
+        }
+    }
+
+    fn len64(n: usize) -> i64 {
+        i64::try_from(n).unwrap_or(i64::MAX)
+    }
+
+    fn validate(a: &Anim) -> core::result::Result<(), WriteError> {
+        let nj = a.hierarchy.len();
+        let nf = a.frames.len();
+        if nj == 0 {
+            return Err(invalid("numJoints", 0, 0));
+        }
+        if nf == 0 {
+            return Err(invalid("numFrames", 0, 0));
+        }
+        as_i32(nj, "numJoints", 0)?;
+        as_i32(nf, "numFrames", 0)?;
+        if a.frame_rate < 0 {
+            return Err(invalid("frameRate", 0, i64::from(a.frame_rate)));
+        }
+        let na = a.num_animated_components;
+        if i32::try_from(na).is_err()
+            || u64::from(na) > u64::try_from(nj).unwrap_or(0).saturating_mul(6)
+        {
+            return Err(invalid("numAnimatedComponents", 0, i64::from(na)));
+        }
+        if a.bounds.len() != nf {
+            return Err(invalid("bounds count", 0, len64(a.bounds.len())));
+        }
+        if a.base_frame.len() != nj {
+            return Err(invalid("baseframe count", 0, len64(a.base_frame.len())));
+        }
+        for (i, j) in a.hierarchy.iter().enumerate() {
+            let bad_parent =
+                usize::try_from(j.parent).is_ok_and(|p| p >= i) || (i != 0 && j.parent < 0);
+            if bad_parent {
+                return Err(invalid("joint parent", i, i64::from(j.parent)));
+            }
+            if j.flags > flags::ALL {
+                return Err(invalid("joint flags", i, i64::from(j.flags)));
+            }
+            if na > 0 {
+                let n = if j.flags == 0 { 1 } else { j.component_count() };
+                let end = i64::from(j.first_component).saturating_add(i64::from(n));
+                if j.first_component < 0 || end > i64::from(na) {
+                    return Err(invalid("first component", i, i64::from(j.first_component)));
+                }
+            }
+        }
+        for (i, f) in a.frames.iter().enumerate() {
+            if f.len() != usize::try_from(na).unwrap_or(0) {
+                return Err(invalid("frame component count", i, len64(f.len())));
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes `a` as md5anim text through `core::fmt::Write`; refuses what the reader
+    /// would refuse; `Anim::parse(written) == a` bit for bit.
+    pub fn write_fmt<W: Write + ?Sized>(
+        a: &Anim,
+        w: &mut W,
+    ) -> core::result::Result<(), WriteError> {
+        validate(a)?;
+        let mut w = Dyn(w);
+        w.write_str("MD5Version 10\ncommandline ")?;
+        write_quoted(&mut w, &a.commandline, "commandline")?;
+        write!(
+            w,
+            "\n\nnumFrames {}\nnumJoints {}\nframeRate {}\nnumAnimatedComponents {}\n\nhierarchy {{\n",
+            a.frames.len(),
+            a.hierarchy.len(),
+            a.frame_rate,
+            a.num_animated_components
+        )?;
+        for j in &a.hierarchy {
+            w.write_char('\t')?;
+            write_quoted(&mut w, &j.name, "joint name")?;
+            writeln!(w, "\t{} {} {}", j.parent, j.flags, j.first_component)?;
+        }
+        w.write_str("}\n\nbounds {\n")?;
+        for b in &a.bounds {
+            w.write_char('\t')?;
+            write_vec(&mut w, &b[0], "bounds")?;
+            w.write_char(' ')?;
+            write_vec(&mut w, &b[1], "bounds")?;
+            w.write_char('\n')?;
+        }
+        w.write_str("}\n\nbaseframe {\n")?;
+        for b in &a.base_frame {
+            w.write_char('\t')?;
+            write_vec(&mut w, &b.position, "baseframe position")?;
+            w.write_char(' ')?;
+            write_vec(&mut w, &b.orientation, "baseframe orientation")?;
+            w.write_char('\n')?;
+        }
+        w.write_str("}\n")?;
+        for (i, f) in a.frames.iter().enumerate() {
+            write!(w, "\nframe {i} {{\n")?;
+            for row in f.chunks(6) {
+                w.write_char('\t')?;
+                for (k, &c) in row.iter().enumerate() {
+                    if k > 0 {
+                        w.write_char(' ')?;
+                    }
+                    write_f32(&mut w, c, "frame component")?;
+                }
+                w.write_char('\n')?;
+            }
+            w.write_str("}\n")?;
+        }
+        Ok(())
+    }
+
+    /// The size in bytes of [`write()`]'s output.
+    pub fn written_size(a: &Anim) -> core::result::Result<usize, WriteError> {
+        let mut c = crate::write::Counter(0);
+        write_fmt(a, &mut c)?;
+        Ok(c.0)
+    }
+
+    /// Writes into `buf`; returns the bytes written.
+    pub fn write_into(a: &Anim, buf: &mut [u8]) -> core::result::Result<usize, WriteError> {
+        crate::write::into_slice(buf, |w| write_fmt(a, w))
+    }
+
+    /// Writes to a new `Vec<u8>`.
+    pub fn write(a: &Anim) -> core::result::Result<Vec<u8>, WriteError> {
+        let mut s = String::new();
+        write_fmt(a, &mut s)?;
+        Ok(s.into_bytes())
+    }
+}

@@ -1,0 +1,643 @@
+//! `.md5camera`: a cinematic camera path with cuts (FORMATS.md §4.4).
+//!
+//! Checks: `MD5Version 10`; `numFrames ≥ 1`; `frameRate ≥ 1` (stricter than md5anim);
+//! `0 ≤ numCuts ≤ numFrames`; every cut in `1..numFrames` (ordering is not checked by
+//! Doom: [`crate::FindingKind::CutsOutOfOrder`] reports it).
+//!
+//! A cut value `c` means stored frames `c` and `c + 1` are on opposite sides of a cut:
+//! frame `c` ends the old shot and is only ever an interpolation target. [`sample`]
+//! follows `idCameraAnim::GetViewParms`, so it never blends frame `c` with `c + 1`.
+//!
+//! ```
+//! let text = b"MD5Version 10 commandline \"\"
+//! numFrames 4 frameRate 10 numCuts 1 cuts { 1 }
+//! camera {
+//!   ( 0 0 0 ) ( 0 0 0 ) 90
+//!   ( 10 0 0 ) ( 0 0 0 ) 90
+//!   ( 500 0 0 ) ( 0 0 0 ) 60
+//!   ( 600 0 0 ) ( 0 0 0 ) 60
+//! }";
+//! let cam = idmodel_md5::camera::Camera::parse(text)?;
+//! let s = cam.sample(50); // half way through the first shot
+//! assert_eq!((s.frame, s.next), (0, 1));
+//! assert_eq!(s.position, [5.0, 0.0, 0.0]);
+//! let s = cam.sample(150); // past the cut: frame 1 is skipped, 2 → 3
+//! assert_eq!((s.frame, s.next), (2, 3));
+//! assert_eq!(s.position, [550.0, 0.0, 0.0]);
+//! # Ok::<(), idmodel_md5::Md5Error>(())
+//! ```
+
+use idmodel_core::quat::{Quat, Vec3, doom_quat, slerp_doom, to_standard};
+
+use crate::common::{self, ParseOptions};
+use crate::error::{Md5ErrorKind, Result};
+use crate::findings::{Finding, FindingKind, Profile, Severity, lex_findings};
+use crate::lexer::{CommentRule, LexNotes, Parser};
+use crate::text::Text;
+
+/// Doom's tick rate (`USERCMD_HZ`): a camera at this rate is stepped without lerp.
+pub const USERCMD_HZ: u32 = 60;
+/// Doom's tick length in ms (`USERCMD_MSEC`).
+pub const USERCMD_MSEC: i64 = 16;
+
+/// One camera frame.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct CameraFrame {
+    /// World-space position.
+    pub position: Vec3,
+    /// Orientation `(x, y, z)` in Doom's form; the view axis is `q.ToMat3()`, whose rows
+    /// are forward, left and up.
+    pub orientation: Vec3,
+    /// Horizontal field of view in degrees.
+    pub fov: f32,
+}
+
+impl CameraFrame {
+    /// Doom's quaternion `(x, y, z, w ≥ 0)`.
+    pub fn quat(&self) -> Quat {
+        doom_quat(self.orientation)
+    }
+}
+
+trait Sink<'a> {
+    fn header(&mut self, _commandline: Text<'a>, _frame_rate: u32) {}
+    fn cut(&mut self, _c: u32) {}
+    fn frame(&mut self, _f: CameraFrame) {}
+}
+
+struct NoSink;
+impl Sink<'_> for NoSink {}
+
+/// A validated md5camera, borrowing the text.
+#[derive(Debug, Clone, Copy)]
+pub struct CameraFile<'a> {
+    src: &'a [u8],
+    rule: CommentRule,
+    commandline: Text<'a>,
+    num_frames: u32,
+    frame_rate: u32,
+    num_cuts: u32,
+    cuts_at: usize,
+    frames_at: usize,
+    notes: LexNotes,
+}
+
+/// Parses and validates an md5camera. Does not allocate.
+pub fn parse(bytes: &[u8]) -> Result<CameraFile<'_>> {
+    parse_with(bytes, ParseOptions::default())
+}
+
+/// [`parse`] with options.
+pub fn parse_with(bytes: &[u8], opts: ParseOptions) -> Result<CameraFile<'_>> {
+    parse_into(bytes, opts, &mut NoSink)
+}
+
+fn read_cut(p: &mut Parser<'_>, num_frames: u32) -> Result<u32> {
+    let (c, at) = p.parse_int_at()?;
+    match u32::try_from(c) {
+        Ok(v) if v >= 1 && v < num_frames => Ok(v),
+        _ => Err(p.error(Md5ErrorKind::BadCameraCut { cut: c, num_frames }, at)),
+    }
+}
+
+fn read_frame(p: &mut Parser<'_>) -> Result<CameraFrame> {
+    let position = p.parse_vec::<3>()?;
+    let orientation = p.parse_vec::<3>()?;
+    let fov = p.parse_float()?;
+    Ok(CameraFrame {
+        position,
+        orientation,
+        fov,
+    })
+}
+
+fn parse_into<'a>(
+    src: &'a [u8],
+    opts: ParseOptions,
+    sink: &mut dyn Sink<'a>,
+) -> Result<CameraFile<'a>> {
+    let mut p = common::parser(src, false, opts);
+    let commandline = common::header(&mut p)?;
+    p.expect("numFrames")?;
+    let num_frames = common::count(&mut p, "numFrames", 1)?;
+    p.expect("frameRate")?;
+    let frame_rate = common::count(&mut p, "frameRate", 1)?;
+    sink.header(commandline, frame_rate);
+    p.expect("numCuts")?;
+    let (n, at) = p.parse_int_at()?;
+    let num_cuts = match u32::try_from(n) {
+        Ok(v) if v <= num_frames => v,
+        _ => {
+            return Err(p.error(
+                Md5ErrorKind::BadCount {
+                    what: "numCuts",
+                    value: i64::from(n),
+                },
+                at,
+            ));
+        }
+    };
+    p.expect("cuts")?;
+    p.expect("{")?;
+    let cuts_at = p.pos();
+    for _ in 0..num_cuts {
+        sink.cut(read_cut(&mut p, num_frames)?);
+    }
+    p.expect("}")?;
+    p.expect("camera")?;
+    p.expect("{")?;
+    let frames_at = p.pos();
+    for _ in 0..num_frames {
+        sink.frame(read_frame(&mut p)?);
+    }
+    p.expect("}")?;
+    Ok(CameraFile {
+        src,
+        rule: opts.comments,
+        commandline,
+        num_frames,
+        frame_rate,
+        num_cuts,
+        cuts_at,
+        frames_at,
+        notes: p.notes(),
+    })
+}
+
+fn to_usize(n: u32) -> usize {
+    usize::try_from(n).unwrap_or(0)
+}
+
+impl<'a> CameraFile<'a> {
+    /// The `commandline` token.
+    pub fn commandline(&self) -> Text<'a> {
+        self.commandline
+    }
+
+    /// `numFrames` (at least 1).
+    pub fn num_frames(&self) -> usize {
+        to_usize(self.num_frames)
+    }
+
+    /// `frameRate` (at least 1).
+    pub fn frame_rate(&self) -> u32 {
+        self.frame_rate
+    }
+
+    /// `numCuts`.
+    pub fn num_cuts(&self) -> usize {
+        to_usize(self.num_cuts)
+    }
+
+    /// The lexer's warnings.
+    pub fn notes(&self) -> LexNotes {
+        self.notes
+    }
+
+    /// The cuts, in file order; each is in `1..numFrames`.
+    pub fn cuts(&self) -> Cuts<'a> {
+        Cuts {
+            p: common::parser_at(self.src, false, self.rule, self.cuts_at),
+            next: 0,
+            len: self.num_cuts,
+            num_frames: self.num_frames,
+        }
+    }
+
+    /// The frames, in order.
+    pub fn frames(&self) -> CameraFrames<'a> {
+        CameraFrames {
+            p: common::parser_at(self.src, false, self.rule, self.frames_at),
+            next: 0,
+            len: self.num_frames,
+        }
+    }
+
+    /// Fills `out` with the frames; returns how many.
+    pub fn fill_frames(&self, out: &mut [CameraFrame]) -> usize {
+        fill(self.frames(), out)
+    }
+
+    /// Fills `out` with the cuts; returns how many.
+    pub fn fill_cuts(&self, out: &mut [u32]) -> usize {
+        fill(self.cuts(), out)
+    }
+
+    /// Reports findings. Does not allocate.
+    pub fn check(&self, profile: Profile, sink: &mut dyn FnMut(Finding)) {
+        let Profile::Doom3 = profile;
+        lex_findings(self.src, &self.notes, sink);
+        check_camera(self.frame_rate, self.cuts(), self.frames(), sink);
+    }
+
+    /// [`CameraFile::check`] into a `Vec`.
+    #[cfg(feature = "alloc")]
+    pub fn findings(&self, profile: Profile) -> alloc::vec::Vec<Finding> {
+        let mut v = alloc::vec::Vec::new();
+        self.check(profile, &mut |f| v.push(f));
+        v
+    }
+}
+
+fn fill<T>(it: impl Iterator<Item = T>, out: &mut [T]) -> usize {
+    let mut n = 0usize;
+    for (slot, x) in out.iter_mut().zip(it) {
+        *slot = x;
+        n = n.saturating_add(1);
+    }
+    n
+}
+
+fn check_camera(
+    frame_rate: u32,
+    cuts: impl Iterator<Item = u32>,
+    frames: impl Iterator<Item = CameraFrame>,
+    sink: &mut dyn FnMut(Finding),
+) {
+    if frame_rate == USERCMD_HZ {
+        sink(Finding::new(
+            FindingKind::SixtyHertzCamera,
+            Severity::Warning,
+        ));
+    }
+    let mut prev = 0u32;
+    for (i, c) in cuts.enumerate() {
+        if c < prev {
+            sink(Finding::new(
+                FindingKind::CutsOutOfOrder {
+                    cut: u32::try_from(i).unwrap_or(u32::MAX),
+                },
+                Severity::Hazard,
+            ));
+            break;
+        }
+        prev = c;
+    }
+    for (i, f) in frames.enumerate() {
+        let [x, y, z] = f.orientation;
+        if x * x + y * y + z * z > 1.0 + 1e-5 {
+            sink(Finding::new(
+                FindingKind::LongQuaternion {
+                    index: u32::try_from(i).unwrap_or(u32::MAX),
+                },
+                Severity::Warning,
+            ));
+        }
+    }
+}
+
+/// Iterator over camera cuts.
+#[derive(Debug, Clone)]
+pub struct Cuts<'a> {
+    p: Parser<'a>,
+    next: u32,
+    len: u32,
+    num_frames: u32,
+}
+
+impl Iterator for Cuts<'_> {
+    type Item = u32;
+
+    fn next(&mut self) -> Option<u32> {
+        if self.next >= self.len {
+            return None;
+        }
+        let c = read_cut(&mut self.p, self.num_frames).ok()?;
+        self.next = self.next.saturating_add(1);
+        Some(c)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = to_usize(self.len.saturating_sub(self.next));
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for Cuts<'_> {}
+
+/// Iterator over camera frames.
+#[derive(Debug, Clone)]
+pub struct CameraFrames<'a> {
+    p: Parser<'a>,
+    next: u32,
+    len: u32,
+}
+
+impl Iterator for CameraFrames<'_> {
+    type Item = CameraFrame;
+
+    fn next(&mut self) -> Option<CameraFrame> {
+        if self.next >= self.len {
+            return None;
+        }
+        let f = read_frame(&mut self.p).ok()?;
+        self.next = self.next.saturating_add(1);
+        Some(f)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = to_usize(self.len.saturating_sub(self.next));
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for CameraFrames<'_> {}
+
+/// The camera at a moment.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CameraSample {
+    /// Position.
+    pub position: Vec3,
+    /// Orientation, Doom form (`w ≥ 0` for stored frames; slerped otherwise).
+    pub orientation: Quat,
+    /// Horizontal field of view in degrees.
+    pub fov: f32,
+    /// The stored frame used.
+    pub frame: usize,
+    /// The stored frame blended towards (equal to `frame` when not blending).
+    pub next: usize,
+    /// The weight of `next`.
+    pub lerp: f32,
+    /// True once the time is past the last frame (Doom stops or restarts there).
+    pub finished: bool,
+}
+
+impl CameraSample {
+    /// The orientation in the `q·v·q⁻¹` convention.
+    pub fn standard_quat(&self) -> Quat {
+        to_standard(self.orientation)
+    }
+}
+
+/// The camera at `time_ms` after its start, as `idCameraAnim::GetViewParms` computes it:
+///
+/// * `ft = time·frameRate`, `frame = ft / 1000`, `lerp = (ft % 1000)·0.001` (at 60 Hz:
+///   `frame = time / 16`, no lerp);
+/// * walking the cuts in file order, each cut `≤` the current frame adds one (the
+///   comparison uses the already-advanced frame), so a cut's frame is skipped;
+/// * before the start → frame 0; at or past the last frame → the last frame, with
+///   `finished` set (Doom then stops, or restarts when looping: pass
+///   `time % duration` to loop);
+/// * otherwise `slerp(q[frame], q[frame+1], lerp)` with Doom's slerp, and
+///   `p = p0·(1−lerp) + p1·lerp`, likewise for the fov.
+///
+/// `frames` must not be empty (a parsed camera never is); an empty slice gives a zero
+/// sample. Cuts outside `frames` are harmless.
+pub fn sample(frames: &[CameraFrame], cuts: &[u32], frame_rate: u32, time_ms: i64) -> CameraSample {
+    let (mut frame, lerp) = if frame_rate == USERCMD_HZ {
+        (time_ms.checked_div(USERCMD_MSEC).unwrap_or(0), 0.0f32)
+    } else {
+        let ft = time_ms.saturating_mul(i64::from(frame_rate));
+        let rem = ft.checked_rem(1000).unwrap_or(0);
+        (
+            ft.checked_div(1000).unwrap_or(0),
+            i16::try_from(rem).map_or(0.0, f32::from) * 0.001,
+        )
+    };
+    for &c in cuts {
+        if frame < i64::from(c) {
+            break;
+        }
+        frame = frame.saturating_add(1);
+    }
+    let n = frames.len();
+    let still = |i: usize, finished: bool| {
+        let f = frames.get(i).copied().unwrap_or_default();
+        CameraSample {
+            position: f.position,
+            orientation: f.quat(),
+            fov: f.fov,
+            frame: i,
+            next: i,
+            lerp: 0.0,
+            finished,
+        }
+    };
+    let last = n.saturating_sub(1);
+    let Ok(fi) = usize::try_from(frame) else {
+        return still(0, false); // before the start
+    };
+    if fi >= last {
+        return still(last, true);
+    }
+    if lerp == 0.0 {
+        return still(fi, false);
+    }
+    let next = fi.saturating_add(1);
+    let (Some(a), Some(b)) = (frames.get(fi), frames.get(next)) else {
+        return still(fi, false);
+    };
+    let inv = 1.0 - lerp;
+    let mix = |x: f32, y: f32| x * inv + y * lerp;
+    CameraSample {
+        position: [
+            mix(a.position[0], b.position[0]),
+            mix(a.position[1], b.position[1]),
+            mix(a.position[2], b.position[2]),
+        ],
+        orientation: slerp_doom(a.quat(), b.quat(), lerp),
+        fov: mix(a.fov, b.fov),
+        frame: fi,
+        next,
+        lerp,
+        finished: false,
+    }
+}
+
+/// The playing time in ms: the stored frames minus one per cut, at the frame rate
+/// (`(frames − cuts − 1)·1000 / rate`).
+pub fn duration_ms(num_frames: usize, num_cuts: usize, frame_rate: u32) -> i64 {
+    let shots = i64::try_from(num_frames.saturating_sub(num_cuts).saturating_sub(1)).unwrap_or(0);
+    if frame_rate == USERCMD_HZ {
+        return shots.saturating_mul(USERCMD_MSEC);
+    }
+    shots
+        .saturating_mul(1000)
+        .checked_div(i64::from(frame_rate))
+        .unwrap_or(0)
+}
+
+#[cfg(feature = "alloc")]
+pub use owned::*;
+
+#[cfg(feature = "alloc")]
+mod owned {
+    use alloc::string::String;
+    use alloc::vec::Vec;
+    use core::fmt::Write;
+
+    use super::*;
+    use crate::write::{Dyn, WriteError, as_i32, write_f32, write_quoted, write_vec};
+
+    /// An owned md5camera.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct Camera {
+        /// The `commandline` text.
+        pub commandline: String,
+        /// `frameRate` (≥ 1).
+        pub frame_rate: u32,
+        /// Cuts, each in `1..frames.len()`.
+        pub cuts: Vec<u32>,
+        /// Frames (at least one).
+        pub frames: Vec<CameraFrame>,
+    }
+
+    struct Builder(Camera);
+
+    impl<'a> Sink<'a> for Builder {
+        fn header(&mut self, commandline: Text<'a>, frame_rate: u32) {
+            self.0.commandline = commandline.to_string_lossy();
+            self.0.frame_rate = frame_rate;
+        }
+        fn cut(&mut self, c: u32) {
+            self.0.cuts.push(c);
+        }
+        fn frame(&mut self, f: CameraFrame) {
+            self.0.frames.push(f);
+        }
+    }
+
+    impl Camera {
+        /// Parses an md5camera into an owned camera in one pass.
+        pub fn parse(bytes: &[u8]) -> Result<Camera> {
+            Self::parse_with(bytes, ParseOptions::default())
+        }
+
+        /// [`Camera::parse`] with options.
+        pub fn parse_with(bytes: &[u8], opts: ParseOptions) -> Result<Camera> {
+            let mut b = Builder(Camera::default());
+            parse_into(bytes, opts, &mut b)?;
+            Ok(b.0)
+        }
+
+        /// The camera at `time_ms` (see [`sample`]).
+        pub fn sample(&self, time_ms: i64) -> CameraSample {
+            sample(&self.frames, &self.cuts, self.frame_rate, time_ms)
+        }
+
+        /// The playing time in ms (see [`duration_ms`]).
+        pub fn duration_ms(&self) -> i64 {
+            duration_ms(self.frames.len(), self.cuts.len(), self.frame_rate)
+        }
+
+        /// Findings on the data.
+        pub fn check(&self, profile: Profile, sink: &mut dyn FnMut(Finding)) {
+            let Profile::Doom3 = profile;
+            check_camera(
+                self.frame_rate,
+                self.cuts.iter().copied(),
+                self.frames.iter().copied(),
+                sink,
+            );
+        }
+
+        /// [`Camera::check`] into a `Vec`.
+        pub fn findings(&self, profile: Profile) -> Vec<Finding> {
+            let mut v = Vec::new();
+            self.check(profile, &mut |f| v.push(f));
+            v
+        }
+    }
+
+    impl From<&CameraFile<'_>> for Camera {
+        fn from(f: &CameraFile<'_>) -> Camera {
+            Camera {
+                commandline: f.commandline().to_string_lossy(),
+                frame_rate: f.frame_rate(),
+                cuts: f.cuts().collect(),
+                frames: f.frames().collect(),
+            }
+        }
+    }
+
+    impl From<CameraFile<'_>> for Camera {
+        fn from(f: CameraFile<'_>) -> Camera {
+            Camera::from(&f)
+        }
+    }
+
+    fn invalid(what: &'static str, index: usize, value: i64) -> WriteError {
+        WriteError::Invalid {
+            what,
+            index: u64::try_from(index).unwrap_or(u64::MAX),
+            value,
+        }
+    }
+
+    fn validate(c: &Camera) -> core::result::Result<(), WriteError> {
+        let n = c.frames.len();
+        if n == 0 {
+            return Err(invalid("numFrames", 0, 0));
+        }
+        as_i32(n, "numFrames", 0)?;
+        if c.frame_rate == 0 || i32::try_from(c.frame_rate).is_err() {
+            return Err(invalid("frameRate", 0, i64::from(c.frame_rate)));
+        }
+        if c.cuts.len() > n {
+            return Err(invalid(
+                "numCuts",
+                0,
+                i64::try_from(c.cuts.len()).unwrap_or(i64::MAX),
+            ));
+        }
+        for (i, &cut) in c.cuts.iter().enumerate() {
+            if cut == 0 || usize::try_from(cut).map_or(true, |x| x >= n) {
+                return Err(invalid("camera cut", i, i64::from(cut)));
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes `c` as md5camera text; refuses what the reader would refuse;
+    /// `Camera::parse(written) == c` bit for bit.
+    pub fn write_fmt<W: Write + ?Sized>(
+        c: &Camera,
+        w: &mut W,
+    ) -> core::result::Result<(), WriteError> {
+        validate(c)?;
+        let mut w = Dyn(w);
+        w.write_str("MD5Version 10\ncommandline ")?;
+        write_quoted(&mut w, &c.commandline, "commandline")?;
+        write!(
+            w,
+            "\n\nnumFrames {}\nframeRate {}\nnumCuts {}\n\ncuts {{\n",
+            c.frames.len(),
+            c.frame_rate,
+            c.cuts.len()
+        )?;
+        for cut in &c.cuts {
+            writeln!(w, "\t{cut}")?;
+        }
+        w.write_str("}\n\ncamera {\n")?;
+        for f in &c.frames {
+            w.write_char('\t')?;
+            write_vec(&mut w, &f.position, "camera position")?;
+            w.write_char(' ')?;
+            write_vec(&mut w, &f.orientation, "camera orientation")?;
+            w.write_char(' ')?;
+            write_f32(&mut w, f.fov, "camera fov")?;
+            w.write_char('\n')?;
+        }
+        w.write_str("}\n")?;
+        Ok(())
+    }
+
+    /// The size in bytes of [`write()`]'s output.
+    pub fn written_size(c: &Camera) -> core::result::Result<usize, WriteError> {
+        let mut n = crate::write::Counter(0);
+        write_fmt(c, &mut n)?;
+        Ok(n.0)
+    }
+
+    /// Writes into `buf`; returns the bytes written.
+    pub fn write_into(c: &Camera, buf: &mut [u8]) -> core::result::Result<usize, WriteError> {
+        crate::write::into_slice(buf, |w| write_fmt(c, w))
+    }
+
+    /// Writes to a new `Vec<u8>`.
+    pub fn write(c: &Camera) -> core::result::Result<Vec<u8>, WriteError> {
+        let mut s = String::new();
+        write_fmt(c, &mut s)?;
+        Ok(s.into_bytes())
+    }
+}
