@@ -1061,6 +1061,12 @@ enum Vals {
     V4(Vec<[f32; 4]>),
 }
 
+/// Encodes `width × height` RGBA8 pixels (rows top to bottom) as a PNG file, as the
+/// exporter does for embedded images.
+pub fn png_rgba8(width: u32, height: u32, pixels: &[u8]) -> Result<Vec<u8>> {
+    encode_png(width, height, pixels).map_err(ExportError::Image)
+}
+
 fn encode_png(width: u32, height: u32, pixels: &[u8]) -> core::result::Result<Vec<u8>, String> {
     let expected = usize::try_from(width)
         .ok()

@@ -50,7 +50,7 @@ mod ir;
 
 pub use axes::{Axes, ExportOptions, Winding, yfov_from_xfov};
 pub use error::ExportError;
-pub use export::{GltfFiles, to_glb, to_gltf};
+pub use export::{GltfFiles, png_rgba8, to_glb, to_gltf};
 pub use idmodel;
 pub use ir::{
     AlphaMode, Animation, Camera, Channel, ChannelValues, Image, Interpolation, Material, Mesh,

@@ -1,0 +1,609 @@
+//! The four subcommands: file handling, output and exit codes around the format modules.
+
+use std::io::IsTerminal as _;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use clap::CommandFactory as _;
+use clap::error::ErrorKind;
+use idmodel::{Format, detect};
+use idmodel_gltf::{Axes, ExportOptions, to_glb, to_gltf};
+use rayon::prelude::*;
+
+use crate::failure::Failure;
+use crate::formats::{self, Engine, FrameMesh, Info, Input, ModelFormat, Request};
+use crate::render::{self, RenderOptions};
+use crate::{Cli, Command, Exit, OutKind, error_line, obj, out_line};
+
+/// Files larger than this are refused before reading (no id model comes near it).
+const MAX_FILE: u64 = 1 << 30;
+
+/// Extensions `convert FOLDER` picks up (md5anim files need a mesh: use `--anim`).
+const MODEL_EXTENSIONS: [&str; 5] = ["mdl", "md2", "md3", "md5mesh", "md5camera"];
+
+/// Runs one subcommand.
+pub fn run(command: Command) -> Exit {
+    match command {
+        Command::Info { file, json } => info(&file, json),
+        Command::Check { file, engine } => check(&file, engine),
+        Command::Convert {
+            input,
+            output,
+            anims,
+            frame,
+            keep_axes,
+            to,
+        } => {
+            let axes = if keep_axes { Axes::Keep } else { Axes::YUp };
+            if input.is_dir() {
+                convert_folder(&input, &output, &anims, frame, axes, to)
+            } else {
+                convert_file(&input, &output, &anims, frame, axes, to)
+            }
+        }
+        Command::Render {
+            file,
+            output,
+            frame,
+            anims,
+            size,
+            background,
+        } => {
+            let options = RenderOptions {
+                width: size.0,
+                height: size.1,
+                background,
+            };
+            render_file(&file, &output, &anims, frame, &options)
+        }
+    }
+}
+
+/// Prints a clap-style usage error and returns exit status 2.
+fn usage(message: impl std::fmt::Display) -> Exit {
+    let _ = Cli::command()
+        .error(ErrorKind::InvalidValue, message)
+        .print();
+    Exit::Usage
+}
+
+/// A failure that names its file: the line printed for it.
+fn line(path: &Path, failure: impl std::fmt::Display) -> String {
+    format!("{}: {failure}", path.display())
+}
+
+/// Reads a file, refusing directories and absurd sizes.
+fn read(path: &Path) -> Result<Vec<u8>, Failure> {
+    let meta = std::fs::metadata(path).map_err(|e| Failure::new(format!("cannot read: {e}")))?;
+    if meta.is_dir() {
+        return Err(Failure::new("is a folder, not a model file"));
+    }
+    if meta.len() > MAX_FILE {
+        return Err(Failure::new(format!(
+            "{} bytes is larger than any model this tool reads ({MAX_FILE} max)",
+            meta.len()
+        )));
+    }
+    std::fs::read(path).map_err(|e| Failure::new(format!("cannot read: {e}")))
+}
+
+/// What `bytes` is, and the module that reads it.
+fn identify(bytes: &[u8]) -> Result<(Format, &'static dyn ModelFormat), Failure> {
+    match detect(bytes) {
+        None => {
+            let head: Vec<String> = bytes.iter().take(4).map(|b| format!("{b:02x}")).collect();
+            Err(Failure::new(if bytes.is_empty() {
+                "not a model idmodel knows: the file is empty".to_owned()
+            } else {
+                format!(
+                    "not a model idmodel knows (it starts with bytes {})",
+                    head.join(" ")
+                )
+            }))
+        }
+        Some(f) => match formats::module(f) {
+            Some(m) if f.is_supported() => Ok((f, m)),
+            _ => Err(Failure::new(format!(
+                "this is a {}, which idmodel does not read",
+                f.name()
+            ))),
+        },
+    }
+}
+
+/// A model file read and identified.
+struct Loaded {
+    path: PathBuf,
+    format: Format,
+    module: &'static dyn ModelFormat,
+    bytes: Vec<u8>,
+}
+
+impl Loaded {
+    fn open(path: &Path) -> Result<Loaded, String> {
+        let bytes = read(path).map_err(|f| line(path, f))?;
+        let (format, module) = identify(&bytes).map_err(|f| line(path, f))?;
+        Ok(Loaded {
+            path: path.to_owned(),
+            format,
+            module,
+            bytes,
+        })
+    }
+
+    fn input(&self) -> Input<'_> {
+        Input {
+            path: &self.path,
+            format: self.format,
+            bytes: &self.bytes,
+        }
+    }
+}
+
+/// Reads the `--anim` files; each must be an md5anim.
+fn load_anims(paths: &[PathBuf]) -> Result<Vec<Loaded>, String> {
+    paths
+        .iter()
+        .map(|p| {
+            let l = Loaded::open(p)?;
+            if l.format == Format::Md5Anim {
+                Ok(l)
+            } else {
+                Err(line(
+                    p,
+                    format!(
+                        "--anim expects a Doom 3 md5anim, this is a {}",
+                        l.format.name()
+                    ),
+                ))
+            }
+        })
+        .collect()
+}
+
+fn info(path: &Path, json: bool) -> Exit {
+    let loaded = match Loaded::open(path) {
+        Ok(l) => l,
+        Err(e) => {
+            error_line(e);
+            return Exit::Failed;
+        }
+    };
+    let info = match loaded.module.info(&loaded.input()) {
+        Ok(i) => i,
+        Err(f) => {
+            error_line(line(path, f));
+            return Exit::Failed;
+        }
+    };
+    if json {
+        match serde_json::to_string(&info) {
+            Ok(s) => out_line(s),
+            Err(e) => {
+                error_line(line(path, format!("cannot write JSON: {e}")));
+                return Exit::Failed;
+            }
+        }
+    } else {
+        print_info(path, loaded.format, &info);
+    }
+    Exit::Ok
+}
+
+fn print_info(path: &Path, format: Format, info: &Info) {
+    out_line(format_args!("{}: {}", path.display(), format.name()));
+    let mut rows: Vec<(String, String)> = vec![
+        ("frames".into(), info.frames.to_string()),
+        ("vertices".into(), info.vertices.to_string()),
+        ("triangles".into(), info.triangles.to_string()),
+    ];
+    for (name, v) in [
+        ("skins", info.skins),
+        ("surfaces", info.surfaces),
+        ("tags", info.tags),
+        ("meshes", info.meshes),
+        ("joints", info.joints),
+    ] {
+        if let Some(v) = v {
+            rows.push((name.into(), v.to_string()));
+        }
+    }
+    if let Some(b) = info.bounds {
+        rows.push((
+            "bounds".into(),
+            format!(
+                "({}, {}, {}) .. ({}, {}, {})",
+                b.min[0], b.min[1], b.min[2], b.max[0], b.max[1], b.max[2]
+            ),
+        ));
+    }
+    rows.extend(info.details.iter().cloned());
+    let width = rows.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
+    for (k, v) in rows {
+        out_line(format_args!("  {k:<width$}  {v}"));
+    }
+}
+
+fn check(path: &Path, engine: Option<Engine>) -> Exit {
+    let loaded = match Loaded::open(path) {
+        Ok(l) => l,
+        Err(e) => {
+            error_line(e);
+            return Exit::Failed;
+        }
+    };
+    let engines = Engine::for_format(loaded.format);
+    let names: Vec<&str> = engines.iter().map(|e| e.name()).collect();
+    if let Some(e) = engine {
+        if !e.loads(loaded.format) {
+            return usage(format!(
+                "engine '{}' does not load {} files; for this file choose one of: {}",
+                e.name(),
+                loaded.format.name(),
+                names.join(", ")
+            ));
+        }
+    }
+    match loaded.module.check(&loaded.input(), engine) {
+        Err(f) => {
+            error_line(line(path, format_args!("refused: {f}")));
+            Exit::Failed
+        }
+        Ok(findings) if findings.is_empty() => {
+            let profiles = engine.map_or_else(|| names.join(", "), |e| e.name().to_owned());
+            out_line(format_args!("{}: ok ({profiles})", path.display()));
+            Exit::Ok
+        }
+        Ok(findings) => {
+            for f in findings {
+                out_line(format_args!(
+                    "{}: {}: {}",
+                    path.display(),
+                    f.engine.name(),
+                    f.message.replace(['\n', '\r'], " ")
+                ));
+            }
+            Exit::Failed
+        }
+    }
+}
+
+/// The output kind of a single-file conversion, from the extension and `--to`.
+fn kind_of(output: &Path, to: Option<OutKind>) -> Result<OutKind, String> {
+    let ext = output
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    let from_ext = match ext.as_deref() {
+        Some("glb") => Some(OutKind::Glb),
+        Some("gltf") => Some(OutKind::Gltf),
+        Some("obj") => Some(OutKind::Obj),
+        _ => None,
+    };
+    match (from_ext, to) {
+        (Some(k), None) => Ok(k),
+        (Some(k), Some(t)) if k == t => Ok(k),
+        (Some(k), Some(t)) => Err(format!(
+            "--to {} contradicts the output extension .{}",
+            t.ext(),
+            k.ext()
+        )),
+        (None, Some(_)) | (None, None) => Err(format!(
+            "cannot tell the output format of '{}': name it .glb, .gltf or .obj",
+            output.display()
+        )),
+    }
+}
+
+fn convert_file(
+    input: &Path,
+    output: &Path,
+    anims: &[PathBuf],
+    frame: Option<usize>,
+    axes: Axes,
+    to: Option<OutKind>,
+) -> Exit {
+    let kind = match kind_of(output, to) {
+        Ok(k) => k,
+        Err(m) => return usage(m),
+    };
+    match convert_one(input, output, anims, frame, axes, kind) {
+        Ok(()) => Exit::Ok,
+        Err(e) => {
+            error_line(e);
+            Exit::Failed
+        }
+    }
+}
+
+/// Converts one file; the error is the complete line to print.
+fn convert_one(
+    input: &Path,
+    output: &Path,
+    anims: &[PathBuf],
+    frame: Option<usize>,
+    axes: Axes,
+    kind: OutKind,
+) -> Result<(), String> {
+    let loaded = Loaded::open(input)?;
+    let anims = load_anims(anims)?;
+    let anim_inputs: Vec<Input<'_>> = anims.iter().map(Loaded::input).collect();
+    let request = Request {
+        anims: &anim_inputs,
+        frame,
+    };
+    let options = ExportOptions {
+        axes,
+        ..ExportOptions::default()
+    };
+    let write = |path: &Path, bytes: &[u8]| {
+        std::fs::write(path, bytes).map_err(|e| line(path, format!("cannot write: {e}")))
+    };
+    let stem = output
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("model")
+        .to_owned();
+    let dir = output.parent().unwrap_or(Path::new(""));
+    match kind {
+        OutKind::Glb | OutKind::Gltf => {
+            let scene = loaded
+                .module
+                .scene(&loaded.input(), &request)
+                .map_err(|f| line(input, f))?;
+            if kind == OutKind::Glb {
+                let glb = to_glb(&scene, &options).map_err(|e| line(input, Failure::from(e)))?;
+                write(output, &glb)
+            } else {
+                let bin_name = format!("{stem}.bin");
+                let files = to_gltf(&scene, &options, &bin_name)
+                    .map_err(|e| line(input, Failure::from(e)))?;
+                if !files.bin.is_empty() {
+                    write(&dir.join(&bin_name), &files.bin)?;
+                }
+                write(output, &files.json)
+            }
+        }
+        OutKind::Obj => {
+            let mesh: FrameMesh = loaded
+                .module
+                .frame(&loaded.input(), &request)
+                .map_err(|f| line(input, f))?;
+            let files = obj::to_obj(&mesh, &stem, axes).map_err(|f| line(input, f))?;
+            if let Some(mtl) = &files.mtl {
+                write(&dir.join(format!("{stem}.mtl")), mtl.as_bytes())?;
+            }
+            for (name, png) in &files.textures {
+                write(&dir.join(name), png)?;
+            }
+            write(output, files.obj.as_bytes())
+        }
+    }
+}
+
+/// Every model file under `dir`, sorted, by extension (case-insensitive).
+fn walk(dir: &Path, out: &mut Vec<PathBuf>, errors: &mut Vec<String>) {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) => {
+            errors.push(line(dir, format!("cannot list folder: {e}")));
+            return;
+        }
+    };
+    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.sort();
+    for p in paths {
+        // Symlinked folders are not followed (no loops).
+        let is_dir = std::fs::symlink_metadata(&p).is_ok_and(|m| m.is_dir());
+        if is_dir {
+            walk(&p, out, errors);
+        } else if p
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| MODEL_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()))
+        {
+            out.push(p);
+        }
+    }
+}
+
+/// Output paths for a batch: `OUT/<relative dir>/<stem>.<ext>`; when two inputs would
+/// share an output (`ogre.md2` and `ogre.mdl`), both keep their extension
+/// (`ogre.md2.glb`, `ogre.mdl.glb`).
+fn batch_outputs(input: &Path, output: &Path, files: &[PathBuf], kind: OutKind) -> Vec<PathBuf> {
+    let rel = |f: &Path| {
+        f.strip_prefix(input)
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|_| f.to_path_buf())
+    };
+    let short: Vec<PathBuf> = files
+        .iter()
+        .map(|f| output.join(rel(f)).with_extension(kind.ext()))
+        .collect();
+    short
+        .iter()
+        .zip(files)
+        .map(|(s, f)| {
+            if short.iter().filter(|o| *o == s).count() > 1 {
+                let mut name = rel(f).into_os_string();
+                name.push(".");
+                name.push(kind.ext());
+                output.join(name)
+            } else {
+                s.clone()
+            }
+        })
+        .collect()
+}
+
+fn convert_folder(
+    input: &Path,
+    output: &Path,
+    anims: &[PathBuf],
+    frame: Option<usize>,
+    axes: Axes,
+    to: Option<OutKind>,
+) -> Exit {
+    if !anims.is_empty() {
+        return usage("--anim applies to one md5mesh, not to a folder");
+    }
+    if output.exists() && !output.is_dir() {
+        return usage(format!(
+            "the output of a folder conversion must be a folder; '{}' is a file",
+            output.display()
+        ));
+    }
+    let kind = to.unwrap_or(OutKind::Glb);
+    let mut files = Vec::new();
+    let mut failures = Vec::new();
+    walk(input, &mut files, &mut failures);
+    if files.is_empty() {
+        error_line(line(
+            input,
+            format!(
+                "no model files (.{}) under this folder",
+                MODEL_EXTENSIONS.join(", .")
+            ),
+        ));
+        return Exit::Failed;
+    }
+    let outputs = batch_outputs(input, output, &files, kind);
+    let bar = if std::io::stderr().is_terminal() {
+        let bar = indicatif::ProgressBar::new(u64::try_from(files.len()).unwrap_or(u64::MAX));
+        if let Ok(style) = indicatif::ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} {elapsed_precise} {wide_msg}",
+        ) {
+            bar.set_style(style);
+        }
+        bar
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let panicked = AtomicBool::new(false);
+    let results: Vec<Result<(), String>> = files
+        .par_iter()
+        .zip(&outputs)
+        .map(|(file, out)| {
+            bar.set_message(file.display().to_string());
+            let result = std::panic::catch_unwind(|| {
+                if let Some(parent) = out.parent() {
+                    std::fs::create_dir_all(parent)
+                        .map_err(|e| line(parent, format!("cannot create folder: {e}")))?;
+                }
+                convert_one(file, out, &[], frame, axes, kind)
+            })
+            .unwrap_or_else(|_| {
+                panicked.store(true, Ordering::Relaxed);
+                Err(line(file, "internal error while converting (see above)"))
+            });
+            bar.inc(1);
+            result
+        })
+        .collect();
+    bar.finish_and_clear();
+    failures.extend(results.into_iter().filter_map(Result::err));
+    let done = files.len().saturating_sub(failures.len());
+    out_line(format_args!(
+        "converted {done} of {} models from {} to {} ({})",
+        files.len(),
+        input.display(),
+        output.display(),
+        kind.ext()
+    ));
+    if failures.is_empty() && !panicked.load(Ordering::Relaxed) {
+        return Exit::Ok;
+    }
+    error_line(format_args!("{} failed:", failures.len()));
+    for f in failures {
+        error_line(f);
+    }
+    Exit::Failed
+}
+
+fn render_file(
+    path: &Path,
+    output: &Path,
+    anims: &[PathBuf],
+    frame: Option<usize>,
+    options: &RenderOptions,
+) -> Exit {
+    let result = (|| -> Result<(), String> {
+        let loaded = Loaded::open(path)?;
+        let anims = load_anims(anims)?;
+        let anim_inputs: Vec<Input<'_>> = anims.iter().map(Loaded::input).collect();
+        let request = Request {
+            anims: &anim_inputs,
+            frame,
+        };
+        let mesh = loaded
+            .module
+            .frame(&loaded.input(), &request)
+            .map_err(|f| line(path, f))?;
+        let picture = render::render(&mesh, options).map_err(|f| line(path, f))?;
+        let png = picture.to_png().map_err(|f| line(path, f))?;
+        std::fs::write(output, png).map_err(|e| line(output, format!("cannot write: {e}")))
+    })();
+    match result {
+        Ok(()) => Exit::Ok,
+        Err(e) => {
+            error_line(e);
+            Exit::Failed
+        }
+    }
+}
+
+// Tests may index, unwrap and compute freely: a panic here is a failed assertion.
+#[allow(
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::as_conversions,
+    clippy::unwrap_used
+)]
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn output_kinds() {
+        assert_eq!(kind_of(Path::new("a.GLB"), None), Ok(OutKind::Glb));
+        assert_eq!(
+            kind_of(Path::new("a.gltf"), Some(OutKind::Gltf)),
+            Ok(OutKind::Gltf)
+        );
+        assert!(kind_of(Path::new("a.obj"), Some(OutKind::Glb)).is_err());
+        assert!(kind_of(Path::new("a.fbx"), None).is_err());
+        assert!(kind_of(Path::new("a"), Some(OutKind::Glb)).is_err());
+    }
+
+    #[test]
+    fn batch_output_names() {
+        let files: Vec<PathBuf> = ["in/a/ogre.md2", "in/a/ogre.mdl", "in/b/tank.md2"]
+            .iter()
+            .map(PathBuf::from)
+            .collect();
+        let outs = batch_outputs(Path::new("in"), Path::new("out"), &files, OutKind::Glb);
+        assert_eq!(
+            outs,
+            ["out/a/ogre.md2.glb", "out/a/ogre.mdl.glb", "out/b/tank.glb"]
+                .iter()
+                .map(PathBuf::from)
+                .collect::<Vec<_>>()
+        );
+    }
+
+    #[test]
+    fn identify_names_impostors_and_garbage() {
+        let e = identify(b"IDST\x0a\0\0\0").err().unwrap().to_string();
+        assert_eq!(
+            e,
+            "this is a Half-Life studio model (IDST), which idmodel does not read"
+        );
+        let e = identify(b"\x01\x02\x03\x04\x05").err().unwrap().to_string();
+        assert_eq!(
+            e,
+            "not a model idmodel knows (it starts with bytes 01 02 03 04)"
+        );
+        assert!(identify(b"").err().unwrap().to_string().contains("empty"));
+        assert!(identify(b"IDPO\x06\0\0\0").is_ok());
+    }
+}

@@ -1,0 +1,28 @@
+//! Quake III MD3.
+// wired when idmodel-md3 lands: parse with `idmodel::md3`, fill in the four answers.
+
+use idmodel_gltf::Scene;
+
+use super::{Engine, Finding, FrameMesh, Info, Input, ModelFormat, Request};
+use crate::failure::Failure;
+
+/// The Quake III MD3 module.
+pub struct Md3;
+
+impl ModelFormat for Md3 {
+    fn info(&self, input: &Input<'_>) -> Result<Info, Failure> {
+        Err(Failure::not_wired(input.format))
+    }
+
+    fn check(&self, input: &Input<'_>, _engine: Option<Engine>) -> Result<Vec<Finding>, Failure> {
+        Err(Failure::not_wired(input.format))
+    }
+
+    fn scene(&self, input: &Input<'_>, _request: &Request<'_>) -> Result<Scene, Failure> {
+        Err(Failure::not_wired(input.format))
+    }
+
+    fn frame(&self, input: &Input<'_>, _request: &Request<'_>) -> Result<FrameMesh, Failure> {
+        Err(Failure::not_wired(input.format))
+    }
+}

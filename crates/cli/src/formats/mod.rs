@@ -1,0 +1,229 @@
+//! One module per model format, each implementing [`ModelFormat`].
+//!
+//! The command does the file handling (reading, detection, output paths, progress,
+//! exit codes); a format module only turns bytes into the four answers below, so wiring
+//! a format crate in is a short adapter. Until a module is wired, every method returns
+//! [`Failure::not_wired`] and the command exits 1 with "format not yet supported by this
+//! build".
+
+pub mod md2;
+pub mod md3;
+pub mod md5;
+pub mod mdl;
+
+use std::path::Path;
+
+use idmodel::Format;
+use idmodel_gltf::{Material, Primitive, Scene};
+use serde::Serialize;
+
+use crate::failure::Failure;
+
+#[allow(dead_code, reason = "read by the format modules once they are wired")]
+/// A file given to a format module: its path (for messages and for finding sidecar
+/// files such as MD3 `.skin`/`animation.cfg`) and its bytes.
+#[derive(Debug, Clone, Copy)]
+pub struct Input<'a> {
+    /// Where the file was read from.
+    pub path: &'a Path,
+    /// What `idmodel::detect` found (MD5 modules get all three MD5 kinds).
+    pub format: Format,
+    /// The whole file.
+    pub bytes: &'a [u8],
+}
+
+#[allow(dead_code, reason = "read by the format modules once they are wired")]
+/// What `convert` and `render` ask for beyond the file itself.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Request<'a> {
+    /// `--anim` files (md5anim for an md5mesh), already read.
+    pub anims: &'a [Input<'a>],
+    /// `--frame N`: for `scene`, export only that frame (no animation); for `frame`, the
+    /// frame to pose. `None`: the whole animation / the first frame (md5mesh: bind pose,
+    /// or frame 0 of the first `--anim` when one is given).
+    pub frame: Option<usize>,
+}
+
+/// The engine profiles of `check --engine`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Engine {
+    /// WinQuake (software renderer).
+    Winquake,
+    /// GLQuake.
+    Glquake,
+    /// QuakeSpasm.
+    Quakespasm,
+    /// Quake II (ref_soft and ref_gl).
+    Quake2,
+    /// Quake III Arena.
+    Quake3,
+    /// ioquake3.
+    Ioq3,
+    /// Doom 3 (and dhewm3).
+    Doom3,
+}
+
+impl Engine {
+    /// The name used on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Winquake => "winquake",
+            Engine::Glquake => "glquake",
+            Engine::Quakespasm => "quakespasm",
+            Engine::Quake2 => "quake2",
+            Engine::Quake3 => "quake3",
+            Engine::Ioq3 => "ioq3",
+            Engine::Doom3 => "doom3",
+        }
+    }
+
+    /// Whether this engine loads files of `format`.
+    pub fn loads(self, format: Format) -> bool {
+        matches!(
+            (self, format),
+            (
+                Engine::Winquake | Engine::Glquake | Engine::Quakespasm,
+                Format::Mdl
+            ) | (Engine::Quake2, Format::Md2)
+                | (Engine::Quake3 | Engine::Ioq3, Format::Md3)
+                | (
+                    Engine::Doom3,
+                    Format::Md5Mesh | Format::Md5Anim | Format::Md5Camera
+                )
+        )
+    }
+
+    /// The engines that load `format`, for a usage message.
+    pub fn for_format(format: Format) -> Vec<Engine> {
+        [
+            Engine::Winquake,
+            Engine::Glquake,
+            Engine::Quakespasm,
+            Engine::Quake2,
+            Engine::Quake3,
+            Engine::Ioq3,
+            Engine::Doom3,
+        ]
+        .into_iter()
+        .filter(|e| e.loads(format))
+        .collect()
+    }
+}
+
+/// The `info` answer; serialised as the `info --json` object (schema in the crate
+/// README). Counts are as stored in the file; fields that do not apply to a format are
+/// `None` and left out of the JSON.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Info {
+    /// `mdl`, `md2`, `md3`, `md5mesh`, `md5anim` or `md5camera` (`Format::id`).
+    pub format: &'static str,
+    /// MDL: all poses (each member of a frame group counted); MD2/MD3/md5anim/md5camera:
+    /// frames; md5mesh: 0.
+    pub frames: u64,
+    /// MDL `numverts`, MD2 `num_xyz`, MD3/md5mesh summed over surfaces/meshes; 0 else.
+    pub vertices: u64,
+    /// MDL `numtris`, MD2 `num_tris`, MD3/md5mesh summed over surfaces/meshes; 0 else.
+    pub triangles: u64,
+    /// MDL/MD2 skin count.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub skins: Option<u64>,
+    /// MD3 surface count.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub surfaces: Option<u64>,
+    /// MD3 tag count (per frame).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tags: Option<u64>,
+    /// md5mesh mesh count.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub meshes: Option<u64>,
+    /// md5mesh/md5anim joint count.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub joints: Option<u64>,
+    /// Bounds of the first frame's decoded positions (MDL: first pose; md5mesh: bind
+    /// pose), file axes; `null` when the file has no positions.
+    pub bounds: Option<Bounds>,
+    /// Further human-readable facts (name, frame rate, skin names, …) for the plain
+    /// `info` output; not part of the JSON.
+    #[serde(skip)]
+    pub details: Vec<(String, String)>,
+}
+
+/// An axis-aligned box.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Bounds {
+    /// Smallest x, y, z.
+    pub min: [f32; 3],
+    /// Largest x, y, z.
+    pub max: [f32; 3],
+}
+
+impl Bounds {
+    /// The bounds of `points`, `None` for no points.
+    pub fn of(points: impl IntoIterator<Item = [f32; 3]>) -> Option<Bounds> {
+        let mut it = points.into_iter();
+        let first = it.next()?;
+        Some(it.fold(
+            Bounds {
+                min: first,
+                max: first,
+            },
+            |mut b, p| {
+                for ((lo, hi), v) in b.min.iter_mut().zip(b.max.iter_mut()).zip(p) {
+                    *lo = lo.min(v);
+                    *hi = hi.max(v);
+                }
+                b
+            },
+        ))
+    }
+}
+
+/// One engine finding of `check`: something the engine refuses, mishandles or warns
+/// about. The message says where (`(at byte N)`, `(line L, column C)`) when it can.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    /// The engine profile that has the problem.
+    pub engine: Engine,
+    /// One line: what the engine does with this file and why.
+    pub message: String,
+}
+
+/// One posed frame of a model in file axes, for `.obj` output and `render`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FrameMesh {
+    /// The parts (MDL/MD2: one; MD3: one per surface; MD5: one per mesh) with
+    /// positions, normals, UVs (`[0, 0]` = top-left of the image) and the file's
+    /// triangle winding (clockwise front). `influences` and `targets` are ignored.
+    pub primitives: Vec<Primitive>,
+    /// Materials the primitives refer to; an embedded `Image::Rgba8` is used as the
+    /// texture by `render` and written as a PNG next to an `.obj`.
+    pub materials: Vec<Material>,
+}
+
+/// What a format module provides. Every method parses `input.bytes` afresh (the
+/// readers are zero-copy, so this is cheap) and must not panic on any input.
+pub trait ModelFormat: Sync {
+    /// The `info` fields.
+    fn info(&self, input: &Input<'_>) -> Result<Info, Failure>;
+
+    /// Engine findings: for `engine`, or for every engine that loads the format when
+    /// `None`. `Err` means the file is refused outright (it does not parse).
+    fn check(&self, input: &Input<'_>, engine: Option<Engine>) -> Result<Vec<Finding>, Failure>;
+
+    /// The whole model as a glTF scene (file axes, id winding; the exporter converts).
+    fn scene(&self, input: &Input<'_>, request: &Request<'_>) -> Result<Scene, Failure>;
+
+    /// One posed frame for `.obj` output and `render`.
+    fn frame(&self, input: &Input<'_>, request: &Request<'_>) -> Result<FrameMesh, Failure>;
+}
+
+/// The module for `format`, `None` for the files idmodel does not read.
+pub fn module(format: Format) -> Option<&'static dyn ModelFormat> {
+    match format {
+        Format::Mdl => Some(&mdl::Mdl),
+        Format::Md2 => Some(&md2::Md2),
+        Format::Md3 => Some(&md3::Md3),
+        Format::Md5Mesh | Format::Md5Anim | Format::Md5Camera => Some(&md5::Md5),
+        _ => None,
+    }
+}

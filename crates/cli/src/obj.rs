@@ -1,0 +1,212 @@
+//! Wavefront `.obj` output of one posed frame.
+//!
+//! - One `o` object per primitive, `v` / `vt` / `vn` lines, then `f` faces with 1-based
+//!   indices counted over the whole file (`f v/vt/vn`, or `v//vn`, `v/vt`, `v` when a
+//!   part lacks UVs or normals).
+//! - Axes: as for glTF, `(x, y, z) → (y, z, x)` by default (OBJ importers such as
+//!   Blender's assume Y up), file axes with `--keep-axes`.
+//! - Winding: faces are written counter-clockwise-front as OBJ expects (the id files'
+//!   clockwise triangles `(a, b, c)` become `(a, c, b)`).
+//! - Texture coordinates: OBJ's `v` runs upwards from the bottom of the image, the IR's
+//!   (glTF's) downwards from the top, so `vt u v` is written as `vt u (1 − v)`.
+//! - Materials go to `<stem>.mtl` (`mtllib`, `usemtl`); an embedded skin is written as
+//!   `<stem>_<n>.png` and named by `map_Kd`; a skin file name is copied to `map_Kd`.
+
+use std::fmt::Write as _;
+
+use idmodel_gltf::{Axes, Image, Winding, png_rgba8, unit_or_up};
+
+use crate::failure::Failure;
+use crate::formats::FrameMesh;
+
+/// The files of one `.obj` export.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ObjFiles {
+    /// The `.obj` text.
+    pub obj: String,
+    /// The `.mtl` text, when the mesh has materials.
+    pub mtl: Option<String>,
+    /// Texture files to write beside the `.obj`: (file name, PNG bytes).
+    pub textures: Vec<(String, Vec<u8>)>,
+}
+
+/// A name usable after `o`, `usemtl` and `newmtl` (no spaces).
+fn obj_name(s: &str, fallback: &str) -> String {
+    let n: String = s
+        .chars()
+        .map(|c| if c.is_whitespace() { '_' } else { c })
+        .collect();
+    if n.is_empty() { fallback.to_owned() } else { n }
+}
+
+/// Writes `mesh` as OBJ; `stem` names the `.mtl` and texture files.
+pub fn to_obj(mesh: &FrameMesh, stem: &str, axes: Axes) -> Result<ObjFiles, Failure> {
+    let mut out = ObjFiles::default();
+    let mut obj = String::new();
+    let _ = writeln!(obj, "# written by idmodel {}", env!("CARGO_PKG_VERSION"));
+    let mtl_names: Vec<String> = mesh
+        .materials
+        .iter()
+        .enumerate()
+        .map(|(i, m)| obj_name(&m.name, &format!("material{i}")))
+        .collect();
+    if !mesh.materials.is_empty() {
+        let mut mtl = String::new();
+        for (i, (m, name)) in mesh.materials.iter().zip(&mtl_names).enumerate() {
+            let _ = writeln!(mtl, "newmtl {name}\nKd 1 1 1");
+            match &m.image {
+                Some(Image::Rgba8 {
+                    width,
+                    height,
+                    pixels,
+                }) => {
+                    let file = format!("{stem}_{i}.png");
+                    let _ = writeln!(mtl, "map_Kd {file}");
+                    out.textures
+                        .push((file, png_rgba8(*width, *height, pixels)?));
+                }
+                Some(Image::Uri(uri)) => {
+                    let _ = writeln!(mtl, "map_Kd {uri}");
+                }
+                None => {}
+            }
+        }
+        let _ = writeln!(obj, "mtllib {stem}.mtl");
+        out.mtl = Some(mtl);
+    }
+    // 1-based running offsets of the v, vt and vn lists.
+    let (mut v0, mut t0, mut n0) = (1u64, 1u64, 1u64);
+    let count = |n: usize| u64::try_from(n).unwrap_or(u64::MAX);
+    for (pi, p) in mesh.primitives.iter().enumerate() {
+        let n = p.positions.len();
+        let has_uv = !p.uvs.is_empty() && p.uvs.len() == n;
+        let has_n = !p.normals.is_empty() && p.normals.len() == n;
+        let _ = writeln!(obj, "o part{pi}");
+        if let Some(name) = p.material.and_then(|m| mtl_names.get(m)) {
+            let _ = writeln!(obj, "usemtl {name}");
+        }
+        for &v in &p.positions {
+            let [x, y, z] = axes.point(v);
+            let _ = writeln!(obj, "v {x} {y} {z}");
+        }
+        if has_uv {
+            for &[u, v] in &p.uvs {
+                let _ = writeln!(obj, "vt {u} {}", 1.0 - v);
+            }
+        }
+        if has_n {
+            for &nv in &p.normals {
+                let [x, y, z] = axes.point(unit_or_up(nv));
+                let _ = writeln!(obj, "vn {x} {y} {z}");
+            }
+        }
+        for tri in p.indices.chunks_exact(3) {
+            let &[a, b, c] = tri else { continue };
+            if [a, b, c]
+                .iter()
+                .any(|&i| usize::try_from(i).map_or(true, |i| i >= n))
+            {
+                return Err(Failure::new(format!(
+                    "part {pi}: triangle index out of range ({a}, {b}, {c}) for {n} vertices"
+                )));
+            }
+            let _ = write!(obj, "f");
+            for i in Winding::Clockwise.triangle([a, b, c]) {
+                let i = u64::from(i);
+                let v = v0.saturating_add(i);
+                let t = t0.saturating_add(i);
+                let nn = n0.saturating_add(i);
+                let _ = match (has_uv, has_n) {
+                    (true, true) => write!(obj, " {v}/{t}/{nn}"),
+                    (false, true) => write!(obj, " {v}//{nn}"),
+                    (true, false) => write!(obj, " {v}/{t}"),
+                    (false, false) => write!(obj, " {v}"),
+                };
+            }
+            let _ = writeln!(obj);
+        }
+        v0 = v0.saturating_add(count(n));
+        if has_uv {
+            t0 = t0.saturating_add(count(n));
+        }
+        if has_n {
+            n0 = n0.saturating_add(count(n));
+        }
+    }
+    out.obj = obj;
+    Ok(out)
+}
+
+// Tests may index, unwrap and compute freely: a panic here is a failed assertion.
+#[allow(
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::as_conversions,
+    clippy::unwrap_used
+)]
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use idmodel_gltf::{Material, Primitive};
+
+    #[test]
+    fn triangle_with_uvs_normals_and_texture() {
+        let mesh = FrameMesh {
+            primitives: vec![
+                Primitive {
+                    positions: vec![[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]],
+                    normals: vec![[0.0, 0.0, 2.0]; 3],
+                    uvs: vec![[0.0, 0.0], [1.0, 0.25], [0.5, 1.0]],
+                    indices: vec![0, 1, 2],
+                    material: Some(0),
+                    ..Primitive::default()
+                },
+                Primitive {
+                    positions: vec![[0.0; 3]; 3],
+                    indices: vec![0, 1, 2],
+                    ..Primitive::default()
+                },
+            ],
+            materials: vec![Material::new(
+                "skin 0",
+                Some(Image::Rgba8 {
+                    width: 1,
+                    height: 1,
+                    pixels: vec![1, 2, 3, 255],
+                }),
+            )],
+        };
+        let files = to_obj(&mesh, "ogre", Axes::YUp).unwrap();
+        let obj = files.obj;
+        assert!(obj.contains("mtllib ogre.mtl\n"));
+        assert!(obj.contains("usemtl skin_0\n"));
+        assert!(obj.contains("v 2 3 1\n"), "{obj}");
+        assert!(obj.contains("vt 1 0.75\n"));
+        assert!(obj.contains("vt 0.5 0\n"));
+        assert!(obj.contains("vn 0 1 0\n"));
+        assert!(obj.contains("f 1/1/1 3/3/3 2/2/2\n"));
+        // Second part: offsets continue, no uv/normal lists.
+        assert!(obj.contains("f 4 6 5\n"), "{obj}");
+        assert_eq!(
+            files.mtl.unwrap(),
+            "newmtl skin_0\nKd 1 1 1\nmap_Kd ogre_0.png\n"
+        );
+        assert_eq!(files.textures[0].0, "ogre_0.png");
+        assert!(files.textures[0].1.starts_with(b"\x89PNG"));
+        let kept = to_obj(&mesh, "ogre", Axes::Keep).unwrap().obj;
+        assert!(kept.contains("v 1 2 3\n"));
+    }
+
+    #[test]
+    fn bad_index_is_an_error() {
+        let mesh = FrameMesh {
+            primitives: vec![Primitive {
+                positions: vec![[0.0; 3]; 2],
+                indices: vec![0, 1, 2],
+                ..Primitive::default()
+            }],
+            materials: Vec::new(),
+        };
+        assert!(to_obj(&mesh, "x", Axes::YUp).is_err());
+    }
+}

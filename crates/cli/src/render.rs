@@ -1,0 +1,523 @@
+//! A small software rasteriser for `idmodel render`.
+//!
+//! - Camera: a three-quarter view of the model's front (the id formats' +X) from its
+//!   right (−Y) and above (Z up), 35° off the front and 25° up, with a 35° field of view,
+//!   placed so that the bounding sphere of the frame's positions fills the shorter side
+//!   of the picture.
+//! - Triangles: both faces drawn, perspective-correct barycentric interpolation, a
+//!   32-bit float depth buffer, pixel centres sampled once (no anti-aliasing).
+//! - Shading: Lambert lighting (ambient 0.25 + diffuse 0.75) from a light above and left
+//!   of the viewer, with the interpolated vertex normals (the face normal where a part
+//!   has none), turned towards the viewer on back faces.
+//! - Texture: an embedded RGBA8 skin with the part's UVs, nearest texel, wrapping;
+//!   untextured parts are light grey times the material's base colour.
+
+use idmodel_gltf::{Image, Material, Primitive, unit_or_up};
+
+use crate::failure::Failure;
+use crate::formats::FrameMesh;
+
+/// Size and background of a picture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RenderOptions {
+    /// Width in pixels (1 ..= [`MAX_SIDE`]).
+    pub width: u32,
+    /// Height in pixels (1 ..= [`MAX_SIDE`]).
+    pub height: u32,
+    /// RGBA of pixels no triangle covers.
+    pub background: [u8; 4],
+}
+
+/// The largest accepted width or height.
+pub const MAX_SIDE: u32 = 8192;
+
+impl Default for RenderOptions {
+    fn default() -> Self {
+        Self {
+            width: 512,
+            height: 512,
+            background: [48, 48, 56, 255],
+        }
+    }
+}
+
+/// An RGBA8 picture, rows top to bottom.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Picture {
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// `width × height × 4` bytes.
+    pub rgba: Vec<u8>,
+}
+
+impl Picture {
+    /// The picture as a PNG file.
+    pub fn to_png(&self) -> Result<Vec<u8>, Failure> {
+        Ok(idmodel_gltf::png_rgba8(
+            self.width,
+            self.height,
+            &self.rgba,
+        )?)
+    }
+}
+
+type V3 = [f32; 3];
+
+fn sub(a: V3, b: V3) -> V3 {
+    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+}
+fn dot(a: V3, b: V3) -> f32 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+fn cross(a: V3, b: V3) -> V3 {
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
+}
+fn scale(a: V3, s: f32) -> V3 {
+    [a[0] * s, a[1] * s, a[2] * s]
+}
+fn add(a: V3, b: V3) -> V3 {
+    [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
+}
+fn norm(a: V3) -> V3 {
+    let l = libm::sqrtf(dot(a, a));
+    if l > 1e-20 { scale(a, 1.0 / l) } else { a }
+}
+
+/// `u32` → `f32` (exact for the sizes used here: at most [`MAX_SIDE`]).
+fn f32_of(u: u32) -> f32 {
+    #[allow(clippy::as_conversions, clippy::cast_precision_loss)]
+    // Exact below 2^24; pixel coordinates and texture sizes are far smaller.
+    let f = u as f32;
+    f
+}
+
+/// `f32` → `u32`, saturating (negative and NaN give 0), as Rust's float casts do.
+fn u32_of(f: f32) -> u32 {
+    #[allow(
+        clippy::as_conversions,
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss
+    )]
+    // Float-to-int `as` saturates and maps NaN to 0: the clamping a rasteriser wants.
+    let u = f as u32;
+    u
+}
+
+/// `[0, 1]` → `0 ..= 255`, clamped.
+fn byte_of(f: f32) -> u8 {
+    u8::try_from(u32_of(f.clamp(0.0, 1.0) * 255.0 + 0.5).min(255)).unwrap_or(u8::MAX)
+}
+
+/// A vertex after projection.
+#[derive(Clone, Copy)]
+struct Projected {
+    /// Screen x, y in pixels.
+    x: f32,
+    y: f32,
+    /// 1 / view depth.
+    inv_z: f32,
+    /// World position (for the view vector), normal, UV.
+    world: V3,
+    normal: Option<V3>,
+    uv: [f32; 2],
+}
+
+/// Draws `mesh` (file axes, Z up) from the three-quarter view.
+pub fn render(mesh: &FrameMesh, options: &RenderOptions) -> Result<Picture, Failure> {
+    let (w, h) = (options.width, options.height);
+    if !(1..=MAX_SIDE).contains(&w) || !(1..=MAX_SIDE).contains(&h) {
+        return Err(Failure::new(format!(
+            "picture size {w}x{h} outside 1x1 ..= {MAX_SIDE}x{MAX_SIDE}"
+        )));
+    }
+    for (pi, p) in mesh.primitives.iter().enumerate() {
+        let n = p.positions.len();
+        if p.indices
+            .iter()
+            .any(|&i| usize::try_from(i).map_or(true, |i| i >= n))
+        {
+            return Err(Failure::new(format!(
+                "part {pi}: triangle index out of range"
+            )));
+        }
+        if p.positions.iter().flatten().any(|f| !f.is_finite()) {
+            return Err(Failure::new(format!(
+                "part {pi}: non-finite vertex position"
+            )));
+        }
+    }
+    let used = mesh.primitives.iter().flat_map(|p| {
+        p.indices
+            .iter()
+            .filter_map(|&i| p.positions.get(usize::try_from(i).ok()?))
+    });
+    let Some(bounds) = crate::formats::Bounds::of(used.copied()) else {
+        return Err(Failure::new("nothing to draw: the frame has no triangles"));
+    };
+    let center = scale(add(bounds.min, bounds.max), 0.5);
+    let radius = (libm::sqrtf(dot(
+        sub(bounds.max, bounds.min),
+        sub(bounds.max, bounds.min),
+    )) * 0.5)
+        .max(1e-3);
+
+    // Camera.
+    let (az, el, fov) = (
+        (-35.0f32).to_radians(),
+        25.0f32.to_radians(),
+        35.0f32.to_radians(),
+    );
+    let to_eye = [
+        libm::cosf(el) * libm::cosf(az),
+        libm::cosf(el) * libm::sinf(az),
+        libm::sinf(el),
+    ];
+    let dist = radius / libm::sinf(fov * 0.5) * 1.05;
+    let eye = add(center, scale(to_eye, dist));
+    let fwd = scale(to_eye, -1.0);
+    let right = norm(cross(fwd, [0.0, 0.0, 1.0]));
+    let up = cross(right, fwd);
+    let light = norm(add(
+        add(scale(to_eye, 0.6), scale(up, 0.7)),
+        scale(right, -0.4),
+    ));
+    let (wf, hf) = (f32_of(w), f32_of(h));
+    let s = 0.5 * wf.min(hf) / libm::tanf(fov * 0.5);
+
+    let pixels = u64::from(w)
+        .checked_mul(u64::from(h))
+        .and_then(|n| usize::try_from(n).ok())
+        .ok_or_else(|| Failure::new("picture too large"))?;
+    let mut depth = vec![f32::INFINITY; pixels];
+    let mut rgba: Vec<u8> = options
+        .background
+        .iter()
+        .copied()
+        .cycle()
+        .take(pixels.saturating_mul(4))
+        .collect();
+
+    for p in &mesh.primitives {
+        let material = p.material.and_then(|m| mesh.materials.get(m));
+        let texture = texture_of(material, p);
+        let tint = material.map_or([1.0; 4], |m| m.base_color);
+        let project = |i: u32| -> Option<Projected> {
+            let i = usize::try_from(i).ok()?;
+            let world = *p.positions.get(i)?;
+            let rel = sub(world, eye);
+            let z = dot(rel, fwd);
+            if z <= 1e-6 {
+                return None;
+            }
+            Some(Projected {
+                x: 0.5 * wf + s * dot(rel, right) / z,
+                y: 0.5 * hf - s * dot(rel, up) / z,
+                inv_z: 1.0 / z,
+                world,
+                normal: p.normals.get(i).map(|&n| unit_or_up(n)),
+                uv: p.uvs.get(i).copied().unwrap_or([0.0; 2]),
+            })
+        };
+        for tri in p.indices.chunks_exact(3) {
+            let &[a, b, c] = tri else { continue };
+            let (Some(a), Some(b), Some(c)) = (project(a), project(b), project(c)) else {
+                continue;
+            };
+            let face = norm(cross(sub(b.world, a.world), sub(c.world, a.world)));
+            let area = edge(a, b, c.x, c.y);
+            if !area.is_finite() || area.abs() < 1e-12 {
+                continue;
+            }
+            let x0 = u32_of(a.x.min(b.x).min(c.x).floor());
+            let y0 = u32_of(a.y.min(b.y).min(c.y).floor());
+            let x1 = u32_of(a.x.max(b.x).max(c.x).ceil()).min(w.saturating_sub(1));
+            let y1 = u32_of(a.y.max(b.y).max(c.y).ceil()).min(h.saturating_sub(1));
+            for py in y0..=y1 {
+                for px in x0..=x1 {
+                    let (fx, fy) = (f32_of(px) + 0.5, f32_of(py) + 0.5);
+                    let ba = edge(b, c, fx, fy) / area;
+                    let bb = edge(c, a, fx, fy) / area;
+                    let bc = edge(a, b, fx, fy) / area;
+                    if ba < 0.0 || bb < 0.0 || bc < 0.0 {
+                        continue;
+                    }
+                    let inv_z = ba * a.inv_z + bb * b.inv_z + bc * c.inv_z;
+                    let z = 1.0 / inv_z;
+                    let Some(at) = u64::from(py)
+                        .checked_mul(u64::from(w))
+                        .and_then(|r| r.checked_add(u64::from(px)))
+                        .and_then(|i| usize::try_from(i).ok())
+                    else {
+                        continue;
+                    };
+                    let Some(d) = depth.get_mut(at) else { continue };
+                    if z.is_nan() || z >= *d {
+                        continue;
+                    }
+                    *d = z;
+                    // Perspective-correct weights.
+                    let (wa, wb, wc) = (ba * a.inv_z * z, bb * b.inv_z * z, bc * c.inv_z * z);
+                    let mut n = match (a.normal, b.normal, c.normal) {
+                        (Some(na), Some(nb), Some(nc)) => {
+                            norm(add(add(scale(na, wa), scale(nb, wb)), scale(nc, wc)))
+                        }
+                        _ => face,
+                    };
+                    let world = add(
+                        add(scale(a.world, wa), scale(b.world, wb)),
+                        scale(c.world, wc),
+                    );
+                    if dot(n, sub(world, eye)) > 0.0 {
+                        n = scale(n, -1.0);
+                    }
+                    let light = 0.25 + 0.75 * dot(n, light).max(0.0);
+                    let base = match &texture {
+                        Some(t) => t.sample([
+                            wa * a.uv[0] + wb * b.uv[0] + wc * c.uv[0],
+                            wa * a.uv[1] + wb * b.uv[1] + wc * c.uv[1],
+                        ]),
+                        None => [0.8; 3],
+                    };
+                    let px_rgba = [
+                        byte_of(base[0] * tint[0] * light),
+                        byte_of(base[1] * tint[1] * light),
+                        byte_of(base[2] * tint[2] * light),
+                        255,
+                    ];
+                    let start = at.saturating_mul(4);
+                    if let Some(dst) = rgba.get_mut(start..start.saturating_add(4)) {
+                        dst.copy_from_slice(&px_rgba);
+                    }
+                }
+            }
+        }
+    }
+    Ok(Picture {
+        width: w,
+        height: h,
+        rgba,
+    })
+}
+
+/// Twice the signed area of (a, b, p) in screen space.
+fn edge(a: Projected, b: Projected, px: f32, py: f32) -> f32 {
+    (b.x - a.x) * (py - a.y) - (b.y - a.y) * (px - a.x)
+}
+
+/// A texture usable by one primitive.
+struct Texture<'a> {
+    width: u32,
+    height: u32,
+    pixels: &'a [u8],
+}
+
+fn texture_of<'a>(material: Option<&'a Material>, p: &Primitive) -> Option<Texture<'a>> {
+    match material?.image.as_ref()? {
+        Image::Rgba8 {
+            width,
+            height,
+            pixels,
+        } if p.uvs.len() == p.positions.len()
+            && Some(pixels.len())
+                == u64::from(*width)
+                    .checked_mul(u64::from(*height))
+                    .and_then(|n| n.checked_mul(4))
+                    .and_then(|n| usize::try_from(n).ok())
+            && *width > 0
+            && *height > 0 =>
+        {
+            Some(Texture {
+                width: *width,
+                height: *height,
+                pixels,
+            })
+        }
+        _ => None,
+    }
+}
+
+impl Texture<'_> {
+    /// Nearest texel at `uv` (wrapping), as linear-ish `[0, 1]` RGB.
+    fn sample(&self, [u, v]: [f32; 2]) -> [f32; 3] {
+        let wrap = |t: f32| if t.is_finite() { t - t.floor() } else { 0.0 };
+        let x = u32_of(wrap(u) * f32_of(self.width)).min(self.width.saturating_sub(1));
+        let y = u32_of(wrap(v) * f32_of(self.height)).min(self.height.saturating_sub(1));
+        let at = u64::from(y)
+            .checked_mul(u64::from(self.width))
+            .and_then(|r| r.checked_add(u64::from(x)))
+            .and_then(|i| i.checked_mul(4))
+            .and_then(|i| usize::try_from(i).ok());
+        match at.and_then(|i| self.pixels.get(i..i.saturating_add(3))) {
+            Some(&[r, g, b]) => [r, g, b].map(|c| f32::from(c) / 255.0),
+            _ => [1.0, 0.0, 1.0],
+        }
+    }
+}
+
+// Tests may index, unwrap and compute freely: a panic here is a failed assertion.
+#[allow(
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::as_conversions,
+    clippy::unwrap_used
+)]
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A unit cube, clockwise front faces (id winding), per-face normals and UVs.
+    fn cube() -> Primitive {
+        let mut p = Primitive::default();
+        let faces: [(V3, V3, V3); 6] = [
+            ([1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]),
+            ([-1.0, 0.0, 0.0], [0.0, 0.0, 1.0], [0.0, 1.0, 0.0]),
+            ([0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0]),
+            ([0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]),
+            ([0.0, 0.0, 1.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]),
+            ([0.0, 0.0, -1.0], [0.0, 1.0, 0.0], [1.0, 0.0, 0.0]),
+        ];
+        for (n, u, v) in faces {
+            let base = u32::try_from(p.positions.len()).unwrap();
+            for (su, sv) in [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)] {
+                p.positions.push(add(n, add(scale(u, su), scale(v, sv))));
+                p.normals.push(n);
+                p.uvs.push([(su + 1.0) / 2.0, (1.0 - sv) / 2.0]);
+            }
+            p.indices
+                .extend([base, base + 2, base + 1, base, base + 3, base + 2]);
+        }
+        p
+    }
+
+    /// A UV sphere of radius 10 around (5, 5, 5).
+    fn sphere() -> Primitive {
+        let mut p = Primitive::default();
+        let (rings, segs) = (16u32, 32u32);
+        for r in 0..=rings {
+            let th = core::f32::consts::PI * f32_of(r) / f32_of(rings);
+            for s in 0..=segs {
+                let ph = 2.0 * core::f32::consts::PI * f32_of(s) / f32_of(segs);
+                let n = [
+                    libm::sinf(th) * libm::cosf(ph),
+                    libm::sinf(th) * libm::sinf(ph),
+                    libm::cosf(th),
+                ];
+                p.positions.push(add([5.0; 3], scale(n, 10.0)));
+                p.normals.push(n);
+                p.uvs
+                    .push([f32_of(s) / f32_of(segs), f32_of(r) / f32_of(rings)]);
+            }
+        }
+        for r in 0..rings {
+            for s in 0..segs {
+                let a = r * (segs + 1) + s;
+                let b = a + segs + 1;
+                p.indices.extend([a, b, a + 1, a + 1, b, b + 1]);
+            }
+        }
+        p
+    }
+
+    fn coverage(pic: &Picture, bg: [u8; 4]) -> f64 {
+        let covered = pic.rgba.chunks(4).filter(|px| *px != bg).count();
+        covered as f64 / (pic.width * pic.height) as f64
+    }
+
+    fn decode(png_bytes: &[u8]) -> (u32, u32) {
+        let decoder = png::Decoder::new(std::io::Cursor::new(png_bytes));
+        let mut reader = decoder.read_info().unwrap();
+        let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+        let info = reader.next_frame(&mut buf).unwrap();
+        (info.width, info.height)
+    }
+
+    #[test]
+    fn cube_and_sphere_render_to_plausible_pictures() {
+        let checker = Image::Rgba8 {
+            width: 2,
+            height: 2,
+            pixels: vec![
+                255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 0, 255,
+            ],
+        };
+        for (name, prim, size) in [
+            ("cube", cube(), (320, 200)),
+            ("sphere", sphere(), (128, 128)),
+            ("tall", cube(), (64, 300)),
+        ] {
+            let mut prim = prim;
+            prim.material = Some(0);
+            let mesh = FrameMesh {
+                primitives: vec![prim],
+                materials: vec![Material::new("checker", Some(checker.clone()))],
+            };
+            let opts = RenderOptions {
+                width: size.0,
+                height: size.1,
+                ..RenderOptions::default()
+            };
+            let pic = render(&mesh, &opts).unwrap();
+            let cov = coverage(&pic, opts.background);
+            assert!((0.05..=0.8).contains(&cov), "{name}: coverage {cov}");
+            let png_bytes = pic.to_png().unwrap();
+            // Set IDMODEL_RENDER_DUMP=folder to look at the pictures.
+            if let Some(dir) = std::env::var_os("IDMODEL_RENDER_DUMP") {
+                std::fs::write(
+                    std::path::Path::new(&dir).join(format!("{name}.png")),
+                    &png_bytes,
+                )
+                .unwrap();
+            }
+            assert_eq!(decode(&png_bytes), size, "{name}");
+            // Lit faces differ: more than one colour is drawn.
+            let mut colours: Vec<&[u8]> = pic.rgba.chunks(4).collect();
+            colours.sort();
+            colours.dedup();
+            assert!(colours.len() > 3, "{name}: {} colours", colours.len());
+        }
+    }
+
+    #[test]
+    fn degenerate_inputs_give_errors_or_pictures_never_panics() {
+        let opts = RenderOptions::default();
+        assert!(render(&FrameMesh::default(), &opts).is_err());
+        let mut flat = cube();
+        for p in &mut flat.positions {
+            *p = [1.0, 1.0, 1.0];
+        }
+        let mesh = FrameMesh {
+            primitives: vec![flat],
+            materials: Vec::new(),
+        };
+        let pic = render(&mesh, &opts).unwrap();
+        assert_eq!(coverage(&pic, opts.background), 0.0);
+        let mut nan = cube();
+        nan.positions[0][0] = f32::NAN;
+        let mesh = FrameMesh {
+            primitives: vec![nan],
+            materials: Vec::new(),
+        };
+        assert!(render(&mesh, &opts).is_err());
+        let huge = RenderOptions {
+            width: MAX_SIDE + 1,
+            ..opts
+        };
+        assert!(render(&FrameMesh::default(), &huge).is_err());
+        // Far-apart values stay finite.
+        let mut big = cube();
+        for p in &mut big.positions {
+            *p = scale(*p, 1e30);
+        }
+        let mesh = FrameMesh {
+            primitives: vec![big],
+            materials: Vec::new(),
+        };
+        let _ = render(&mesh, &opts);
+    }
+}
