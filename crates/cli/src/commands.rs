@@ -336,7 +336,12 @@ fn convert_one(
         axes,
         ..ExportOptions::default()
     };
+    // Folders are created only once there is something to write into them.
     let write = |path: &Path, bytes: &[u8]| {
+        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent)
+                .map_err(|e| line(parent, format!("cannot create folder: {e}")))?;
+        }
         std::fs::write(path, bytes).map_err(|e| line(path, format!("cannot write: {e}")))
     };
     let stem = output
@@ -485,17 +490,12 @@ fn convert_folder(
         .zip(&outputs)
         .map(|(file, out)| {
             bar.set_message(file.display().to_string());
-            let result = std::panic::catch_unwind(|| {
-                if let Some(parent) = out.parent() {
-                    std::fs::create_dir_all(parent)
-                        .map_err(|e| line(parent, format!("cannot create folder: {e}")))?;
-                }
-                convert_one(file, out, &[], frame, axes, kind)
-            })
-            .unwrap_or_else(|_| {
-                panicked.store(true, Ordering::Relaxed);
-                Err(line(file, "internal error while converting (see above)"))
-            });
+            let result =
+                std::panic::catch_unwind(|| convert_one(file, out, &[], frame, axes, kind))
+                    .unwrap_or_else(|_| {
+                        panicked.store(true, Ordering::Relaxed);
+                        Err(line(file, "internal error while converting (see above)"))
+                    });
             bar.inc(1);
             result
         })

@@ -4,7 +4,7 @@
 // Usage: node crates/gltf/tests/validate.mjs FILE [--json]
 //   --json  print the validator's full report instead of the summary.
 //
-// The validator is found at $GLTF_VALIDATOR (a path to the package folder), else at
+// The validator is found at $IDMODEL_GLTF_VALIDATOR (a path to the package folder), else at
 // <workspace>/.validator/node_modules/gltf-validator, installed by
 //   npm install --prefix .validator gltf-validator
 //
@@ -20,7 +20,7 @@ import { fileURLToPath } from "node:url";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const pkg =
-  process.env.GLTF_VALIDATOR ||
+  process.env.IDMODEL_GLTF_VALIDATOR ||
   path.join(here, "..", "..", "..", ".validator", "node_modules", "gltf-validator");
 
 const args = process.argv.slice(2);
