@@ -15,6 +15,7 @@ pub mod error;
 pub mod findings;
 pub mod lexer;
 pub mod mesh;
+pub mod normals;
 pub mod pose;
 pub mod skin;
 mod text;
