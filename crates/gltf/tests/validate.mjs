@@ -1,7 +1,7 @@
-// Validates one .glb or .gltf file with the Khronos glTF validator and prints a one-line
-// summary: `errors: N warnings: N infos: N hints: N FILE`, then one line per error.
+// Validates .glb / .gltf files with the Khronos glTF validator and prints, per file, a
+// one-line summary `errors: N warnings: N infos: N hints: N FILE`, then one line per error.
 //
-// Usage: node crates/gltf/tests/validate.mjs FILE [--json]
+// Usage: node crates/gltf/tests/validate.mjs FILE... [--json]
 //   --json  print the validator's full report instead of the summary.
 //
 // The validator is found at $IDMODEL_GLTF_VALIDATOR (a path to the package folder), else at
@@ -11,8 +11,8 @@
 // External resources (.bin buffers, image files) are loaded relative to FILE; a missing
 // one is reported by the validator as an IO_ERROR.
 //
-// Exit status: 0 when the file has no errors, 1 when it has errors, 2 when the validator
-// or the file cannot be loaded.
+// Exit status: 0 when no file has errors, 1 when one has, 2 when the validator or a file
+// cannot be loaded.
 import { createRequire } from "node:module";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
@@ -25,9 +25,9 @@ const pkg =
 
 const args = process.argv.slice(2);
 const json = args.includes("--json");
-const file = args.find((a) => !a.startsWith("--"));
-if (!file) {
-  console.error("usage: node validate.mjs FILE [--json]");
+const files = args.filter((a) => !a.startsWith("--"));
+if (files.length === 0) {
+  console.error("usage: node validate.mjs FILE... [--json]");
   process.exit(2);
 }
 
@@ -39,38 +39,42 @@ try {
   process.exit(2);
 }
 
-let bytes;
-try {
-  bytes = new Uint8Array(await readFile(file));
-} catch (e) {
-  console.error(`validate.mjs: cannot read ${file}: ${e.message}`);
-  process.exit(2);
-}
-
-const dir = path.dirname(path.resolve(file));
-let report;
-try {
-  report = await validator.validateBytes(bytes, {
-    uri: path.basename(file),
-    maxIssues: 0,
-    writeTimestamp: false,
-    externalResourceFunction: async (uri) =>
-      new Uint8Array(await readFile(path.resolve(dir, decodeURIComponent(uri)))),
-  });
-} catch (e) {
-  console.error(`validate.mjs: validator refused ${file}: ${e}`);
-  process.exit(2);
-}
-
-const i = report.issues;
-if (json) {
-  console.log(JSON.stringify(report, null, 2));
-} else {
-  console.log(
-    `errors: ${i.numErrors} warnings: ${i.numWarnings} infos: ${i.numInfos} hints: ${i.numHints} ${file}`,
-  );
-  for (const m of i.messages) {
-    if (m.severity === 0) console.log(`  error ${m.code} at ${m.pointer ?? "?"}: ${m.message}`);
+let status = 0;
+for (const file of files) {
+  let bytes;
+  try {
+    bytes = new Uint8Array(await readFile(file));
+  } catch (e) {
+    console.error(`validate.mjs: cannot read ${file}: ${e.message}`);
+    status = 2;
+    continue;
   }
+  const dir = path.dirname(path.resolve(file));
+  let report;
+  try {
+    report = await validator.validateBytes(bytes, {
+      uri: path.basename(file),
+      maxIssues: 0,
+      writeTimestamp: false,
+      externalResourceFunction: async (uri) =>
+        new Uint8Array(await readFile(path.resolve(dir, decodeURIComponent(uri)))),
+    });
+  } catch (e) {
+    console.error(`validate.mjs: validator refused ${file}: ${e}`);
+    status = 2;
+    continue;
+  }
+  const i = report.issues;
+  if (json) {
+    console.log(JSON.stringify(report, null, 2));
+  } else {
+    console.log(
+      `errors: ${i.numErrors} warnings: ${i.numWarnings} infos: ${i.numInfos} hints: ${i.numHints} ${file}`,
+    );
+    for (const m of i.messages) {
+      if (m.severity === 0) console.log(`  error ${m.code} at ${m.pointer ?? "?"}: ${m.message}`);
+    }
+  }
+  if (i.numErrors !== 0 && status === 0) status = 1;
 }
-process.exit(i.numErrors === 0 ? 0 : 1);
+process.exit(status);

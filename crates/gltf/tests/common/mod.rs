@@ -65,12 +65,11 @@ pub fn checker() -> Image {
     }
 }
 
-/// A fresh directory under the target dir's tmp (or the system temp dir).
+/// A fresh directory under the target directory's scratch space.
 pub fn out_dir(test: &str) -> PathBuf {
-    let base = std::env::var_os("CARGO_TARGET_TMPDIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(std::env::temp_dir);
-    let dir = base.join("idmodel-gltf-tests").join(test);
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("idmodel-gltf-tests")
+        .join(test);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
