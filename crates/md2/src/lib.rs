@@ -14,7 +14,7 @@
 //!   ([`Md2::animations`]).
 //! * Findings: [`Md2::check`] reports what Quake II would refuse, overflow or render
 //!   differently, without refusing to read it.
-//! * Writing (feature `alloc`, on by default): [`Model`], [`write`], [`write_into`],
+//! * Writing (feature `alloc`, on by default): [`Model`], [`write()`], [`write_into`],
 //!   [`written_size`]; GL commands are generated from the triangles as Quake II's tools
 //!   did ([`build_gl_commands`]).
 //!

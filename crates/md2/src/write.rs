@@ -24,9 +24,9 @@ pub struct FrameData {
 }
 
 /// An owned MD2 model: everything the file holds except the GL commands, which the
-/// writer generates from the triangles (see [`write`]).
+/// writer generates from the triangles (see [`write()`]).
 ///
-/// `Model::from(Md2::parse(&write(&m)?)?) == m` for every model [`write`] accepts.
+/// `Model::from(Md2::parse(&write(&m)?)?) == m` for every model [`write()`] accepts.
 ///
 /// ```
 /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
