@@ -14,7 +14,7 @@
 //!   ([`Flags`]) and frame-name animations ([`Mdl::animations`]).
 //! * Engine profiles: [`Mdl::check`] reports what WinQuake, GLQuake and QuakeSpasm
 //!   would do (limits, out-of-bounds reads) as [`Finding`]s, without refusing.
-//! * Writing (feature `alloc`): [`Model`], [`write`], [`write_into`], [`written_size`]
+//! * Writing (feature `alloc`): [`Model`], [`write()`], [`write_into`], [`written_size`]
 //!   and [`Quantizer`].
 //!
 //! ## Contract

@@ -129,7 +129,7 @@ impl FrameData {
     }
 }
 
-/// An owned MDL: every field of the file, ready to edit and [`write`].
+/// An owned MDL: every field of the file, ready to edit and [`write()`].
 ///
 /// `Model::from(&Mdl::parse(&write(&m)?)?) == m` for every model the writer accepts.
 /// Skin and frame type words are normalised to 0 (single) and 1 (group).
@@ -558,7 +558,7 @@ pub fn write(model: &Model) -> Result<Vec<u8>> {
 }
 
 impl Model {
-    /// [`write`] as a method.
+    /// [`write()`] as a method.
     pub fn write(&self) -> Result<Vec<u8>> {
         write(self)
     }
