@@ -13,7 +13,7 @@
 //! Both use Doom's winding: the face normal is `(c − a) × (b − a)`, so clockwise
 //! triangles face the viewer.
 
-use idmodel_core::quat::{Vec3, doom_rsqrt};
+use idmodel_core::quat::Vec3;
 
 use crate::mesh::Triangle;
 
@@ -86,6 +86,8 @@ pub use doom::*;
 mod doom {
     use alloc::vec;
     use alloc::vec::Vec;
+
+    use idmodel_core::quat::doom_rsqrt;
 
     use super::*;
 

@@ -237,6 +237,7 @@ impl Write for SliceWriter<'_> {
     }
 }
 
+#[cfg(feature = "alloc")]
 /// Runs `f` twice: once counting, once into `buf`; the shared body of the `write_into`s.
 pub(crate) fn into_slice(
     buf: &mut [u8],
@@ -255,6 +256,7 @@ pub(crate) fn into_slice(
     Ok(w.len)
 }
 
+#[cfg(feature = "alloc")]
 /// A count or index as `i32` for the text (the reader reads `i32`s).
 pub(crate) fn as_i32(n: usize, what: &'static str, index: usize) -> Result<i32, WriteError> {
     i32::try_from(n).map_err(|_| WriteError::Invalid {
@@ -264,6 +266,7 @@ pub(crate) fn as_i32(n: usize, what: &'static str, index: usize) -> Result<i32, 
     })
 }
 
+#[cfg(feature = "alloc")]
 /// `( a b c )` with [`write_f32`].
 pub(crate) fn write_vec<W: Write + ?Sized>(
     w: &mut W,
@@ -279,9 +282,11 @@ pub(crate) fn write_vec<W: Write + ?Sized>(
     Ok(())
 }
 
+#[cfg(feature = "alloc")]
 /// Adapts `&mut dyn Write` (or any `?Sized` writer) to a sized `Write`.
 pub(crate) struct Dyn<'w, W: Write + ?Sized>(pub &'w mut W);
 
+#[cfg(feature = "alloc")]
 impl<W: Write + ?Sized> Write for Dyn<'_, W> {
     fn write_str(&mut self, s: &str) -> fmt::Result {
         self.0.write_str(s)
