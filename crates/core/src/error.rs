@@ -117,7 +117,7 @@ impl fmt::Display for ErrorKind {
                 write!(f, "bad magic ")?;
                 write_magic(f, m)
             }
-            ErrorKind::WrongFormat { found } => write!(f, "not this format: the file is {found}"),
+            ErrorKind::WrongFormat { found } => write!(f, "wrong format: found {found}"),
             ErrorKind::UnsupportedVersion(v) => write!(f, "unsupported version {v}"),
             ErrorKind::Truncated { needed, available } => {
                 write!(f, "truncated: needed {needed} bytes, {available} available")

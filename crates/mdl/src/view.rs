@@ -53,25 +53,12 @@ pub struct Mdl<'a> {
     trailing: &'a [u8],
 }
 
-/// What a foreign magic is, for a refusal that tells the user what they have.
+/// What a foreign magic is (through core's `detect`), for a refusal that tells the user
+/// what they have: a Half-Life or 3D GameStudio `.mdl`, another id format, a sprite…
 fn foreign_format(data: &[u8]) -> Option<&'static str> {
-    if data.starts_with(b"INTERQUAKEMODEL\0") {
-        return Some("an Inter-Quake Model (IQM), not a Quake MDL");
-    }
-    let found = match data.get(..4)? {
-        b"IDST" => "a Half-Life studio model (IDST), not a Quake MDL",
-        b"IDSQ" => "a Half-Life sequence group (IDSQ), not a Quake MDL",
-        [b'M', b'D', b'L', b'2'..=b'7'] => "a 3D GameStudio model (MDL2..MDL7), not a Quake MDL",
-        b"IDP2" => "a Quake II MD2 (IDP2), not a Quake MDL",
-        b"IDP3" => "a Quake III MD3 (IDP3), not a Quake MDL",
-        b"IDSP" => "a Quake sprite (IDSP), not a model",
-        b"IDS2" => "a Quake II sprite (IDS2), not a model",
-        b"IDP4" => "a Quake III MD4 (IDP4), not a Quake MDL",
-        b"RDM5" => "an MDR skeletal model (RDM5), not a Quake MDL",
-        b"IDPC" => "a Return to Castle Wolfenstein MDC (IDPC), not a Quake MDL",
-        _ => return None,
-    };
-    Some(found)
+    idmodel_core::detect::detect(data)
+        .filter(|f| *f != idmodel_core::detect::Format::Mdl)
+        .map(idmodel_core::detect::Format::name)
 }
 
 fn count_at(data: &[u8], at: usize, what: &'static str) -> Result<usize> {
