@@ -1,7 +1,12 @@
 //! Cross-format corpus test: every file in `$IDMODEL_CORPUS` is recognised by
 //! `idmodel::detect` as the format its folder and extension say.
 // Tests may index and unwrap: a panic here is a failed assertion, not a library bug.
-#![allow(clippy::indexing_slicing, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    clippy::indexing_slicing,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic
+)]
 
 mod common;
 
@@ -48,7 +53,12 @@ fn malformed_half_life_file_is_named() {
     assert!(!files.is_empty());
     for path in files {
         let bytes = std::fs::read(&path).unwrap();
-        assert_eq!(detect(&bytes), Some(Format::HalfLifeStudio), "{}", path.display());
+        assert_eq!(
+            detect(&bytes),
+            Some(Format::HalfLifeStudio),
+            "{}",
+            path.display()
+        );
     }
 }
 

@@ -55,9 +55,7 @@ pub fn read_at<T: Wire>(data: &[u8], offset: usize) -> Result<&T> {
 ///
 /// The size is computed with checked arithmetic, so a hostile count cannot overflow.
 pub fn slice_at<T: Wire>(data: &[u8], offset: usize, count: usize) -> Result<&[T]> {
-    let needed = size_of::<T>()
-        .checked_mul(count)
-        .map_or(u64::MAX, to_u64);
+    let needed = size_of::<T>().checked_mul(count).map_or(u64::MAX, to_u64);
     let rest = data
         .get(offset..)
         .ok_or_else(|| truncated(offset, needed, data.len()))?;

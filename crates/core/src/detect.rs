@@ -297,10 +297,7 @@ mod tests {
         let cam = b"/* header */ MD5Version 10\ncommandline \"\"\nnumFrames 2\nframeRate 24\n";
         assert_eq!(detect(cam), Some(Format::Md5Camera));
         // Keywords are case-sensitive, as in Doom's lexer.
-        assert_eq!(
-            detect(b"md5version 10 commandline \"\" numJoints 1"),
-            None
-        );
+        assert_eq!(detect(b"md5version 10 commandline \"\" numJoints 1"), None);
         // The 34-byte hostile input from the MD5 issue is not mistaken for a mesh.
         assert_eq!(detect(b"MD5Version 10\njoints MD5Version"), None);
     }
