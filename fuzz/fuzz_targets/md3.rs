@@ -9,14 +9,29 @@ fuzz_target!(|data: &[u8]| {
     let Ok(m) = Md3::parse(data) else {
         return;
     };
-    let _ = (m.name().to_string(), m.flags(), m.num_skins(), m.trailing_bytes().len());
+    let _ = (
+        m.name().to_string(),
+        m.flags(),
+        m.num_skins(),
+        m.trailing_bytes().len(),
+    );
     for f in m.frames() {
-        let _ = (f.mins(), f.maxs(), f.local_origin(), f.radius(), f.name().to_string());
+        let _ = (
+            f.mins(),
+            f.maxs(),
+            f.local_origin(),
+            f.radius(),
+            f.name().to_string(),
+        );
     }
     let frames = m.num_frames();
     for s in m.surfaces() {
         let n = s.num_verts();
-        let _ = (s.name().to_string(), s.engine_name().to_string(), s.offset());
+        let _ = (
+            s.name().to_string(),
+            s.engine_name().to_string(),
+            s.offset(),
+        );
         for sh in s.shaders() {
             let _ = sh.name().to_string();
         }
@@ -27,9 +42,12 @@ fuzz_target!(|data: &[u8]| {
         let mut p = vec![[0.0f32; 3]; n];
         let mut nr = vec![[0.0f32; 3]; n];
         for f in 0..s.num_frames() {
-            s.decode_frame(f, NormalDecode::Exact, &mut p, &mut nr).unwrap();
-            s.lerp_into(f, 0, 0.25, NormalDecode::Exact, &mut p, &mut nr).unwrap();
-            s.lerp_into(0, f, 0.75, NormalDecode::Ideal, &mut p, &mut nr).unwrap();
+            s.decode_frame(f, NormalDecode::Exact, &mut p, &mut nr)
+                .unwrap();
+            s.lerp_into(f, 0, 0.25, NormalDecode::Exact, &mut p, &mut nr)
+                .unwrap();
+            s.lerp_into(0, f, 0.75, NormalDecode::Ideal, &mut p, &mut nr)
+                .unwrap();
             assert_eq!(s.positions(f).unwrap().count(), n);
             assert_eq!(s.normals(f, NormalDecode::Ideal).unwrap().count(), n);
         }

@@ -9,9 +9,17 @@ fuzz_target!(|data: &[u8]| {
     let Ok(cfg) = AnimationCfg::parse(data) else {
         return;
     };
-    let _ = (cfg.footsteps(), cfg.gender(), cfg.head_offset(), cfg.fixed_legs());
+    let _ = (
+        cfg.footsteps(),
+        cfg.gender(),
+        cfg.head_offset(),
+        cfg.fixed_legs(),
+    );
     let n = cfg.raw_entries().count();
-    assert!(n <= data.len() / 4 + 1, "the raw entry iterator does not make progress");
+    assert!(
+        n <= data.len() / 4 + 1,
+        "the raw entry iterator does not make progress"
+    );
     if let Ok(q3) = cfg.q3() {
         assert!((25..=31).contains(&q3.from_file()));
         for (id, a) in q3.iter() {

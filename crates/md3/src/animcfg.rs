@@ -67,7 +67,9 @@ pub enum BodyPart {
 impl AnimId {
     /// The engine's name, e.g. `"LEGS_WALKCR"`.
     pub fn name(self) -> &'static str {
-        Self::NAMES.get(self.index()).copied().unwrap_or("")
+        // NAMES has no slot for MAX_ANIMATIONS: look up by position in ALL, not index().
+        let i = Self::ALL.iter().position(|&a| a == self).unwrap_or(0);
+        Self::NAMES.get(i).copied().unwrap_or("")
     }
 
     /// The `animNumber_t` value (31 is `MAX_ANIMATIONS` itself, so the derived entries

@@ -338,3 +338,19 @@ fn atoi_and_atof_follow_c() {
     assert_eq!(atof(b"e5"), 0.0);
     assert_eq!(atof(b"-inf"), f64::NEG_INFINITY);
 }
+
+/// Regression (fuzz target md3_animcfg, crash-35cd4d4e): `AnimId::name` was off by one
+/// for the derived entries (LEGS_BACKCR was called "LEGS_BACKWALK"), so `by_name` and
+/// `iter` disagreed.
+#[test]
+fn regression_animcfg_by_name_mismatch() {
+    // The crash file was a mutated corpus file (not committed); any valid file shows it.
+    let text = entries(25, |i| i as i32 * 10);
+    let q3 = AnimationCfg::parse(text.as_bytes()).unwrap().q3().unwrap();
+    for (id, a) in q3.iter() {
+        assert_eq!(q3.by_name(id.name()), Some(a), "{}", id.name());
+        assert_eq!(AnimId::from_name(id.name()), Some(id));
+    }
+    assert_eq!(AnimId::LEGS_BACKCR.name(), "LEGS_BACKCR");
+    assert_eq!(AnimId::FLAG_STAND2RUN.name(), "FLAG_STAND2RUN");
+}
