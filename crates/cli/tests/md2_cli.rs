@@ -1,0 +1,701 @@
+//! The `idmodel` binary on Quake II MD2 files: `info --json` against values read straight
+//! from the file bytes here (not through idmodel-md2), `check` exit codes, `convert` to
+//! `.glb`/`.gltf` (structure checked, and validated by the Khronos validator when Node.js
+//! and the validator are installed) and `.obj`, and `render`.
+//!
+//! Corpus files come from `$IDMODEL_CORPUS/md2` (skipped with a notice when unset).
+// Tests may index, unwrap and compute freely: a panic here is a failed assertion.
+#![allow(
+    clippy::indexing_slicing,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::arithmetic_side_effects,
+    clippy::as_conversions,
+    clippy::cast_possible_truncation,
+    clippy::std_instead_of_core,
+    clippy::std_instead_of_alloc,
+    missing_docs
+)]
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+// ---------------------------------------------------------------------------------------
+// Running the binary
+
+fn idmodel(args: &[&dyn AsRef<std::ffi::OsStr>]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_idmodel"))
+        .args(args.iter().map(|a| a.as_ref()))
+        .output()
+        .unwrap()
+}
+
+fn code(o: &Output) -> i32 {
+    o.status.code().expect("killed by a signal")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn scratch(test: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("idmodel-md2-cli")
+        .join(test);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn sample() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/sample.md2")
+}
+
+/// Every `.md2` under `$IDMODEL_CORPUS/md2`, or `None` (with a notice) when unset.
+fn corpus_md2(test: &str) -> Option<Vec<PathBuf>> {
+    let Some(corpus) = std::env::var_os("IDMODEL_CORPUS").filter(|c| !c.is_empty()) else {
+        eprintln!("notice: IDMODEL_CORPUS is not set; {test}: corpus MD2 files skipped");
+        return None;
+    };
+    let mut out = Vec::new();
+    let mut stack = vec![Path::new(&corpus).join("md2")];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("md2")) {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    assert!(!out.is_empty(), "no .md2 files in the corpus");
+    Some(out)
+}
+
+/// `node` and the validator script, or `None` (skip validation with a notice).
+fn validator() -> Option<PathBuf> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../gltf/tests/validate.mjs");
+    let installed = std::env::var_os("IDMODEL_GLTF_VALIDATOR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../../.validator/node_modules/gltf-validator")
+        });
+    let node = Command::new("node")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    (node && installed.exists()).then_some(script)
+}
+
+/// Validates `files`; every one must have 0 errors. Returns false when skipped.
+fn validate(files: &[PathBuf]) -> bool {
+    let Some(script) = validator() else {
+        eprintln!(
+            "notice: node or the glTF validator is missing; {} files not validated",
+            files.len()
+        );
+        return false;
+    };
+    let o = Command::new("node")
+        .arg(&script)
+        .args(files)
+        .output()
+        .unwrap();
+    let out = stdout(&o);
+    assert!(o.status.success(), "validator:\n{out}{}", stderr(&o));
+    assert_eq!(
+        out.lines().filter(|l| l.starts_with("errors: 0 ")).count(),
+        files.len(),
+        "{out}"
+    );
+    true
+}
+
+// ---------------------------------------------------------------------------------------
+// Reading the file independently: a few lines of little-endian reading, qfiles.h layout.
+
+fn i32_at(b: &[u8], at: usize) -> i32 {
+    i32::from_le_bytes(b[at..at + 4].try_into().unwrap())
+}
+
+fn i16_at(b: &[u8], at: usize) -> i16 {
+    i16::from_le_bytes(b[at..at + 2].try_into().unwrap())
+}
+
+fn f32_at(b: &[u8], at: usize) -> f32 {
+    f32::from_le_bytes(b[at..at + 4].try_into().unwrap())
+}
+
+/// The header fields of `dmdl_t` the tests use.
+#[derive(Debug)]
+struct Header {
+    framesize: usize,
+    num_skins: usize,
+    num_xyz: usize,
+    num_tris: usize,
+    num_frames: usize,
+    ofs_skins: usize,
+    ofs_tris: usize,
+    ofs_frames: usize,
+}
+
+fn header(b: &[u8]) -> Header {
+    assert_eq!(&b[..4], b"IDP2");
+    assert_eq!(i32_at(b, 4), 8);
+    let u = |at| usize::try_from(i32_at(b, at)).unwrap();
+    Header {
+        framesize: u(16),
+        num_skins: u(20),
+        num_xyz: u(24),
+        num_tris: u(32),
+        num_frames: u(40),
+        ofs_skins: u(44),
+        ofs_tris: u(52),
+        ofs_frames: u(56),
+    }
+}
+
+/// Decoded positions of frame `f`: `v · scale + translate`.
+fn positions(b: &[u8], h: &Header, f: usize) -> Vec<[f32; 3]> {
+    let at = h.ofs_frames + f * h.framesize;
+    let scale = [f32_at(b, at), f32_at(b, at + 4), f32_at(b, at + 8)];
+    let translate = [f32_at(b, at + 12), f32_at(b, at + 16), f32_at(b, at + 20)];
+    (0..h.num_xyz)
+        .map(|i| {
+            let v = &b[at + 40 + 4 * i..at + 43 + 4 * i];
+            [0, 1, 2].map(|k| f32::from(v[k]) * scale[k] + translate[k])
+        })
+        .collect()
+}
+
+fn frame_name(b: &[u8], h: &Header, f: usize) -> String {
+    let at = h.ofs_frames + f * h.framesize + 24;
+    let field = &b[at..at + 16];
+    let end = field.iter().position(|&c| c == 0).unwrap_or(16);
+    String::from_utf8_lossy(&field[..end]).into_owned()
+}
+
+fn skin_name(b: &[u8], h: &Header, i: usize) -> String {
+    let field = &b[h.ofs_skins + 64 * i..h.ofs_skins + 64 * (i + 1)];
+    let end = field.iter().position(|&c| c == 0).unwrap_or(64);
+    String::from_utf8_lossy(&field[..end]).into_owned()
+}
+
+/// `(xyz, st)` index triples of the triangle list.
+fn triangles(b: &[u8], h: &Header) -> Vec<([i16; 3], [i16; 3])> {
+    (0..h.num_tris)
+        .map(|t| {
+            let at = h.ofs_tris + 12 * t;
+            (
+                [0, 1, 2].map(|k| i16_at(b, at + 2 * k)),
+                [0, 1, 2].map(|k| i16_at(b, at + 6 + 2 * k)),
+            )
+        })
+        .collect()
+}
+
+/// Distinct (xyz, st) corners: the vertex count of the exported triangle-list mesh.
+fn corner_count(b: &[u8], h: &Header) -> usize {
+    triangles(b, h)
+        .iter()
+        .flat_map(|(x, s)| (0..3).map(move |k| (x[k], s[k])))
+        .collect::<BTreeSet<_>>()
+        .len()
+}
+
+/// Bounds of `points` as (min, max).
+fn bounds(points: impl IntoIterator<Item = [f32; 3]>) -> ([f32; 3], [f32; 3]) {
+    points.into_iter().fold(
+        ([f32::INFINITY; 3], [f32::NEG_INFINITY; 3]),
+        |(mut lo, mut hi), p| {
+            for k in 0..3 {
+                lo[k] = lo[k].min(p[k]);
+                hi[k] = hi[k].max(p[k]);
+            }
+            (lo, hi)
+        },
+    )
+}
+
+/// Bounds of the vertices of frame `f` that a triangle uses.
+fn used_bounds(b: &[u8], h: &Header, f: usize) -> ([f32; 3], [f32; 3]) {
+    let pos = positions(b, h, f);
+    let used: BTreeSet<usize> = triangles(b, h)
+        .iter()
+        .flat_map(|(x, _)| x.map(|i| i as usize))
+        .collect();
+    bounds(used.into_iter().map(|i| pos[i]))
+}
+
+/// Animation ranges by frame name, written here from the rule (trailing digits, then one
+/// trailing `_`, removed): `(stem, frame count)`.
+fn ranges(b: &[u8], h: &Header) -> Vec<(String, usize)> {
+    let mut out: Vec<(String, usize)> = Vec::new();
+    for f in 0..h.num_frames {
+        let name = frame_name(b, h, f);
+        let mut stem = name
+            .trim_end_matches(|c: char| c.is_ascii_digit())
+            .to_owned();
+        if stem.len() < name.len() && stem.len() > 1 && stem.ends_with('_') {
+            stem.pop();
+        }
+        match out.last_mut() {
+            Some((s, n)) if *s == stem => *n += 1,
+            _ => out.push((stem, 1)),
+        }
+    }
+    out
+}
+
+fn close(a: f64, b: f32) -> bool {
+    (a - f64::from(b)).abs() <= 1e-5 * f64::from(b.abs()).max(1.0)
+}
+
+fn assert_close3(got: &Value, want: [f32; 3], what: &str) {
+    let got: Vec<f64> = got
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect();
+    assert_eq!(got.len(), 3, "{what}");
+    for k in 0..3 {
+        assert!(close(got[k], want[k]), "{what}: {got:?} != {want:?}");
+    }
+}
+
+/// The JSON chunk of a `.glb`.
+fn glb_json(path: &Path) -> Value {
+    let b = std::fs::read(path).unwrap();
+    assert_eq!(&b[..4], b"glTF");
+    let len = u32::from_le_bytes(b[12..16].try_into().unwrap()) as usize;
+    assert_eq!(&b[16..20], b"JSON");
+    serde_json::from_slice(&b[20..20 + len]).unwrap()
+}
+
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn info_json_matches_the_header_and_the_raw_vertices() {
+    let mut files = vec![sample()];
+    files.extend(corpus_md2("info").unwrap_or_default());
+    for file in &files {
+        let bytes = std::fs::read(file).unwrap();
+        let h = header(&bytes);
+        let o = idmodel(&[&"info", file, &"--json"]);
+        assert_eq!(code(&o), 0, "{}: {}", file.display(), stderr(&o));
+        let out = stdout(&o);
+        assert_eq!(out.lines().count(), 1, "{out}");
+        let j: Value = serde_json::from_str(&out).unwrap();
+        let what = file.display().to_string();
+        let keys: BTreeSet<&str> = j.as_object().unwrap().keys().map(String::as_str).collect();
+        assert_eq!(
+            keys,
+            BTreeSet::from([
+                "format",
+                "frames",
+                "vertices",
+                "triangles",
+                "skins",
+                "bounds"
+            ]),
+            "{what}"
+        );
+        assert_eq!(j["format"], "md2", "{what}");
+        assert_eq!(j["frames"], h.num_frames, "{what}");
+        assert_eq!(j["vertices"], h.num_xyz, "{what}");
+        assert_eq!(j["triangles"], h.num_tris, "{what}");
+        assert_eq!(j["skins"], h.num_skins, "{what}");
+        let (lo, hi) = bounds(positions(&bytes, &h, 0));
+        assert_close3(&j["bounds"]["min"], lo, &what);
+        assert_close3(&j["bounds"]["max"], hi, &what);
+
+        // The plain form: the same counts and the MD2 details.
+        let o = idmodel(&[&"info", file]);
+        assert_eq!(code(&o), 0, "{what}");
+        let plain = stdout(&o);
+        assert!(plain.contains("Quake II MD2"), "{plain}");
+        for row in ["GL commands", "animations", "frame names", "skin size"] {
+            assert!(plain.contains(row), "{what}: no {row} in\n{plain}");
+        }
+        for i in 0..h.num_skins {
+            assert!(plain.contains(&skin_name(&bytes, &h, i)), "{plain}");
+        }
+        for (stem, _) in ranges(&bytes, &h).iter().take(5) {
+            assert!(plain.contains(stem.as_str()), "{what}: {stem} in\n{plain}");
+        }
+    }
+}
+
+/// A copy of the sample with the i32 header field at `at` set to `value`.
+fn patched_sample(dir: &Path, name: &str, at: usize, value: i32) -> PathBuf {
+    let mut b = std::fs::read(sample()).unwrap();
+    b[at..at + 4].copy_from_slice(&value.to_le_bytes());
+    let p = dir.join(name);
+    std::fs::write(&p, b).unwrap();
+    p
+}
+
+#[test]
+fn check_exit_codes() {
+    let dir = scratch("check");
+    let s = sample();
+    let o = idmodel(&[&"check", &s]);
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    assert!(
+        stdout(&o).trim_end().ends_with("ok (quake2)"),
+        "{}",
+        stdout(&o)
+    );
+    let o = idmodel(&[&"check", &s, &"--engine", &"quake2"]);
+    assert_eq!(code(&o), 0);
+    let o = idmodel(&[&"check", &s, &"--engine", &"ioq3"]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+
+    // A skin taller than 480 (skinheight at byte 12): Quake II refuses it.
+    let tall = patched_sample(&dir, "tall.md2", 12, 481);
+    let o = idmodel(&[&"check", &tall]);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    let out = stdout(&o);
+    assert_eq!(out.lines().count(), 1, "{out}");
+    assert!(
+        out.starts_with(&format!(
+            "{}: quake2: refused: skin height 481",
+            tall.display()
+        )),
+        "{out}"
+    );
+    // No GL commands (num_glcmds at byte 36): a hazard for ref_gl.
+    let nogl = patched_sample(&dir, "nogl.md2", 36, 0);
+    let o = idmodel(&[&"check", &nogl, &"--engine", &"quake2"]);
+    assert_eq!(code(&o), 1);
+    assert!(
+        stdout(&o).contains("quake2: hazard: no GL commands"),
+        "{}",
+        stdout(&o)
+    );
+    // ... which the plain info mentions too.
+    let o = idmodel(&[&"info", &nogl]);
+    assert!(
+        stdout(&o).contains("none (num_glcmds = 0)"),
+        "{}",
+        stdout(&o)
+    );
+
+    // Refused: truncated inside the frames, and a bad count.
+    let mut b = std::fs::read(&s).unwrap();
+    b.truncate(b.len() - 200);
+    let cut = dir.join("cut.md2");
+    std::fs::write(&cut, &b).unwrap();
+    let zero = patched_sample(&dir, "zero.md2", 24, 0);
+    for (file, what) in [
+        (&cut, "truncated"),
+        (&zero, "invalid num_xyz 0 (at byte 24)"),
+    ] {
+        for args in [vec!["check"], vec!["info", "--json"], vec!["render", "-o"]] {
+            let png = dir.join("x.png");
+            let mut a: Vec<&dyn AsRef<std::ffi::OsStr>> = args.iter().map(|s| s as _).collect();
+            a.insert(1, file);
+            if args[0] == "render" {
+                a.push(&png);
+            }
+            let o = idmodel(&a);
+            let err = stderr(&o);
+            assert_eq!(code(&o), 1, "{args:?} {err}");
+            assert_eq!(err.lines().count(), 1, "{err}");
+            assert!(err.starts_with("idmodel: "), "{err}");
+            assert!(err.contains(&file.display().to_string()), "{err}");
+            assert!(err.contains(what) && err.contains("(at byte "), "{err}");
+            assert!(!err.contains("panicked"), "{err}");
+        }
+    }
+}
+
+/// The parts of a converted scene this test checks, from the glTF JSON.
+fn check_scene(j: &Value, bytes: &[u8], what: &str, frame: Option<usize>) {
+    let h = header(bytes);
+    let meshes = j["meshes"].as_array().unwrap();
+    assert_eq!(meshes.len(), 1, "{what}");
+    let prims = meshes[0]["primitives"].as_array().unwrap();
+    assert_eq!(prims.len(), 1, "{what}: one primitive");
+    let p = &prims[0];
+    let accessor = |i: &Value| &j["accessors"][i.as_u64().unwrap() as usize];
+    let pos = accessor(&p["attributes"]["POSITION"]);
+    assert_eq!(pos["count"], corner_count(bytes, &h), "{what}: vertices");
+    assert_eq!(accessor(&p["indices"])["count"], 3 * h.num_tris, "{what}");
+    for attr in ["NORMAL", "TEXCOORD_0"] {
+        assert!(p["attributes"].get(attr).is_some(), "{what}: {attr}");
+    }
+    let animated = frame.is_none() && h.num_frames > 1;
+    let targets = p.get("targets").map_or(0, |t| t.as_array().unwrap().len());
+    let anims = j
+        .get("animations")
+        .map_or(0, |a| a.as_array().unwrap().len());
+    if animated {
+        assert_eq!(targets, h.num_frames - 1, "{what}: targets");
+        let names: Vec<String> = (1..h.num_frames)
+            .map(|f| frame_name(bytes, &h, f))
+            .collect();
+        let got: Vec<String> = meshes[0]["extras"]["targetNames"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap().to_owned())
+            .collect();
+        if names.iter().all(|n| n.is_ascii()) {
+            assert_eq!(got, names, "{what}");
+        }
+        let want = ranges(bytes, &h);
+        assert_eq!(anims, want.len(), "{what}: one clip per frame-name range");
+        for (a, (stem, n)) in j["animations"].as_array().unwrap().iter().zip(&want) {
+            if stem.is_ascii() {
+                assert_eq!(a["name"], stem.as_str(), "{what}");
+            }
+            let sampler = &a["samplers"][0];
+            let input = accessor(&sampler["input"]);
+            assert_eq!(input["count"], *n, "{what}: keys of {stem}");
+            // 10 fps: the last key is at (n - 1) / 10 s.
+            let max = input["max"][0].as_f64().unwrap();
+            assert!(close(max, (*n as f32 - 1.0) / 10.0), "{what}: {max}");
+            assert_eq!(
+                accessor(&sampler["output"])["count"],
+                n * (h.num_frames - 1)
+            );
+            assert_eq!(a["channels"][0]["target"]["path"], "weights");
+        }
+    } else {
+        assert_eq!((targets, anims), (0, 0), "{what}: a still frame");
+    }
+    // Skins: material names and image URIs; the primitive uses skin 0.
+    let mats = j
+        .get("materials")
+        .map_or(0, |m| m.as_array().unwrap().len());
+    assert_eq!(mats, h.num_skins, "{what}: one material per skin");
+    if h.num_skins > 0 {
+        assert_eq!(p["material"], 0, "{what}");
+        let name = skin_name(bytes, &h, 0);
+        if name.is_ascii() {
+            assert_eq!(j["materials"][0]["name"], name.as_str(), "{what}");
+        }
+        let uri = j["images"][0]["uri"].as_str().unwrap();
+        if name
+            .bytes()
+            .all(|c| c.is_ascii_alphanumeric() || b"/._-".contains(&c))
+        {
+            assert_eq!(uri, name.trim_start_matches('/'), "{what}");
+        }
+    }
+}
+
+#[test]
+fn convert_to_glb_and_gltf_validates() {
+    let dir = scratch("convert");
+    let s = sample();
+    let bytes = std::fs::read(&s).unwrap();
+    let h = header(&bytes);
+    let mut written = Vec::new();
+    for (name, extra) in [
+        ("anim", vec![]),
+        ("keep", vec!["--keep-axes"]),
+        ("frame3", vec!["--frame", "3"]),
+    ] {
+        for ext in ["glb", "gltf"] {
+            let out = dir.join(format!("{name}.{ext}"));
+            let mut a: Vec<&dyn AsRef<std::ffi::OsStr>> = vec![&"convert", &s, &"-o", &out];
+            a.extend(extra.iter().map(|e| e as &dyn AsRef<std::ffi::OsStr>));
+            let o = idmodel(&a);
+            assert_eq!(code(&o), 0, "{name}.{ext}: {}", stderr(&o));
+            let j = if ext == "glb" {
+                glb_json(&out)
+            } else {
+                assert!(dir.join(format!("{name}.bin")).exists());
+                serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap()
+            };
+            let frame = (name == "frame3").then_some(3);
+            check_scene(&j, &bytes, &format!("{name}.{ext}"), frame);
+            // POSITION min/max: the used vertices of the base frame, Y-up unless kept.
+            let (lo, hi) = used_bounds(&bytes, &h, frame.unwrap_or(0));
+            let yup = |p: [f32; 3]| {
+                if name == "keep" {
+                    p
+                } else {
+                    [p[1], p[2], p[0]]
+                }
+            };
+            let prim = &j["meshes"][0]["primitives"][0];
+            let pos = &j["accessors"][prim["attributes"]["POSITION"].as_u64().unwrap() as usize];
+            assert_close3(&pos["min"], yup(lo), name);
+            assert_close3(&pos["max"], yup(hi), name);
+            written.push(out);
+        }
+    }
+    // Out of range: one line, exit 1, nothing written.
+    let out = dir.join("bad.glb");
+    let o = idmodel(&[&"convert", &s, &"-o", &out, &"--frame", &"5"]);
+    assert_eq!(code(&o), 1);
+    assert!(stderr(&o).contains("frame 5 is out of range: the model has 5 frames"));
+    assert_eq!(stderr(&o).lines().count(), 1);
+    assert!(!out.exists());
+    validate(&written);
+}
+
+/// The corpus files (all but the largest, which the corpus test converts) keep their
+/// structure through `convert`: vertex, target, clip and material counts.
+#[test]
+fn corpus_scenes_have_the_md2_structure() {
+    let Some(files) = corpus_md2("scene structure") else {
+        return;
+    };
+    let dir = scratch("corpus");
+    let mut written = Vec::new();
+    for (i, file) in files.iter().enumerate() {
+        let bytes = std::fs::read(file).unwrap();
+        if bytes.len() > 1 << 20 {
+            continue;
+        }
+        let out = dir.join(format!("{i}.glb"));
+        let o = idmodel(&[&"convert", file, &"-o", &out]);
+        assert_eq!(code(&o), 0, "{}: {}", file.display(), stderr(&o));
+        check_scene(&glb_json(&out), &bytes, &file.display().to_string(), None);
+        written.push(out);
+    }
+    assert!(!written.is_empty());
+    validate(&written);
+}
+
+#[test]
+fn convert_to_obj() {
+    let dir = scratch("obj");
+    let s = sample();
+    let bytes = std::fs::read(&s).unwrap();
+    let h = header(&bytes);
+    for (frame, keep) in [(None, false), (Some(2usize), true)] {
+        let out = dir.join(format!("f{}.obj", frame.unwrap_or(0)));
+        let f = frame.map(|f| f.to_string());
+        let mut a: Vec<&dyn AsRef<std::ffi::OsStr>> = vec![&"convert", &s, &"-o", &out];
+        if let Some(f) = &f {
+            a.push(&"--frame");
+            a.push(f);
+        }
+        if keep {
+            a.push(&"--keep-axes");
+        }
+        let o = idmodel(&a);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        let text = std::fs::read_to_string(&out).unwrap();
+        let count = |tag: &str| text.lines().filter(|l| l.starts_with(tag)).count();
+        let corners = corner_count(&bytes, &h);
+        assert_eq!(count("v "), corners);
+        assert_eq!(count("vt "), corners);
+        assert_eq!(count("vn "), corners);
+        assert_eq!(count("f "), h.num_tris);
+        let vs: Vec<[f32; 3]> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("v "))
+            .map(|l| {
+                let v: Vec<f32> = l.split(' ').map(|x| x.parse().unwrap()).collect();
+                [v[0], v[1], v[2]]
+            })
+            .collect();
+        let (lo, hi) = bounds(vs);
+        let (wlo, whi) = used_bounds(&bytes, &h, frame.unwrap_or(0));
+        let yup = |p: [f32; 3]| if keep { p } else { [p[1], p[2], p[0]] };
+        for k in 0..3 {
+            assert!(close(f64::from(lo[k]), yup(wlo)[k]), "{lo:?} {wlo:?}");
+            assert!(close(f64::from(hi[k]), yup(whi)[k]), "{hi:?} {whi:?}");
+        }
+        // The skin is the material, referenced by its game path.
+        let mtl = std::fs::read_to_string(out.with_extension("mtl")).unwrap();
+        let skin = skin_name(&bytes, &h, 0);
+        assert!(mtl.contains(&format!("map_Kd {skin}")), "{mtl}");
+        assert!(text.contains("usemtl "), "{text}");
+    }
+}
+
+#[test]
+fn render_draws_a_plausible_area() {
+    let dir = scratch("render");
+    let s = sample();
+    for frame in ["0", "4"] {
+        let png = dir.join(format!("{frame}.png"));
+        let o = idmodel(&[
+            &"render", &s, &"-o", &png, &"--size", &"200x150", &"--frame", &frame,
+        ]);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        let decoder = png::Decoder::new(std::io::Cursor::new(std::fs::read(&png).unwrap()));
+        let mut reader = decoder.read_info().unwrap();
+        let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+        let info = reader.next_frame(&mut buf).unwrap();
+        assert_eq!((info.width, info.height), (200, 150));
+        let bg = [0x30, 0x30, 0x38];
+        let px = 200 * 150;
+        let covered = buf.chunks(4).take(px).filter(|p| p[..3] != bg).count();
+        let fraction = covered as f64 / px as f64;
+        assert!(
+            (0.02..=0.9).contains(&fraction),
+            "frame {frame}: {fraction}"
+        );
+    }
+}
+
+/// A 320 KB file whose animation would need over a gigabyte of morph targets is refused
+/// in one line (pointing at `--frame`), and still converts one frame.
+#[test]
+fn morph_amplification_is_refused() {
+    let dir = scratch("amplify");
+    let (num_xyz, num_st, num_tris, num_frames) = (1usize, 32_766usize, 10_922usize, 1_400usize);
+    let framesize = 40 + 4 * num_xyz;
+    let ofs_st = 68;
+    let ofs_tris = ofs_st + 4 * num_st;
+    let ofs_frames = ofs_tris + 12 * num_tris;
+    let ofs_end = ofs_frames + framesize * num_frames;
+    let mut b = Vec::new();
+    b.extend(b"IDP2");
+    for v in [
+        8, 64, 64, framesize, 0, num_xyz, num_st, num_tris, 0, num_frames, ofs_st, ofs_st,
+        ofs_tris, ofs_frames, ofs_end, ofs_end,
+    ] {
+        b.extend((v as i32).to_le_bytes());
+    }
+    for i in 0..num_st {
+        b.extend(((i % 64) as i16).to_le_bytes());
+        b.extend(((i / 64 % 64) as i16).to_le_bytes());
+    }
+    for t in 0..num_tris {
+        b.extend([0i16; 3].iter().flat_map(|x| x.to_le_bytes()));
+        for k in 0..3 {
+            b.extend(((3 * t + k) as i16).to_le_bytes());
+        }
+    }
+    for _ in 0..num_frames {
+        b.extend(
+            [1.0f32, 1.0, 1.0, 0.0, 0.0, 0.0]
+                .iter()
+                .flat_map(|x| x.to_le_bytes()),
+        );
+        b.extend(b"frame\0\0\0\0\0\0\0\0\0\0\0");
+        b.extend([1u8, 2, 3, 0]);
+    }
+    assert_eq!(b.len(), ofs_end);
+    let file = dir.join("amplify.md2");
+    std::fs::write(&file, &b).unwrap();
+    let out = dir.join("a.glb");
+    let o = idmodel(&[&"convert", &file, &"-o", &out]);
+    assert_eq!(code(&o), 1);
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("--frame N"), "{err}");
+    let o = idmodel(&[&"convert", &file, &"-o", &out, &"--frame", &"7"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+}
