@@ -156,6 +156,12 @@ pub enum WriteError {
         /// Triangle index.
         triangle: usize,
     },
+    /// A surface without vertices has more frames than the model (the parser refuses
+    /// such a count, since no bytes back it).
+    UnbackedFrames {
+        /// Surface index.
+        surface: usize,
+    },
     /// The file would exceed the format's 2 GiB offsets.
     TooLarge,
     /// The output buffer's length is not the size from [`written_size`].
@@ -193,6 +199,10 @@ impl fmt::Display for WriteError {
                     "surface {surface} triangle {triangle} has an index past the vertices"
                 )
             }
+            Self::UnbackedFrames { surface } => write!(
+                f,
+                "surface {surface} has no vertices and more frames than the model"
+            ),
             Self::TooLarge => f.write_str("the model is too large for MD3's 32-bit offsets"),
             Self::BufferSize { needed, got } => {
                 write!(
@@ -316,12 +326,15 @@ fn f3(v: [f32; 3]) -> [F32; 3] {
 }
 
 /// The size of one surface (header and arrays), after validating it.
-fn surface_size(i: usize, s: &SurfaceData) -> Result<usize, WriteError> {
+fn surface_size(i: usize, s: &SurfaceData, frames: usize) -> Result<usize, WriteError> {
     check_name("surface name", &s.name, raw::MAX_QPATH)?;
     for sh in &s.shaders {
         check_name("shader name", &sh.name, raw::MAX_QPATH)?;
     }
     let nv = s.st.len();
+    if nv == 0 && s.frames.len() > frames {
+        return Err(WriteError::UnbackedFrames { surface: i });
+    }
     for (f, frame) in s.frames.iter().enumerate() {
         if frame.len() != nv {
             return Err(WriteError::VertexCount {
@@ -379,7 +392,7 @@ fn sizes(m: &Model) -> Result<(usize, usize), WriteError> {
     end = add(end, mul(m.frames.len(), sz::<raw::Frame>())?)?;
     end = add(end, mul(mul(m.frames.len(), num_tags)?, sz::<raw::Tag>())?)?;
     for (i, s) in m.surfaces.iter().enumerate() {
-        end = add(end, surface_size(i, s)?)?;
+        end = add(end, surface_size(i, s, m.frames.len())?)?;
     }
     i32_of(end)?;
     i32_of(num_tags)?;
@@ -454,7 +467,7 @@ pub fn write_into(m: &Model, out: &mut [u8]) -> Result<usize, WriteError> {
         put(out, &mut at, tag.as_bytes())?;
     }
     for (i, s) in m.surfaces.iter().enumerate() {
-        let size = surface_size(i, s)?;
+        let size = surface_size(i, s, m.frames.len())?;
         let nv = s.st.len();
         let ofs_shaders = sz::<raw::SurfaceHeader>();
         let ofs_triangles = add(ofs_shaders, mul(s.shaders.len(), sz::<raw::Shader>())?)?;

@@ -225,7 +225,9 @@ impl<'a> Md3<'a> {
     /// not `IDP3` (known neighbours are named), a version other than 15, `numFrames < 1`,
     /// negative counts or offsets, `ofsEnd` past the input or inside the header, any
     /// array outside `ofsEnd`, a surface whose `ofsEnd` does not move forward by at
-    /// least its header or leaves the model, and triangle indices `>= numVerts`.
+    /// least its header or leaves the model, triangle indices `>= numVerts`, and a
+    /// surface without vertices whose `numFrames` exceeds the header's (no bytes back
+    /// that count, so it would drive loops and allocations unchecked).
     ///
     /// Accepted (and reported by [`check`](Self::check) where the engines care): no
     /// surfaces, bytes after `ofsEnd`, counts above the `MD3_MAX_*` values, surface frame
@@ -304,7 +306,19 @@ impl<'a> Md3<'a> {
         // by the file size even when numSurfaces is huge.
         let mut pos = ofs_surfaces;
         for i in 0..num_surfaces {
-            let (_, next) = read_surface(body, pos, i, true)?;
+            let (surface, next) = read_surface(body, pos, i, true)?;
+            // A surface without vertices has no bytes behind its frame count: refuse a
+            // count above the header's (it would drive loops and allocations unchecked).
+            if surface.num_verts() == 0 && surface.num_frames() > num_frames {
+                return Err(err(
+                    ErrorKind::TooMany {
+                        what: "surface numFrames (surface without vertices)",
+                        count: u64::try_from(surface.num_frames()).unwrap_or(u64::MAX),
+                        max: u64::try_from(num_frames).unwrap_or(u64::MAX),
+                    },
+                    field(pos, at::S_NUM_FRAMES),
+                ));
+            }
             pos = next;
         }
         Ok(Self {

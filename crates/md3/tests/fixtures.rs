@@ -385,6 +385,38 @@ fn verts_times_frames_overflow() {
 }
 
 #[test]
+fn unbacked_surface_frame_count() {
+    let mut b = minimal();
+    set_i32(&mut b, OFS_SURF + 80, 0); // numVerts: no vertex data at all
+    set_i32(&mut b, OFS_SURF + 84, 0); // numTriangles
+    set_i32(&mut b, OFS_SURF + 72, i32::MAX); // numFrames: nothing backs it
+    let e = refused(&b);
+    assert!(
+        matches!(
+            e.kind(),
+            ErrorKind::TooMany {
+                count: 0x7fff_ffff,
+                max: 1,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert_eq!(e.offset(), (OFS_SURF + 72) as u64);
+    // With as many frames as the header it is accepted.
+    set_i32(&mut b, OFS_SURF + 72, 1);
+    assert_eq!(Md3::parse(&b).unwrap().surface(0).unwrap().num_frames(), 1);
+    let mut m = Model::example();
+    m.surfaces[0].st.clear();
+    m.surfaces[0].triangles.clear();
+    m.surfaces[0].frames = vec![Vec::new(); 4];
+    assert_eq!(
+        write(&m),
+        Err(idmodel_md3::WriteError::UnbackedFrames { surface: 0 })
+    );
+}
+
+#[test]
 fn negative_shader_offset() {
     let mut b = minimal();
     set_i32(&mut b, OFS_SURF + 92, -400);
