@@ -18,7 +18,7 @@
 //!   ([`EngineName`]).
 //! * Text: [`Skin`] and [`AnimationCfg`], zero-copy, following the engine tokenizers.
 //! * Behind the `alloc` feature (on by default): the owned [`Model`] and the writer
-//!   ([`written_size`], [`write_into`], [`write`]).
+//!   ([`written_size`], [`write_into`], [`write()`]).
 //!
 //! ## Contract
 //!

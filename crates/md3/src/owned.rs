@@ -101,7 +101,7 @@ pub struct SurfaceData {
     pub frames: Vec<Vec<Vertex>>,
 }
 
-/// An owned MD3, convertible from the borrowed view, written by [`write`].
+/// An owned MD3, convertible from the borrowed view, written by [`write()`].
 ///
 /// `Model::from(Md3::parse(&write(&m)?)?) == m` for every model the writer accepts.
 #[derive(Debug, Clone, PartialEq)]
