@@ -369,6 +369,9 @@ struct Keywords {
     fixed_torso: bool,
     /// Byte offset where the animation entries start (the unget position).
     entries_at: usize,
+    /// The section ended at a token starting with a digit (otherwise Quake III 1.32's
+    /// keyword loop never ends).
+    numbers_found: bool,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -388,6 +391,7 @@ fn keywords<'a>(
         fixed_legs: false,
         fixed_torso: false,
         entries_at: text.len(),
+        numbers_found: false,
     };
     let mut lex = Lexer { text, pos: 0 };
     loop {
@@ -443,6 +447,7 @@ fn keywords<'a>(
             k.fixed_torso = true;
         } else if t.first().is_some_and(u8::is_ascii_digit) {
             k.entries_at = prev;
+            k.numbers_found = true;
             break;
         } else {
             on(KeywordEvent::Unknown(tok));
@@ -717,6 +722,9 @@ impl<'a> AnimationCfg<'a> {
             };
             emit(kind, Severity::Warning);
         });
+        if profile == Profile::Quake3 && !self.kw.numbers_found && !self.text.is_empty() {
+            emit(AnimFindingKind::VanillaHang, Severity::Hazard);
+        }
         let q3 = match self.q3() {
             Ok(q) => q,
             Err(e) => {
@@ -868,6 +876,9 @@ pub enum AnimFindingKind<'a> {
     },
     /// The game refuses the file (the player falls back to the default model).
     Refused(TextError),
+    /// No token starts with a digit: Quake III 1.32's keyword loop tests for a NULL token
+    /// that never comes and loops forever (ioq3 stops and refuses the file).
+    VanillaHang,
     /// fps above 1000 (or negative): frameLerp ≤ 0 and the animation never advances.
     Frozen {
         /// The animation.
@@ -914,6 +925,9 @@ impl fmt::Display for AnimFinding<'_> {
             AnimFindingKind::Refused(e) => {
                 write!(f, "{e}; the player falls back to the default model")
             }
+            AnimFindingKind::VanillaHang => f.write_str(
+                "no animation numbers: Quake III 1.32 loops forever reading the keywords",
+            ),
             AnimFindingKind::Frozen { anim } => write!(
                 f,
                 "{}: its fps gives a frame time of 0 ms or less, so it never advances",

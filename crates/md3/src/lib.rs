@@ -17,8 +17,8 @@
 //! * Names only, no I/O: LOD file names ([`lod_name`]), the engine's surface names
 //!   ([`EngineName`]).
 //! * Text: [`Skin`] and [`AnimationCfg`], zero-copy, following the engine tokenizers.
-//! * Behind the `alloc` feature (on by default): the owned [`Model`] and the writer
-//!   ([`written_size`], [`write_into`], [`write()`]).
+//! * Behind the `alloc` feature (on by default): the owned `Model` and the writer
+//!   (`written_size`, `write_into`, `write`).
 //!
 //! ## Contract
 //!

@@ -307,6 +307,16 @@ fn animcfg_frames_against_models() {
 }
 
 #[test]
+fn animcfg_without_numbers_hangs_vanilla() {
+    let cfg = AnimationCfg::parse(b"sex m\nfootsteps boot\n").unwrap();
+    let q3 = cfg.findings(None, Profile::Quake3);
+    assert!(q3.iter().any(|f| f.kind == AnimFindingKind::VanillaHang));
+    let ioq3 = cfg.findings(None, Profile::Ioq3);
+    assert!(ioq3.iter().all(|f| f.kind != AnimFindingKind::VanillaHang));
+    assert!(matches!(ioq3[0].kind, AnimFindingKind::Refused(_)));
+}
+
+#[test]
 fn animcfg_too_long_and_empty() {
     let text = " ".repeat(19_999);
     let e = AnimationCfg::parse(text.as_bytes())
