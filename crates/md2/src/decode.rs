@@ -201,6 +201,184 @@ pub struct Mesh {
     pub indices: alloc::vec::Vec<u32>,
 }
 
+/// The software mesh's vertex key of corner `corner` (`3·triangle + k`):
+/// `xyz << st_bits | st`, where `st_bits` holds every `st` index (at most 16), so keys
+/// sort as the (xyz, st) pairs do and small models need few radix passes.
+#[inline]
+fn corner_key(tris: &[raw::Triangle], st_bits: u32, corner: u32) -> u32 {
+    let c = usize::try_from(corner).unwrap_or(usize::MAX);
+    match tris.get(c / 3) {
+        Some(t) => {
+            let k = c % 3;
+            let xyz = t
+                .index_xyz
+                .get(k)
+                .map_or(0, |i| u16::try_from(i.get()).unwrap_or(0));
+            let st = t
+                .index_st
+                .get(k)
+                .map_or(0, |i| u16::try_from(i.get()).unwrap_or(0));
+            u32::from(xyz).wrapping_shl(st_bits) | u32::from(st)
+        }
+        None => u32::MAX,
+    }
+}
+
+/// Sorts the corners `0..idx.len()` by `key` with a stable LSD radix sort (11 bits a
+/// pass; a pass where every key has the same digit is skipped), then writes the distinct
+/// keys in order to `scratch[..count]` (in `xyz`) and each corner's vertex number to
+/// `idx`. Returns `count`; the result equals [`sort_dedup`]'s.
+///
+/// Each key is computed once. The (key, corner) pairs ping-pong between two buffers made
+/// of the caller's slices (`scratch` is as long as `idx`): A is (`scratch.xyz`,
+/// `scratch.uv[0]`), B is (`idx`, `scratch.uv[1]`); corners are kept in the `f32` fields
+/// as bit patterns (`from_bits`/`to_bits` keep them: a corner is below 3·2³¹/12 on any
+/// machine that can hold the file, far from the NaN patterns an x87 FPU could quieten).
+fn radix_dedup(idx: &mut [u32], scratch: &mut [MeshVertex], key: impl Fn(u32) -> u32) -> usize {
+    let n = idx.len();
+    let mut corner = 0u32;
+    for v in scratch.iter_mut() {
+        v.xyz = key(corner);
+        v.uv[0] = f32::from_bits(corner);
+        corner = corner.wrapping_add(1);
+    }
+    let digit = |k: u32, shift: u32| usize::try_from(k.wrapping_shr(shift) & 0x7ff).unwrap_or(0);
+    // True while the current order is in buffer A.
+    let mut in_a = true;
+    for shift in [0u32, 11, 22] {
+        let mut counts = [0usize; 2048];
+        let mut tally = |k: u32| {
+            if let Some(c) = counts.get_mut(digit(k, shift)) {
+                *c = c.saturating_add(1);
+            }
+        };
+        if in_a {
+            scratch.iter().for_each(|v| tally(v.xyz));
+        } else {
+            idx.iter().for_each(|&k| tally(k));
+        }
+        if counts.contains(&n) {
+            continue; // one bucket holds everything: this byte does not reorder
+        }
+        let mut sum = 0usize;
+        for c in counts.iter_mut() {
+            let here = *c;
+            *c = sum;
+            sum = sum.saturating_add(here);
+        }
+        let mut place = |k: u32| -> usize {
+            match counts.get_mut(digit(k, shift)) {
+                Some(c) => {
+                    let at = *c;
+                    *c = at.saturating_add(1);
+                    at
+                }
+                None => usize::MAX,
+            }
+        };
+        if in_a {
+            for i in 0..n {
+                let Some(&MeshVertex { xyz: k, uv: [c, _] }) = scratch.get(i) else {
+                    break;
+                };
+                let at = place(k);
+                if let (Some(key_slot), Some(v)) = (idx.get_mut(at), scratch.get_mut(at)) {
+                    *key_slot = k;
+                    v.uv[1] = c;
+                }
+            }
+        } else {
+            for i in 0..n {
+                let (Some(&k), Some(c)) = (idx.get(i), scratch.get(i).map(|v| v.uv[1])) else {
+                    break;
+                };
+                if let Some(v) = scratch.get_mut(place(k)) {
+                    v.xyz = k;
+                    v.uv[0] = c;
+                }
+            }
+        }
+        in_a = !in_a;
+    }
+    if !in_a {
+        for (v, &k) in scratch.iter_mut().zip(idx.iter()) {
+            v.xyz = k;
+            v.uv[0] = v.uv[1];
+        }
+    }
+    // Walk the sorted pairs; vertex `count` is written at or before the position being
+    // read, so the unread pairs are never overwritten, and `idx` is free again.
+    let mut count = 0usize;
+    let mut last: Option<u32> = None;
+    for i in 0..n {
+        let Some(&MeshVertex { xyz: k, uv: [c, _] }) = scratch.get(i) else {
+            break;
+        };
+        if last != Some(k) {
+            last = Some(k);
+            if let Some(slot) = scratch.get_mut(count) {
+                *slot = MeshVertex {
+                    xyz: k,
+                    uv: [0.0; 2],
+                };
+            }
+            count = count.saturating_add(1);
+        }
+        let vertex = u32::try_from(count.saturating_sub(1)).unwrap_or(u32::MAX);
+        if let Some(slot) = idx.get_mut(usize::try_from(c.to_bits()).unwrap_or(usize::MAX)) {
+            *slot = vertex;
+        }
+    }
+    count
+}
+
+/// [`radix_dedup`] for a `vertices` slice shorter than `idx`: a comparison sort of the
+/// corners, then a binary search per corner. Fails when the distinct keys do not fit.
+fn sort_dedup(
+    idx: &mut [u32],
+    vertices: &mut [MeshVertex],
+    key: impl Fn(u32) -> u32,
+) -> Result<usize, SizeError> {
+    let mut next = 0u32;
+    for slot in idx.iter_mut() {
+        *slot = next;
+        next = next.wrapping_add(1);
+    }
+    idx.sort_unstable_by_key(|&c| key(c));
+    // Distinct keys in order become the vertices; while searching, a vertex's `xyz`
+    // field holds the whole key (sorted, unique), and is unpacked at the end.
+    let mut count = 0usize;
+    let mut last: Option<u32> = None;
+    for &c in idx.iter() {
+        let k = key(c);
+        if last == Some(k) {
+            continue;
+        }
+        last = Some(k);
+        let available = vertices.len();
+        let Some(slot) = vertices.get_mut(count) else {
+            return Err(SizeError {
+                needed: count.saturating_add(1),
+                available,
+            });
+        };
+        *slot = MeshVertex {
+            xyz: k,
+            uv: [0.0; 2],
+        };
+        count = count.saturating_add(1);
+    }
+    let used = vertices.get_mut(..count).unwrap_or(&mut []);
+    let mut corner = 0u32;
+    for slot in idx.iter_mut() {
+        let k = key(corner);
+        let pos = used.binary_search_by_key(&k, |v| v.xyz).unwrap_or(0);
+        *slot = u32::try_from(pos).unwrap_or(u32::MAX);
+        corner = corner.wrapping_add(1);
+    }
+    Ok(count)
+}
+
 fn divisor(n: i32) -> f32 {
     // Quake II never checks skinwidth/skinheight; a non-positive size would divide by
     // zero, so the documented divisor 1 is used instead (reported by `check`).
@@ -261,62 +439,26 @@ impl<'a> Md2<'a> {
                 available: usize::try_from(u32::MAX).unwrap_or(usize::MAX),
             });
         }
-        let key = |corner: u32| -> u32 {
-            let c = usize::try_from(corner).unwrap_or(usize::MAX);
-            let t = tris.get(c / 3).map(crate::view::Triangle::from_raw);
-            match t {
-                Some(t) => {
-                    let k = c % 3;
-                    let xyz = t.xyz.get(k).copied().unwrap_or(0);
-                    let st = t.st.get(k).copied().unwrap_or(0);
-                    (u32::from(xyz) << 16) | u32::from(st)
-                }
-                None => u32::MAX,
-            }
+        // Bits for the largest `st` index (indices are validated below `num_st` and are
+        // non-negative `i16`s, so 16 bits always suffice).
+        let max_st = u32::try_from(self.st().len().saturating_sub(1)).unwrap_or(u32::MAX);
+        let st_bits = (32u32.saturating_sub(max_st.min(0xffff).leading_zeros())).max(1);
+        let st_mask = 1u32.wrapping_shl(st_bits).wrapping_sub(1);
+        let key = |corner: u32| -> u32 { corner_key(tris, st_bits, corner) };
+        let count = match vertices.get_mut(..n) {
+            // Room for one vertex per corner: a radix sort (linear time) with `vertices`
+            // as the second buffer.
+            Some(scratch) => radix_dedup(idx, scratch, key),
+            // A shorter slice (the distinct count may still fit): a comparison sort.
+            None => sort_dedup(idx, vertices, key)?,
         };
-        let mut next = 0u32;
-        for slot in idx.iter_mut() {
-            *slot = next;
-            next = next.wrapping_add(1);
-        }
-        idx.sort_unstable_by_key(|&c| key(c));
-        // Distinct keys in order become the vertices; while searching, a vertex's `xyz`
-        // field holds the whole key (sorted, unique), and is unpacked at the end.
-        let mut count = 0usize;
-        let mut last: Option<u32> = None;
-        for &c in idx.iter() {
-            let k = key(c);
-            if last == Some(k) {
-                continue;
-            }
-            last = Some(k);
-            let available = vertices.len();
-            let Some(slot) = vertices.get_mut(count) else {
-                return Err(SizeError {
-                    needed: count.saturating_add(1),
-                    available,
-                });
-            };
-            *slot = MeshVertex {
-                xyz: k,
-                uv: [0.0; 2],
-            };
-            count = count.saturating_add(1);
-        }
         let used = vertices.get_mut(..count).unwrap_or(&mut []);
-        let mut corner = 0u32;
-        for slot in idx.iter_mut() {
-            let k = key(corner);
-            let pos = used.binary_search_by_key(&k, |v| v.xyz).unwrap_or(0);
-            *slot = u32::try_from(pos).unwrap_or(u32::MAX);
-            corner = corner.wrapping_add(1);
-        }
         for v in used.iter_mut() {
             let st = self
                 .st()
-                .get(usize::try_from(v.xyz & 0xffff).unwrap_or(usize::MAX));
+                .get(usize::try_from(v.xyz & st_mask).unwrap_or(usize::MAX));
             *v = MeshVertex {
-                xyz: v.xyz >> 16,
+                xyz: v.xyz.wrapping_shr(st_bits),
                 uv: st.map_or([0.0; 2], |st| self.st_uv(st)),
             };
         }

@@ -124,6 +124,13 @@ proptest! {
             let t = &m.triangles[c / 3];
             prop_assert_eq!(soft.vertices[i as usize].xyz, u32::from(t.xyz[c % 3]));
         }
+        // The radix path (room for a vertex per corner) and the comparison-sort path
+        // (a slice of exactly the distinct count) build the same mesh.
+        let mut short = vec![idmodel_md2::MeshVertex::default(); pairs.len()];
+        let mut short_indices = vec![0u32; soft.indices.len()];
+        let n = md2.soft_mesh_into(&mut short, &mut short_indices).unwrap();
+        prop_assert_eq!(&short[..n], &soft.vertices[..]);
+        prop_assert_eq!(&short_indices, &soft.indices);
         // write_into refuses a short buffer and fills an exact one.
         let mut buf = vec![0u8; bytes.len()];
         prop_assert!(idmodel_md2::write_into(&m, &mut buf[..bytes.len() - 1]).is_err());
