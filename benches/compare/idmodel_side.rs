@@ -31,8 +31,9 @@
     missing_docs
 )]
 
-use std::hint::black_box;
-use std::time::{Duration, Instant};
+use core::hint::black_box;
+use core::time::Duration;
+use std::time::Instant;
 
 use idmodel::core::anorms::anorm_or_up;
 use idmodel::core::quat::JointMat;
