@@ -14,8 +14,8 @@
 
 mod common;
 
-use std::alloc::System;
 use core::hint::black_box;
+use std::alloc::System;
 
 use idmodel::core::quat::JointMat;
 use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
