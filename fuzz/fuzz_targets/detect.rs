@@ -1,15 +1,8 @@
 #![no_main]
 //! Format detection and the shared byte helpers never panic on any input.
+//! The body lives in `idmodel_fuzz::detect::run`, so `tests/regressions.rs` replays
+//! `regressions/detect/` through exactly this code.
 
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| {
-    let _ = idmodel::detect(data);
-    let _ = idmodel_core::bytes::Name::from_field(data).to_str();
-    if data.len() >= 2 {
-        let n = u16::from_le_bytes([data[0], data[1]]);
-        let a = idmodel_core::md3_normal::decode_exact(n);
-        let b = idmodel_core::md3_normal::encode(a);
-        let _ = idmodel_core::md3_normal::decode_ideal(b);
-    }
-});
+fuzz_target!(|data: &[u8]| idmodel_fuzz::detect::run(data));

@@ -21,7 +21,22 @@ fn to_u64(n: usize) -> u64 {
     u64::try_from(n).unwrap_or(u64::MAX)
 }
 
+/// A `Truncated` error for a block of `needed` bytes at `offset`.
+///
+/// The error always points inside the input: a block that starts past the end (an
+/// offset field such as MD3's `ofsXyzNormals` set to 0x7F7F7F7F) is reported at the end
+/// of the input, needing the gap plus the block, with nothing available.
 fn truncated(offset: usize, needed: u64, data_len: usize) -> Error {
+    if offset > data_len {
+        let gap = to_u64(offset.saturating_sub(data_len));
+        return Error::at(
+            ErrorKind::Truncated {
+                needed: needed.saturating_add(gap),
+                available: 0,
+            },
+            data_len,
+        );
+    }
     let available = data_len.saturating_sub(offset);
     Error::at(
         ErrorKind::Truncated {
@@ -295,12 +310,43 @@ mod tests {
             }
         );
         let e = read_at::<I32>(&data, 100).unwrap_err();
+        assert_eq!(e.offset(), 6);
         assert_eq!(
             e.kind(),
             ErrorKind::Truncated {
-                needed: 4,
+                needed: 98,
                 available: 0
             }
+        );
+    }
+
+    /// Regression (issue 9 sweep, `samples/sample.md3` with a surface's `ofsXyzNormals`
+    /// filled with 0x7F): a block starting past the end was reported at its own start,
+    /// 2139063083, far outside the 1268-byte input. Errors must point inside the input.
+    #[test]
+    fn block_past_the_end_is_reported_at_the_end_of_input() {
+        let data = [0u8; 1268];
+        let e = slice_at::<I32>(&data, 2_139_063_083, 3).unwrap_err();
+        assert_eq!(e.offset(), 1268);
+        assert_eq!(
+            e.kind(),
+            ErrorKind::Truncated {
+                needed: 2_139_063_083 - 1268 + 12,
+                available: 0
+            }
+        );
+        let e = read_at::<I32>(&data, usize::MAX).unwrap_err();
+        assert_eq!(e.offset(), 1268);
+        let e = slice_at::<I32>(&data, 1268, 1).unwrap_err();
+        assert_eq!(
+            (e.offset(), e.kind()),
+            (
+                1268,
+                ErrorKind::Truncated {
+                    needed: 4,
+                    available: 0
+                }
+            )
         );
     }
 

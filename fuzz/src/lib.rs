@@ -1,0 +1,583 @@
+//! The bodies of the fuzz targets, as plain functions.
+//!
+//! Each `fuzz_targets/<name>.rs` calls `<name>::run(data)`, and `tests/regressions.rs`
+//! replays every file under `regressions/<name>/` through the same function from an
+//! ordinary `cargo test`, so a crasher found once stays fixed.
+//!
+//! These are harnesses, not library code: they `assert!` and `unwrap` on purpose (a
+//! failed assertion is a finding), so the workspace's panic-freedom lints are not
+//! applied to this crate (its manifest does not opt into `[lints] workspace = true`).
+
+/// Format detection and the shared byte helpers never panic on any input.
+pub mod detect {
+    /// Runs the target on one input; panics on a finding.
+    pub fn run(data: &[u8]) {
+        let _ = idmodel::detect(data);
+        let _ = idmodel_core::bytes::Name::from_field(data).to_str();
+        if data.len() >= 2 {
+            let n = u16::from_le_bytes([data[0], data[1]]);
+            let a = idmodel_core::md3_normal::decode_exact(n);
+            let b = idmodel_core::md3_normal::encode(a);
+            let _ = idmodel_core::md3_normal::decode_ideal(b);
+        }
+    }
+}
+
+/// Quake MDL: parse, then walk every accessor, decode every pose and skin, run every
+/// engine check and build the welded mesh under both seam rules. Nothing may panic.
+pub mod mdl {
+    use idmodel::mdl::{
+        AnimRule, Mdl, Profile, SeamRule, SkinOptions, fullbright_mask, skin_to_rgba_vec,
+    };
+
+    /// Runs the target on one input; panics on a finding.
+    pub fn run(data: &[u8]) {
+        let Ok(m) = Mdl::parse(data) else {
+            return;
+        };
+        let _ = (
+            m.scale(),
+            m.origin(),
+            m.eye_position(),
+            m.size(),
+            m.flags().trail(),
+            m.trailing().len(),
+        );
+        let _ = m.triangle_indices().count();
+        let opts = SkinOptions {
+            transparent_255: m.flags().holey(),
+            ..SkinOptions::default()
+        };
+        for skin in m.skins() {
+            let _ = skin.intervals().count();
+            for rule in [AnimRule::Software, AnimRule::Gl] {
+                let _ = skin.image_at(2.5, 0.3, rule);
+            }
+            for image in skin.images() {
+                let rgba = skin_to_rgba_vec(image, &opts);
+                assert_eq!(rgba.len(), image.len() * 4);
+                let mut mask = vec![0u8; image.len()];
+                fullbright_mask(image, &mut mask);
+            }
+        }
+        for frame in m.frames() {
+            let _ = (frame.name(), frame.bbox_min(), frame.bbox_max());
+            for rule in [AnimRule::Software, AnimRule::Gl] {
+                if let Some(p) = frame.pose_at(7.1, 0.4, rule) {
+                    assert!(p < frame.pose_count());
+                }
+            }
+        }
+        let mut poses = 0usize;
+        for pose in m.poses() {
+            let _ = (pose.name().to_str(), pose.bbox_min(), pose.bbox_max());
+            assert_eq!(pose.positions().count(), m.vertex_count());
+            let _ = pose.normals().count();
+            poses += 1;
+        }
+        assert_eq!(poses, m.pose_count());
+        for i in [0, m.pose_count() / 2, m.pose_count().saturating_sub(1)] {
+            assert!(m.pose(i).is_some());
+        }
+        for rule in [SeamRule::Gl, SeamRule::Software] {
+            let _ = m.triangle_uvs(rule).count();
+            let mesh = m.welded_mesh(rule);
+            assert!(
+                mesh.indices
+                    .iter()
+                    .all(|&i| (i as usize) < mesh.vertices.len())
+            );
+            if let Some(p) = m.pose(0) {
+                let _ = mesh.positions(&p);
+                let _ = mesh.normals(&p);
+            }
+        }
+        for p in Profile::ALL {
+            m.check(*p, &mut |f| {
+                let _ = f.to_string();
+            });
+        }
+        let _ = m.animations().count();
+    }
+}
+
+/// Quake MDL round trip: whatever parses converts to the owned model, writes back to the
+/// same bytes (type words normalised to 0/1), and parses again to the same model.
+pub mod mdl_roundtrip {
+    use idmodel::mdl::{Mdl, Model};
+
+    /// Runs the target on one input; panics on a finding.
+    pub fn run(data: &[u8]) {
+        let Ok(m) = Mdl::parse(data) else {
+            return;
+        };
+        let model = Model::from(&m);
+        let bytes = model.write().expect("a parsed model is always writable");
+        assert_eq!(bytes.len(), model.written_size().unwrap());
+        let again = Mdl::parse(&bytes).expect("written bytes parse");
+        let back = Model::from(&again);
+        // Compare the written bytes: NaN intervals make `==` on floats unreliable.
+        assert_eq!(back.write().unwrap(), bytes);
+        let canonical = m.skins().all(|s| s.type_word() == 0 || s.type_word() == 1)
+            && m.frames().all(|f| f.type_word() == 0 || f.type_word() == 1);
+        if canonical {
+            assert_eq!(&bytes[..], data);
+        }
+    }
+}
+
+/// MD2 parsing never panics, and on what parses every accessor, decoder and the checker
+/// walk the whole model: every frame, both mesh topologies, the GL commands, findings.
+pub mod md2 {
+    use idmodel::md2::{Md2, MeshVertex, Profile, lerp_positions};
+
+    /// Runs the target on one input; panics on a finding.
+    pub fn run(data: &[u8]) {
+        let Ok(md2) = Md2::parse(data) else {
+            return;
+        };
+        let _ = Md2::parse_strict(data);
+        let _ = md2.gl_commands_look_swapped();
+        for s in md2.skins() {
+            let _ = s.to_str();
+        }
+        let mut pos = vec![[0.0f32; 3]; md2.vertex_count()];
+        let mut nrm = vec![[0.0f32; 3]; md2.vertex_count()];
+        for f in md2.frames() {
+            assert_eq!(f.positions_into(&mut pos).ok(), Some(md2.vertex_count()));
+            assert_eq!(f.normals_into(&mut nrm).ok(), Some(md2.vertex_count()));
+            let _ = f.name().to_str();
+        }
+        let a = md2.frame_or_first(0);
+        let b = md2.frame_or_first(md2.frame_count().wrapping_sub(1));
+        assert_eq!(lerp_positions(&a, &b, 0.5).count(), md2.vertex_count());
+        for cmd in md2.gl_commands() {
+            for t in 0..cmd.triangle_count() {
+                let tri = cmd.triangle(t).unwrap_or([0; 3]);
+                assert!(tri.iter().all(|&i| i < cmd.vertices.len()));
+            }
+        }
+        let sizes = md2.soft_mesh_sizes();
+        let mut verts = vec![MeshVertex::default(); sizes.vertices];
+        let mut idx = vec![0u32; sizes.indices];
+        if let Ok(n) = md2.soft_mesh_into(&mut verts, &mut idx) {
+            assert!(idx.iter().all(|&i| usize::try_from(i).is_ok_and(|i| i < n)));
+        }
+        let gl = md2.gl_mesh();
+        assert_eq!(gl.indices.len(), 3 * md2.gl_triangle_count());
+        let _ = md2.animations().count();
+        for f in md2.findings(Profile::Quake2) {
+            let _ = f.to_string();
+        }
+    }
+}
+
+/// What parses converts to an owned model; when the writer accepts it, the written file
+/// parses strictly, converts back to an equal model (bitwise, NaNs included) and writes
+/// the same bytes again.
+pub mod md2_roundtrip {
+    use idmodel::md2::{Md2, Model, Profile, write};
+
+    /// Runs the target on one input; panics on a finding.
+    pub fn run(data: &[u8]) {
+        let Ok(md2) = Md2::parse(data) else {
+            return;
+        };
+        // Keep the strip builder's quadratic search small.
+        if md2.triangles().len() > 2048 {
+            return;
+        }
+        let model = Model::from(md2);
+        let Ok(bytes) = write(&model) else {
+            return;
+        };
+        let again = Md2::parse_strict(&bytes).expect("written file parses strictly");
+        assert!(
+            !again
+                .findings(Profile::Quake2)
+                .iter()
+                .any(|f| matches!(f.kind, idmodel::md2::FindingKind::GlMismatch { .. })),
+            "generated GL commands disagree with the triangles"
+        );
+        let back = Model::from(again);
+        assert_eq!(
+            write(&back).ok(),
+            Some(bytes.clone()),
+            "second write differs"
+        );
+        assert_eq!(back.triangles, model.triangles);
+        assert_eq!(back.st, model.st);
+        assert_eq!(back.skins, model.skins);
+        for (x, y) in back.frames.iter().zip(&model.frames) {
+            assert_eq!(x.vertices, y.vertices);
+            assert_eq!(x.name, y.name);
+            assert_eq!(x.scale.map(f32::to_bits), y.scale.map(f32::to_bits));
+            assert_eq!(x.translate.map(f32::to_bits), y.translate.map(f32::to_bits));
+        }
+    }
+}
+
+/// MD3: parse, then walk every accessor, decode every frame (both normal decodes, lerped),
+/// every tag, and run every check. Nothing may panic.
+pub mod md3 {
+    use idmodel::md3::{Md3, NormalDecode, Profile};
+
+    /// Runs the target on one input; panics on a finding.
+    pub fn run(data: &[u8]) {
+        let Ok(m) = Md3::parse(data) else {
+            return;
+        };
+        let _ = (
+            m.name().to_string(),
+            m.flags(),
+            m.num_skins(),
+            m.trailing_bytes().len(),
+        );
+        for f in m.frames() {
+            let _ = (
+                f.mins(),
+                f.maxs(),
+                f.local_origin(),
+                f.radius(),
+                f.name().to_string(),
+            );
+        }
+        let frames = m.num_frames();
+        for s in m.surfaces() {
+            let n = s.num_verts();
+            let _ = (
+                s.name().to_string(),
+                s.engine_name().to_string(),
+                s.offset(),
+            );
+            for sh in s.shaders() {
+                let _ = sh.name().to_string();
+            }
+            for tri in s.indices() {
+                assert!(tri.iter().all(|&i| (i as usize) < n));
+            }
+            assert_eq!(s.tex_coords().count(), n);
+            let mut p = vec![[0.0f32; 3]; n];
+            let mut nr = vec![[0.0f32; 3]; n];
+            for f in 0..s.num_frames() {
+                s.decode_frame(f, NormalDecode::Exact, &mut p, &mut nr)
+                    .unwrap();
+                s.lerp_into(f, 0, 0.25, NormalDecode::Exact, &mut p, &mut nr)
+                    .unwrap();
+                s.lerp_into(0, f, 0.75, NormalDecode::Ideal, &mut p, &mut nr)
+                    .unwrap();
+                assert_eq!(s.positions(f).unwrap().count(), n);
+                assert_eq!(s.normals(f, NormalDecode::Ideal).unwrap().count(), n);
+            }
+            let (a, b) = m.engine_frames(frames, 0);
+            assert_eq!((a, b), (0, 0));
+        }
+        for t in m.all_tags() {
+            for f in 0..frames {
+                let _ = m.lerp_tag(t.name().as_bytes(), f, frames, 0.5);
+            }
+        }
+        for p in Profile::ALL {
+            m.check(*p, &mut |f| {
+                let _ = f.to_string();
+            });
+        }
+    }
+}
+
+/// MD3 round trip: whatever parses and the writer accepts is written, parsed again, and
+/// written again to the same bytes (compared as bytes so NaN floats compare equal).
+pub mod md3_roundtrip {
+    use idmodel::md3::{Md3, Model, write, written_size};
+
+    /// Runs the target on one input; panics on a finding.
+    pub fn run(data: &[u8]) {
+        let Ok(m) = Md3::parse(data) else {
+            return;
+        };
+        let owned = Model::from(m);
+        let Ok(bytes) = write(&owned) else {
+            return;
+        };
+        assert_eq!(written_size(&owned).unwrap(), bytes.len());
+        let again = Md3::parse(&bytes).expect("the writer's output parses");
+        assert_eq!(again.num_frames(), m.num_frames());
+        assert_eq!(again.num_surfaces(), m.num_surfaces());
+        let twice = write(&Model::from(again)).expect("a re-parsed model is writable");
+        assert_eq!(twice, bytes);
+    }
+}
+
+/// `.skin`: parsing and iterating never panic, the iterator makes progress and agrees with
+/// the counts from `parse`, and the checks run.
+pub mod md3_skin {
+    use idmodel::md3::{Profile, Skin};
+
+    /// Runs the target on one input; panics on a finding.
+    pub fn run(data: &[u8]) {
+        let Ok(skin) = Skin::parse(data) else {
+            return;
+        };
+        let mut n = 0usize;
+        for e in skin.entries() {
+            n += 1;
+            assert!(!e.name.is_empty());
+            assert!(n <= data.len(), "the entry iterator does not make progress");
+            let _ = e.matches(b"h_head");
+        }
+        assert_eq!(n, skin.num_surfaces() + skin.num_tags());
+        for p in Profile::ALL {
+            skin.check(None, *p, &mut |f| {
+                let _ = f.to_string();
+            });
+            let _ = skin.shader_for(b"u_torso", *p);
+        }
+    }
+}
+
+/// `animation.cfg`: parsing, raw entries, the Quake III interpretation and the checks
+/// never panic; the raw entry iterator makes progress.
+pub mod md3_animcfg {
+    use idmodel::md3::{AnimationCfg, Profile};
+
+    /// Runs the target on one input; panics on a finding.
+    pub fn run(data: &[u8]) {
+        let Ok(cfg) = AnimationCfg::parse(data) else {
+            return;
+        };
+        let _ = (
+            cfg.footsteps(),
+            cfg.gender(),
+            cfg.head_offset(),
+            cfg.fixed_legs(),
+        );
+        let n = cfg.raw_entries().count();
+        assert!(
+            n <= data.len() / 4 + 1,
+            "the raw entry iterator does not make progress"
+        );
+        if let Ok(q3) = cfg.q3() {
+            assert!((25..=31).contains(&q3.from_file()));
+            for (id, a) in q3.iter() {
+                assert_eq!(q3.by_name(id.name()), Some(a));
+            }
+        }
+        cfg.check(Some((100, 100)), Profile::Ioq3, &mut |f| {
+            let _ = f.to_string();
+        });
+    }
+}
+
+/// md5mesh: parsing never panics, with either comment rule; whatever parses has every
+/// accessor walked (joints, meshes, vertices, triangles, weights, skinning, findings);
+/// and the lexer always makes progress (each token moves the position forward, so no
+/// input can make it loop).
+pub mod md5mesh {
+    use idmodel::md5::lexer::{CommentRule, Lexer};
+    use idmodel::md5::{ParseOptions, Profile, mesh};
+    use idmodel_core::quat::JointMat;
+
+    fn progress(data: &[u8], concat: bool, rule: CommentRule) {
+        let mut lex = Lexer::new(data, concat, rule);
+        let mut last = 0usize;
+        let mut tokens = 0usize;
+        while let Ok(Some(t)) = lex.next_token() {
+            assert!(t.offset >= last, "token before the previous end");
+            assert!(lex.pos() > last, "no progress at byte {last}");
+            last = lex.pos();
+            tokens += 1;
+            assert!(tokens <= data.len(), "more tokens than bytes");
+        }
+    }
+
+    /// Runs the target on one input; panics on a finding.
+    pub fn run(data: &[u8]) {
+        progress(data, true, CommentRule::Engine);
+        progress(data, true, CommentRule::Strict);
+        for comments in [CommentRule::Engine, CommentRule::Strict] {
+            let opts = ParseOptions {
+                comments,
+                require_element_indices: false,
+            };
+            let Ok(file) = mesh::parse_with(data, opts) else {
+                continue;
+            };
+            let _ = file.findings(Profile::Doom3);
+            let _ = file.commandline().to_string_lossy();
+            let mut mats = vec![JointMat::IDENTITY; file.num_joints()];
+            assert_eq!(file.bind_pose(&mut mats), file.num_joints());
+            assert_eq!(file.joints().count(), file.num_joints());
+            let mut n = 0;
+            for m in file.meshes() {
+                n += 1;
+                let _ = (m.name(), m.shader().len());
+                assert_eq!(m.vertices().count(), m.num_vertices());
+                assert!(
+                    m.triangles()
+                        .flatten()
+                        .all(|v| (v as usize) < m.num_vertices())
+                );
+                assert!(m.weights().all(|w| (w.joint as usize) < file.num_joints()));
+                let mut out = vec![[0.0; 3]; m.num_vertices()];
+                assert_eq!(m.skin(&mats, &mut out), m.num_vertices());
+            }
+            assert_eq!(n, file.num_meshes());
+            let owned = mesh::Model::from(&file);
+            let _ = owned.findings(Profile::Doom3);
+            for m in &owned.meshes {
+                let positions: Vec<[f32; 3]> = {
+                    let mut out = vec![[0.0; 3]; m.vertices.len()];
+                    idmodel::md5::skin::skin(&m.vertices, &m.weights, &mats, &mut out);
+                    out
+                };
+                let uv: Vec<[f32; 2]> = m.vertices.iter().map(|v| v.uv).collect();
+                let setup = idmodel::md5::normals::DoomTangents::new(&positions, &uv, &m.triangles);
+                let _ = setup.derive(&positions);
+                let mut normals = vec![[0.0; 3]; positions.len()];
+                idmodel::md5::normals::area_weighted_normals(
+                    &positions,
+                    &m.triangles,
+                    &mut normals,
+                );
+            }
+        }
+    }
+}
+
+/// md5anim: parsing never panics; whatever parses has every accessor walked and is
+/// evaluated (frames, blended times with both root-motion modes, model space); the lexer
+/// always makes progress.
+pub mod md5anim {
+    use idmodel::md5::Profile;
+    use idmodel::md5::anim::{self, Anim};
+    use idmodel::md5::lexer::{CommentRule, Lexer};
+    use idmodel::md5::pose::{self, JointPose, RootMotion};
+    use idmodel_core::quat::JointMat;
+
+    /// Runs the target on one input; panics on a finding.
+    pub fn run(data: &[u8]) {
+        let mut lex = Lexer::new(data, false, CommentRule::Engine);
+        let mut last = 0usize;
+        while let Ok(Some(_)) = lex.next_token() {
+            assert!(lex.pos() > last, "no progress at byte {last}");
+            last = lex.pos();
+        }
+        let Ok(file) = anim::parse(data) else {
+            return;
+        };
+        let _ = file.findings(Profile::Doom3);
+        assert_eq!(file.hierarchy().count(), file.num_joints());
+        assert_eq!(file.bounds().count(), file.num_frames());
+        assert_eq!(file.base_frame().count(), file.num_joints());
+        let mut frames = 0;
+        for f in file.frames() {
+            frames += 1;
+            assert_eq!(f.components().count(), file.num_animated_components());
+        }
+        assert_eq!(frames, file.num_frames());
+        let a = Anim::from(&file);
+        let _ = a.findings(Profile::Doom3);
+        let _ = a.length_ms();
+        let n = a.hierarchy.len();
+        let mut local = vec![JointPose::IDENTITY; n];
+        let mut scratch = local.clone();
+        let mut model = vec![JointMat::IDENTITY; n];
+        for f in 0..a.num_frames().min(8) {
+            a.local_pose(f, &mut local);
+            pose::model_space(&a.hierarchy, &local, &mut model);
+        }
+        for t in [-1, 0, 1, 17, 999, 123_456, i32::MAX] {
+            for root in [RootMotion::Raw, RootMotion::Extract] {
+                a.local_pose_at(t, root, &mut scratch, &mut local);
+            }
+        }
+    }
+}
+
+/// md5camera: parsing never panics; whatever parses has its cuts and frames walked and
+/// is sampled at many times, never blending a cut frame forward when cuts ascend; the
+/// lexer always makes progress.
+pub mod md5camera {
+    use idmodel::md5::Profile;
+    use idmodel::md5::camera::{self, Camera};
+    use idmodel::md5::lexer::{CommentRule, Lexer};
+
+    /// Runs the target on one input; panics on a finding.
+    pub fn run(data: &[u8]) {
+        let mut lex = Lexer::new(data, false, CommentRule::Engine);
+        let mut last = 0usize;
+        while let Ok(Some(_)) = lex.next_token() {
+            assert!(lex.pos() > last, "no progress at byte {last}");
+            last = lex.pos();
+        }
+        let Ok(file) = camera::parse(data) else {
+            return;
+        };
+        let _ = file.findings(Profile::Doom3);
+        assert_eq!(file.cuts().count(), file.num_cuts());
+        assert_eq!(file.frames().count(), file.num_frames());
+        let c = Camera::from(&file);
+        let ascending = c.cuts.windows(2).all(|w| w[0] <= w[1]);
+        for t in [-5i64, 0, 1, 33, 500, 1001, 60_000, i64::MAX] {
+            let s = c.sample(t);
+            assert!(s.frame < c.frames.len() && s.next < c.frames.len());
+            if ascending && s.lerp > 0.0 {
+                assert!(!c.cuts.contains(&(s.frame as u32)));
+            }
+        }
+        let _ = c.duration_ms();
+    }
+}
+
+/// MD5 round trip: whatever parses as an md5mesh, md5anim or md5camera converts to the
+/// owned form; if it is writable (no NaN or infinite values), the text parses back to
+/// an equal model and writing that again gives the same bytes.
+pub mod md5_roundtrip {
+    use idmodel::md5::{anim, camera, mesh};
+
+    /// Runs the target on one input; panics on a finding.
+    pub fn run(data: &[u8]) {
+        if let Ok(m) = mesh::Model::parse(data)
+            && let Ok(text) = mesh::write(&m)
+        {
+            assert_eq!(mesh::written_size(&m).unwrap(), text.len());
+            let back = mesh::Model::parse(&text).expect("written md5mesh parses");
+            assert_eq!(back, m);
+            assert_eq!(mesh::write(&back).unwrap(), text);
+        }
+        if let Ok(a) = anim::Anim::parse(data)
+            && let Ok(text) = anim::write(&a)
+        {
+            let back = anim::Anim::parse(&text).expect("written md5anim parses");
+            assert_eq!(back, a);
+            assert_eq!(anim::write(&back).unwrap(), text);
+        }
+        if let Ok(c) = camera::Camera::parse(data)
+            && let Ok(text) = camera::write(&c)
+        {
+            let back = camera::Camera::parse(&text).expect("written md5camera parses");
+            assert_eq!(back, c);
+            assert_eq!(camera::write(&back).unwrap(), text);
+        }
+    }
+}
+
+/// A target's body: runs one input, panics on a finding.
+pub type Target = fn(&[u8]);
+
+/// Every target, by the name of its `fuzz_targets/` file and `regressions/` folder.
+pub const TARGETS: &[(&str, Target)] = &[
+    ("detect", detect::run),
+    ("mdl", mdl::run),
+    ("mdl_roundtrip", mdl_roundtrip::run),
+    ("md2", md2::run),
+    ("md2_roundtrip", md2_roundtrip::run),
+    ("md3", md3::run),
+    ("md3_roundtrip", md3_roundtrip::run),
+    ("md3_skin", md3_skin::run),
+    ("md3_animcfg", md3_animcfg::run),
+    ("md5mesh", md5mesh::run),
+    ("md5anim", md5anim::run),
+    ("md5camera", md5camera::run),
+    ("md5_roundtrip", md5_roundtrip::run),
+];
