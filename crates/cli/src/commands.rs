@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use clap::CommandFactory as _;
 use clap::error::ErrorKind;
 use idmodel::{Format, detect};
-use idmodel_gltf::{Axes, ExportOptions, to_glb, to_gltf};
+use idmodel_gltf::{Axes, ExportOptions, Scene, to_glb, to_gltf};
 use rayon::prelude::*;
 
 use crate::failure::Failure;
@@ -35,7 +35,9 @@ pub fn run(command: Command) -> Exit {
             to,
         } => {
             let axes = if keep_axes { Axes::Keep } else { Axes::YUp };
-            if input.is_dir() {
+            if input.is_dir() && formats::md3::is_player_folder(&input) {
+                convert_player(&input, &output, &anims, frame, axes, to)
+            } else if input.is_dir() {
                 convert_folder(&input, &output, &anims, frame, axes, to)
             } else {
                 convert_file(&input, &output, &anims, frame, axes, to)
@@ -332,6 +334,26 @@ fn convert_one(
         anims: &anim_inputs,
         frame,
     };
+    export(
+        input,
+        output,
+        axes,
+        kind,
+        || loaded.module.scene(&loaded.input(), &request),
+        || loaded.module.frame(&loaded.input(), &request),
+    )
+}
+
+/// Writes the scene (`.glb`/`.gltf`) or one frame (`.obj`) of `input` to `output`; the
+/// error is the complete line to print.
+fn export(
+    input: &Path,
+    output: &Path,
+    axes: Axes,
+    kind: OutKind,
+    scene: impl FnOnce() -> Result<Scene, Failure>,
+    frame: impl FnOnce() -> Result<FrameMesh, Failure>,
+) -> Result<(), String> {
     let options = ExportOptions {
         axes,
         ..ExportOptions::default()
@@ -352,10 +374,7 @@ fn convert_one(
     let dir = output.parent().unwrap_or(Path::new(""));
     match kind {
         OutKind::Glb | OutKind::Gltf => {
-            let scene = loaded
-                .module
-                .scene(&loaded.input(), &request)
-                .map_err(|f| line(input, f))?;
+            let scene = scene().map_err(|f| line(input, f))?;
             if kind == OutKind::Glb {
                 let glb = to_glb(&scene, &options).map_err(|e| line(input, Failure::from(e)))?;
                 write(output, &glb)
@@ -370,10 +389,7 @@ fn convert_one(
             }
         }
         OutKind::Obj => {
-            let mesh: FrameMesh = loaded
-                .module
-                .frame(&loaded.input(), &request)
-                .map_err(|f| line(input, f))?;
+            let mesh = frame().map_err(|f| line(input, f))?;
             let files = obj::to_obj(&mesh, &stem, axes).map_err(|f| line(input, f))?;
             if let Some(mtl) = &files.mtl {
                 write(&dir.join(format!("{stem}.mtl")), mtl.as_bytes())?;
@@ -382,6 +398,58 @@ fn convert_one(
                 write(&dir.join(name), png)?;
             }
             write(output, files.obj.as_bytes())
+        }
+    }
+}
+
+/// `convert` of a Quake III player folder (`lower.md3`, `upper.md3`, `head.md3`): one
+/// assembled model. OUTPUT is the file to write, or a folder to write
+/// `<folder name>.<ext>` into (`--to`, default glb).
+fn convert_player(
+    input: &Path,
+    output: &Path,
+    anims: &[PathBuf],
+    frame: Option<usize>,
+    axes: Axes,
+    to: Option<OutKind>,
+) -> Exit {
+    if !anims.is_empty() {
+        return usage("--anim applies to one md5mesh, not to a Quake III player folder");
+    }
+    let has_ext = output.extension().is_some() && !output.is_dir();
+    let (output, kind) = if has_ext {
+        match kind_of(output, to) {
+            Ok(k) => (output.to_path_buf(), k),
+            Err(m) => return usage(m),
+        }
+    } else {
+        let kind = to.unwrap_or(OutKind::Glb);
+        let name = input
+            .file_name()
+            .map_or_else(|| "player".into(), |n| n.to_string_lossy().into_owned());
+        (output.join(format!("{name}.{}", kind.ext())), kind)
+    };
+    let request = Request { anims: &[], frame };
+    let result = export(
+        input,
+        &output,
+        axes,
+        kind,
+        || formats::md3::player_scene(input, &request),
+        || formats::md3::player_frame(input, &request),
+    );
+    match result {
+        Ok(()) => {
+            out_line(format_args!(
+                "assembled the Quake III player in {} (upper.md3 on lower.md3's tag_torso, head.md3 on upper.md3's tag_head) into {}",
+                input.display(),
+                output.display()
+            ));
+            Exit::Ok
+        }
+        Err(e) => {
+            error_line(e);
+            Exit::Failed
         }
     }
 }

@@ -1,0 +1,1005 @@
+//! The `idmodel` binary on Quake III MD3 files: `info --json` against values read straight
+//! from the file bytes here (not through idmodel-md3), `check` exit codes, `convert` to
+//! `.glb`/`.gltf` (structure checked, and validated by the Khronos validator when Node.js
+//! and the validator are installed) and `.obj`, `render`, and the assembly of a player
+//! folder (`lower.md3`, `upper.md3`, `head.md3`).
+//!
+//! Corpus files come from `$IDMODEL_CORPUS/md3` (skipped with a notice when unset).
+// Tests may index, unwrap and compute freely: a panic here is a failed assertion.
+#![allow(
+    clippy::indexing_slicing,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::arithmetic_side_effects,
+    clippy::as_conversions,
+    clippy::cast_possible_truncation,
+    clippy::std_instead_of_core,
+    clippy::std_instead_of_alloc,
+    missing_docs
+)]
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+// ---------------------------------------------------------------------------------------
+// Running the binary
+
+fn idmodel(args: &[&dyn AsRef<std::ffi::OsStr>]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_idmodel"))
+        .args(args.iter().map(|a| a.as_ref()))
+        .output()
+        .unwrap()
+}
+
+fn code(o: &Output) -> i32 {
+    o.status.code().expect("killed by a signal")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn scratch(test: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("idmodel-md3-cli")
+        .join(test);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn sample() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/sample.md3")
+}
+
+/// `$IDMODEL_CORPUS/md3`, or `None` (with a notice) when unset.
+fn corpus_dir(test: &str) -> Option<PathBuf> {
+    let Some(corpus) = std::env::var_os("IDMODEL_CORPUS").filter(|c| !c.is_empty()) else {
+        eprintln!("notice: IDMODEL_CORPUS is not set; {test}: corpus MD3 files skipped");
+        return None;
+    };
+    Some(Path::new(&corpus).join("md3"))
+}
+
+/// Every `.md3` under `$IDMODEL_CORPUS/md3`, or `None` (with a notice) when unset.
+fn corpus_md3(test: &str) -> Option<Vec<PathBuf>> {
+    let root = corpus_dir(test)?;
+    let mut out = Vec::new();
+    let mut stack = vec![root];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("md3")) {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    assert!(!out.is_empty(), "no .md3 files in the corpus");
+    Some(out)
+}
+
+/// `node` and the validator script, or `None` (skip validation with a notice).
+fn validator() -> Option<PathBuf> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../gltf/tests/validate.mjs");
+    let installed = std::env::var_os("IDMODEL_GLTF_VALIDATOR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../../.validator/node_modules/gltf-validator")
+        });
+    let node = Command::new("node")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    (node && installed.exists()).then_some(script)
+}
+
+/// Validates `files`; every one must have 0 errors. Returns false when skipped.
+fn validate(files: &[PathBuf]) -> bool {
+    let Some(script) = validator() else {
+        eprintln!(
+            "notice: node or the glTF validator is missing; {} files not validated",
+            files.len()
+        );
+        return false;
+    };
+    let o = Command::new("node")
+        .arg(&script)
+        .args(files)
+        .output()
+        .unwrap();
+    let out = stdout(&o);
+    assert!(o.status.success(), "validator:\n{out}{}", stderr(&o));
+    assert_eq!(
+        out.lines().filter(|l| l.starts_with("errors: 0 ")).count(),
+        files.len(),
+        "{out}"
+    );
+    true
+}
+
+// ---------------------------------------------------------------------------------------
+// Reading the file independently: a few lines of little-endian reading, qfiles.h layout.
+
+fn i32_at(b: &[u8], at: usize) -> i32 {
+    i32::from_le_bytes(b[at..at + 4].try_into().unwrap())
+}
+
+fn i16_at(b: &[u8], at: usize) -> i16 {
+    i16::from_le_bytes(b[at..at + 2].try_into().unwrap())
+}
+
+fn f32_at(b: &[u8], at: usize) -> f32 {
+    f32::from_le_bytes(b[at..at + 4].try_into().unwrap())
+}
+
+fn name_at(b: &[u8], at: usize, len: usize) -> String {
+    let field = &b[at..at + len];
+    let end = field.iter().position(|&c| c == 0).unwrap_or(len);
+    String::from_utf8_lossy(&field[..end]).into_owned()
+}
+
+/// One surface of `md3Surface_t`, with its absolute offsets.
+#[derive(Debug)]
+struct Surf {
+    at: usize,
+    name: String,
+    num_frames: usize,
+    num_verts: usize,
+    num_tris: usize,
+    shader: Option<String>,
+    ofs_xyz: usize,
+}
+
+/// The header fields of `md3Header_t` the tests use, and the surface chain.
+#[derive(Debug)]
+struct Header {
+    num_frames: usize,
+    num_tags: usize,
+    ofs_frames: usize,
+    ofs_tags: usize,
+    surfaces: Vec<Surf>,
+}
+
+fn header(b: &[u8]) -> Header {
+    assert_eq!(&b[..4], b"IDP3");
+    assert_eq!(i32_at(b, 4), 15);
+    let u = |at| usize::try_from(i32_at(b, at)).unwrap();
+    let mut surfaces = Vec::new();
+    let mut pos = u(100);
+    for _ in 0..u(84) {
+        let s = |rel| usize::try_from(i32_at(b, pos + rel)).unwrap();
+        let num_shaders = s(76);
+        surfaces.push(Surf {
+            at: pos,
+            name: name_at(b, pos + 4, 64),
+            num_frames: s(72),
+            num_verts: s(80),
+            num_tris: s(84),
+            shader: (num_shaders > 0).then(|| name_at(b, pos + s(92), 64)),
+            ofs_xyz: pos + s(100),
+        });
+        pos += s(104);
+    }
+    Header {
+        num_frames: u(76),
+        num_tags: u(80),
+        ofs_frames: u(92),
+        ofs_tags: u(96),
+        surfaces,
+    }
+}
+
+/// Positions of surface `s` in frame `f`: `xyz / 64`.
+fn positions(b: &[u8], s: &Surf, f: usize) -> Vec<[f32; 3]> {
+    (0..s.num_verts)
+        .map(|v| {
+            let at = s.ofs_xyz + 8 * (f * s.num_verts + v);
+            [0, 1, 2].map(|k| f32::from(i16_at(b, at + 2 * k)) / 64.0)
+        })
+        .collect()
+}
+
+/// `(name, origin, axis rows)` of tag `t` in frame `f`.
+fn tag(b: &[u8], h: &Header, f: usize, t: usize) -> (String, [f32; 3], [[f32; 3]; 3]) {
+    let at = h.ofs_tags + 112 * (f * h.num_tags + t);
+    let v = |o: usize| [0, 1, 2].map(|k| f32_at(b, at + o + 4 * k));
+    (name_at(b, at, 64), v(64), [v(76), v(88), v(100)])
+}
+
+fn frame_name(b: &[u8], h: &Header, f: usize) -> String {
+    name_at(b, h.ofs_frames + 56 * f + 40, 16)
+}
+
+/// Bounds of `points` as (min, max).
+fn bounds(points: impl IntoIterator<Item = [f32; 3]>) -> Option<([f32; 3], [f32; 3])> {
+    points.into_iter().fold(None, |acc, p| {
+        let (mut lo, mut hi) = acc.unwrap_or((p, p));
+        for k in 0..3 {
+            lo[k] = lo[k].min(p[k]);
+            hi[k] = hi[k].max(p[k]);
+        }
+        Some((lo, hi))
+    })
+}
+
+fn close(a: f64, b: f32) -> bool {
+    (a - f64::from(b)).abs() <= 1e-4 * f64::from(b.abs()).max(1.0)
+}
+
+fn nums(v: &Value) -> Vec<f64> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect()
+}
+
+fn assert_close3(got: &Value, want: [f32; 3], what: &str) {
+    let got = nums(got);
+    assert_eq!(got.len(), 3, "{what}");
+    for k in 0..3 {
+        assert!(close(got[k], want[k]), "{what}: {got:?} != {want:?}");
+    }
+}
+
+/// The JSON chunk of a `.glb`.
+fn glb_json(path: &Path) -> Value {
+    let b = std::fs::read(path).unwrap();
+    assert_eq!(&b[..4], b"glTF");
+    let len = u32::from_le_bytes(b[12..16].try_into().unwrap()) as usize;
+    assert_eq!(&b[16..20], b"JSON");
+    serde_json::from_slice(&b[20..20 + len]).unwrap()
+}
+
+/// `q · v · q⁻¹` for a glTF quaternion `[x, y, z, w]`.
+fn rotate(q: &[f64], v: [f64; 3]) -> [f64; 3] {
+    let (x, y, z, w) = (q[0], q[1], q[2], q[3]);
+    let t = [
+        2.0 * (y * v[2] - z * v[1]),
+        2.0 * (z * v[0] - x * v[2]),
+        2.0 * (x * v[1] - y * v[0]),
+    ];
+    [
+        v[0] + w * t[0] + (y * t[2] - z * t[1]),
+        v[1] + w * t[1] + (z * t[0] - x * t[2]),
+        v[2] + w * t[2] + (x * t[1] - y * t[0]),
+    ]
+}
+
+/// Node index by name, and each node's parent.
+fn node_graph(j: &Value) -> (BTreeMap<String, usize>, BTreeMap<usize, usize>) {
+    let mut names = BTreeMap::new();
+    let mut parent = BTreeMap::new();
+    for (i, n) in j["nodes"].as_array().unwrap().iter().enumerate() {
+        if let Some(name) = n["name"].as_str() {
+            names.entry(name.to_owned()).or_insert(i);
+        }
+        for c in n
+            .get("children")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            parent.insert(c.as_u64().unwrap() as usize, i);
+        }
+    }
+    (names, parent)
+}
+
+fn accessor<'a>(j: &'a Value, i: &Value) -> &'a Value {
+    &j["accessors"][i.as_u64().unwrap() as usize]
+}
+
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn info_json_matches_the_header_and_the_raw_vertices() {
+    let mut files = vec![sample()];
+    files.extend(corpus_md3("info").unwrap_or_default());
+    for file in &files {
+        let bytes = std::fs::read(file).unwrap();
+        let h = header(&bytes);
+        let o = idmodel(&[&"info", file, &"--json"]);
+        assert_eq!(code(&o), 0, "{}: {}", file.display(), stderr(&o));
+        let out = stdout(&o);
+        assert_eq!(out.lines().count(), 1, "{out}");
+        let j: Value = serde_json::from_str(&out).unwrap();
+        let what = file.display().to_string();
+        let keys: BTreeSet<&str> = j.as_object().unwrap().keys().map(String::as_str).collect();
+        assert_eq!(
+            keys,
+            BTreeSet::from([
+                "format",
+                "frames",
+                "vertices",
+                "triangles",
+                "surfaces",
+                "tags",
+                "bounds"
+            ]),
+            "{what}"
+        );
+        assert_eq!(j["format"], "md3", "{what}");
+        assert_eq!(j["frames"], h.num_frames, "{what}");
+        assert_eq!(j["surfaces"], h.surfaces.len(), "{what}");
+        assert_eq!(j["tags"], h.num_tags, "{what}");
+        let verts: usize = h.surfaces.iter().map(|s| s.num_verts).sum();
+        let tris: usize = h.surfaces.iter().map(|s| s.num_tris).sum();
+        assert_eq!(j["vertices"], verts, "{what}");
+        assert_eq!(j["triangles"], tris, "{what}");
+        let b = bounds(
+            h.surfaces
+                .iter()
+                .filter(|s| s.num_frames > 0)
+                .flat_map(|s| positions(&bytes, s, 0)),
+        );
+        match b {
+            Some((lo, hi)) => {
+                assert_close3(&j["bounds"]["min"], lo, &what);
+                assert_close3(&j["bounds"]["max"], hi, &what);
+            }
+            None => assert!(j["bounds"].is_null(), "{what}"),
+        }
+
+        // The plain form: the counts and the MD3 details.
+        let o = idmodel(&[&"info", file]);
+        assert_eq!(code(&o), 0, "{what}");
+        let plain = stdout(&o);
+        assert!(plain.contains("Quake III MD3"), "{plain}");
+        for row in ["skin file", "animations", "frame names", "findings"] {
+            assert!(plain.contains(row), "{what}: no {row} in\n{plain}");
+        }
+        for s in &h.surfaces {
+            if s.name.is_ascii() {
+                assert!(plain.contains(&format!("'{}'", s.name)), "{plain}");
+            }
+        }
+        for t in 0..h.num_tags {
+            let name = tag(&bytes, &h, 0, t).0;
+            assert!(plain.contains(&name), "{what}: tag {name} in\n{plain}");
+        }
+    }
+}
+
+#[test]
+fn info_reads_the_player_side_files() {
+    let Some(dir) = corpus_dir("side files") else {
+        return;
+    };
+    let lower = dir.join("oa_kyonshi/lower.md3");
+    let o = idmodel(&[&"info", &lower]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let plain = stdout(&o);
+    // The legs entries move back by LEGS_WALKCR − TORSO_GESTURE = 155 − 95 = 60
+    // (LEGS_WALK is written 260).
+    assert!(plain.contains("legs frames moved back by 60"), "{plain}");
+    assert!(
+        plain
+            .lines()
+            .any(|l| l.contains("LEGS_WALK ") && l.contains("frames 200-206 (7)")),
+        "{plain}"
+    );
+    assert!(
+        plain.contains("lower_default.skin (3 surface entries)"),
+        "{plain}"
+    );
+    assert!(
+        plain.contains("skin: 'models/players/kyonshi/dress.tga'"),
+        "{plain}"
+    );
+    assert!(!plain.contains("TORSO_STAND"), "legs only:\n{plain}");
+    // Tremulous's 37-entry file is not Quake III's layout.
+    let upper = dir.join("trem_human_base/upper.md3");
+    let plain = stdout(&idmodel(&[&"info", &upper]));
+    assert!(plain.contains("37 entries"), "{plain}");
+    assert!(plain.contains("15 fps"), "{plain}");
+}
+
+/// The offset of surface `i`'s name field in `bytes`.
+fn surface_name_at(bytes: &[u8], i: usize) -> usize {
+    header(bytes).surfaces[i].at + 4
+}
+
+/// The sample with surface 1 renamed `arml` (the engine cuts `arm_l` to `arm`, a
+/// finding): a clean file.
+fn clean_sample() -> Vec<u8> {
+    let mut b = std::fs::read(sample()).unwrap();
+    let at = surface_name_at(&b, 1);
+    b[at..at + 64].fill(0);
+    b[at..at + 4].copy_from_slice(b"arml");
+    b
+}
+
+#[test]
+fn check_exit_codes() {
+    let dir = scratch("check");
+    let clean = dir.join("clean.md3");
+    std::fs::write(&clean, clean_sample()).unwrap();
+    let o = idmodel(&[&"check", &clean]);
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    assert!(
+        stdout(&o).trim_end().ends_with("ok (quake3, ioq3)"),
+        "{}",
+        stdout(&o)
+    );
+    let o = idmodel(&[&"check", &clean, &"--engine", &"ioq3"]);
+    assert_eq!(code(&o), 0);
+    let o = idmodel(&[&"check", &clean, &"--engine", &"quake2"]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+
+    // The sample itself: 'arm_l' is renamed by both engines.
+    let s = sample();
+    let o = idmodel(&[&"check", &s]);
+    assert_eq!(code(&o), 1);
+    let out = stdout(&o);
+    assert_eq!(out.lines().count(), 2, "{out}");
+    for engine in ["quake3", "ioq3"] {
+        assert!(
+            out.contains(&format!(
+                "{}: {engine}: warning: surface 1 'arm_l' is renamed 'arm'",
+                s.display()
+            )),
+            "{out}"
+        );
+    }
+    let o = idmodel(&[&"check", &s, &"--engine", &"quake3"]);
+    assert_eq!((code(&o), stdout(&o).lines().count()), (1, 1));
+
+    // A skin beside the model is checked against it.
+    let skinned = dir.join("skinned");
+    std::fs::create_dir_all(&skinned).unwrap();
+    let lower = skinned.join("lower.md3");
+    std::fs::write(&lower, clean_sample()).unwrap();
+    std::fs::write(
+        skinned.join("lower_default.skin"),
+        "body,models/b.tga\narml,models/a.tga\nnosuch,models/x.tga\n",
+    )
+    .unwrap();
+    let o = idmodel(&[&"check", &lower, &"--engine", &"ioq3"]);
+    assert_eq!(code(&o), 1);
+    assert!(
+        stdout(&o).contains(
+            "ioq3: lower_default.skin: warning: line 3: the model has no surface 'nosuch'"
+        ),
+        "{}",
+        stdout(&o)
+    );
+
+    // Refused: truncated, a bad version, not a model.
+    let full = std::fs::read(&s).unwrap();
+    let cut = dir.join("cut.md3");
+    std::fs::write(&cut, &full[..full.len() - 100]).unwrap();
+    let mut v = full.clone();
+    v[4..8].copy_from_slice(&16i32.to_le_bytes());
+    let version = dir.join("version.md3");
+    std::fs::write(&version, &v).unwrap();
+    for (file, what) in [(&cut, "truncated"), (&version, "(at byte 4)")] {
+        for args in [vec!["check"], vec!["info", "--json"], vec!["render", "-o"]] {
+            let png = dir.join("x.png");
+            let mut a: Vec<&dyn AsRef<std::ffi::OsStr>> = args.iter().map(|s| s as _).collect();
+            a.insert(1, file);
+            if args[0] == "render" {
+                a.push(&png);
+            }
+            let o = idmodel(&a);
+            let err = stderr(&o);
+            assert_eq!(code(&o), 1, "{args:?} {err}");
+            assert_eq!(err.lines().count(), 1, "{err}");
+            assert!(err.starts_with("idmodel: "), "{err}");
+            assert!(err.contains(&file.display().to_string()), "{err}");
+            assert!(err.contains(what) && err.contains("(at byte "), "{err}");
+            assert!(!err.contains("panicked"), "{err}");
+        }
+    }
+}
+
+/// The parts of a converted single-file scene this test checks, from the glTF JSON.
+fn check_scene(j: &Value, bytes: &[u8], what: &str, frame: Option<usize>) {
+    let h = header(bytes);
+    let drawn: Vec<&Surf> = h
+        .surfaces
+        .iter()
+        .filter(|s| s.num_verts > 0 && s.num_tris > 0 && s.num_frames > 0)
+        .collect();
+    let meshes = j.get("meshes").and_then(Value::as_array);
+    if drawn.is_empty() {
+        assert!(meshes.is_none(), "{what}: no mesh");
+    } else {
+        let meshes = meshes.unwrap();
+        assert_eq!(meshes.len(), 1, "{what}");
+        let prims = meshes[0]["primitives"].as_array().unwrap();
+        assert_eq!(
+            prims.len(),
+            drawn.len(),
+            "{what}: one primitive per surface"
+        );
+        for (p, s) in prims.iter().zip(&drawn) {
+            let pos = accessor(j, &p["attributes"]["POSITION"]);
+            assert_eq!(pos["count"], s.num_verts, "{what}: {}", s.name);
+            assert_eq!(
+                accessor(j, &p["indices"])["count"],
+                3 * s.num_tris,
+                "{what}"
+            );
+            for attr in ["NORMAL", "TEXCOORD_0"] {
+                assert!(p["attributes"].get(attr).is_some(), "{what}: {attr}");
+            }
+            let targets = p.get("targets").map_or(0, |t| t.as_array().unwrap().len());
+            let animated = frame.is_none() && h.num_frames > 1;
+            assert_eq!(
+                targets,
+                if animated { h.num_frames - 1 } else { 0 },
+                "{what}: targets"
+            );
+        }
+        if frame.is_none() && h.num_frames > 1 {
+            let names: Vec<String> = (1..h.num_frames)
+                .map(|f| frame_name(bytes, &h, f))
+                .collect();
+            let got: Vec<String> = meshes[0]["extras"]["targetNames"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_str().unwrap().to_owned())
+                .collect();
+            if names.iter().all(|n| n.is_ascii()) {
+                assert_eq!(got, names, "{what}");
+            }
+        }
+    }
+    // Tags: one node each, children of the model's node.
+    let (names, parent) = node_graph(j);
+    for t in 0..h.num_tags {
+        let (name, ..) = tag(bytes, &h, 0, t);
+        if name.is_ascii() {
+            let n = names[&name];
+            assert_eq!(parent.get(&n), Some(&0), "{what}: {name} under the model");
+        }
+    }
+    let anims = j
+        .get("animations")
+        .map_or(0, |a| a.as_array().unwrap().len());
+    if frame.is_some() || h.num_frames == 1 {
+        assert_eq!(anims, 0, "{what}: a still frame");
+    } else if !drawn.is_empty() || h.num_tags > 0 {
+        assert!(anims >= 1, "{what}: clips");
+    }
+}
+
+#[test]
+fn convert_to_glb_and_gltf_validates() {
+    let dir = scratch("convert");
+    let s = sample();
+    let bytes = std::fs::read(&s).unwrap();
+    let h = header(&bytes);
+    let mut written = Vec::new();
+    for (name, extra) in [
+        ("anim", vec![]),
+        ("keep", vec!["--keep-axes"]),
+        ("frame2", vec!["--frame", "2", "--keep-axes"]),
+    ] {
+        for ext in ["glb", "gltf"] {
+            let out = dir.join(format!("{name}.{ext}"));
+            let mut a: Vec<&dyn AsRef<std::ffi::OsStr>> = vec![&"convert", &s, &"-o", &out];
+            a.extend(extra.iter().map(|e| e as &dyn AsRef<std::ffi::OsStr>));
+            let o = idmodel(&a);
+            assert_eq!(code(&o), 0, "{name}.{ext}: {}", stderr(&o));
+            let j = if ext == "glb" {
+                glb_json(&out)
+            } else {
+                assert!(dir.join(format!("{name}.bin")).exists());
+                serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap()
+            };
+            let frame = (name == "frame2").then_some(2);
+            let what = format!("{name}.{ext}");
+            check_scene(&j, &bytes, &what, frame);
+            let base = frame.unwrap_or(0);
+            let keep = name != "anim";
+            let yup = |p: [f32; 3]| if keep { p } else { [p[1], p[2], p[0]] };
+            // POSITION min/max of each surface in the base frame.
+            for (p, surf) in j["meshes"][0]["primitives"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .zip(&h.surfaces)
+            {
+                let (lo, hi) = bounds(positions(&bytes, surf, base)).unwrap();
+                let pos = accessor(&j, &p["attributes"]["POSITION"]);
+                let (lo, hi) = (yup(lo), yup(hi));
+                let (lo, hi) = (
+                    [0, 1, 2].map(|k| lo[k].min(hi[k])),
+                    [0, 1, 2].map(|k| lo[k].max(hi[k])),
+                );
+                assert_close3(&pos["min"], lo, &what);
+                assert_close3(&pos["max"], hi, &what);
+            }
+            // Materials: the surfaces' shader names, referenced as image URIs.
+            let mats: Vec<&str> = j["materials"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m["name"].as_str().unwrap())
+                .collect();
+            let shaders: Vec<String> = h.surfaces.iter().filter_map(|s| s.shader.clone()).collect();
+            assert_eq!(mats, shaders, "{what}");
+            let uris: Vec<&str> = j["images"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m["uri"].as_str().unwrap())
+                .collect();
+            assert_eq!(uris, shaders, "{what}");
+            // The tag node sits at the tag of the base frame, turned to its axes.
+            let (names, _) = node_graph(&j);
+            let (tname, origin, axis) = tag(&bytes, &h, base, 0);
+            let node = &j["nodes"][names[&tname]];
+            assert_close3(&node["translation"], yup(origin), &what);
+            let q = node.get("rotation").map_or(vec![0.0, 0.0, 0.0, 1.0], nums);
+            for (k, row) in axis.iter().enumerate() {
+                let mut e = [0.0f32; 3];
+                e[k] = 1.0;
+                let e = yup(e).map(f64::from);
+                let got = rotate(&q, e);
+                let want = yup(*row);
+                for c in 0..3 {
+                    assert!(close(got[c], want[c]), "{what}: axis {k}: {got:?} {want:?}");
+                }
+            }
+            if name != "frame2" {
+                // One clip of all 3 frames at the 15 fps default: weights, and the tag's
+                // translation and rotation.
+                let a = &j["animations"].as_array().unwrap()[0];
+                assert_eq!(a["name"], "sample", "{what}");
+                let paths: BTreeSet<&str> = a["channels"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|c| c["target"]["path"].as_str().unwrap())
+                    .collect();
+                assert_eq!(
+                    paths,
+                    BTreeSet::from(["weights", "translation", "rotation"]),
+                    "{what}"
+                );
+                let input = accessor(&j, &a["samplers"][0]["input"]);
+                assert_eq!(input["count"], h.num_frames, "{what}");
+                let max = input["max"][0].as_f64().unwrap();
+                assert!(close(max, (h.num_frames as f32 - 1.0) / 15.0), "{max}");
+            }
+            written.push(out);
+        }
+    }
+    // Out of range: one line, exit 1, nothing written.
+    let out = dir.join("bad.glb");
+    let o = idmodel(&[&"convert", &s, &"-o", &out, &"--frame", &"3"]);
+    assert_eq!(code(&o), 1);
+    assert!(
+        stderr(&o).contains("frame 3 is out of range: the model has 3 frames"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(stderr(&o).lines().count(), 1);
+    assert!(!out.exists());
+    validate(&written);
+}
+
+/// The corpus files keep their structure through `convert` (the corpus test converts,
+/// validates and renders every one of them too); the kyonshi legs get the cfg's clips.
+#[test]
+fn corpus_scenes_have_the_md3_structure() {
+    let Some(files) = corpus_md3("scene structure") else {
+        return;
+    };
+    let dir = scratch("corpus");
+    let mut written = Vec::new();
+    for (i, file) in files.iter().enumerate() {
+        let bytes = std::fs::read(file).unwrap();
+        let out = dir.join(format!("{i}.glb"));
+        let o = idmodel(&[&"convert", file, &"-o", &out]);
+        assert_eq!(code(&o), 0, "{}: {}", file.display(), stderr(&o));
+        let j = glb_json(&out);
+        check_scene(&j, &bytes, &file.display().to_string(), None);
+        if file.ends_with("oa_kyonshi/lower.md3") {
+            let clips = j["animations"].as_array().unwrap();
+            // 6 BOTH + 12 LEGS + LEGS_BACKCR and LEGS_BACKWALK.
+            assert_eq!(clips.len(), 20);
+            let walk = clips.iter().find(|c| c["name"] == "LEGS_WALK").unwrap();
+            let input = accessor(&j, &walk["samplers"][0]["input"]);
+            assert_eq!(input["count"], 7);
+            // 15 fps: (int)(1000 / 15) = 66 ms a frame.
+            assert!(close(input["max"][0].as_f64().unwrap(), 6.0 * 0.066));
+            let mats: BTreeSet<&str> = j["materials"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m["name"].as_str().unwrap())
+                .collect();
+            assert!(
+                mats.contains("models/players/kyonshi/dress.tga"),
+                "{mats:?}"
+            );
+        }
+        written.push(out);
+    }
+    validate(&written);
+}
+
+#[test]
+fn convert_to_obj() {
+    let dir = scratch("obj");
+    let s = sample();
+    let bytes = std::fs::read(&s).unwrap();
+    let h = header(&bytes);
+    for (frame, keep) in [(None, false), (Some(2usize), true)] {
+        let out = dir.join(format!("f{}.obj", frame.unwrap_or(0)));
+        let f = frame.map(|f| f.to_string());
+        let mut a: Vec<&dyn AsRef<std::ffi::OsStr>> = vec![&"convert", &s, &"-o", &out];
+        if let Some(f) = &f {
+            a.push(&"--frame");
+            a.push(f);
+        }
+        if keep {
+            a.push(&"--keep-axes");
+        }
+        let o = idmodel(&a);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        let text = std::fs::read_to_string(&out).unwrap();
+        let count = |tag: &str| text.lines().filter(|l| l.starts_with(tag)).count();
+        let verts: usize = h.surfaces.iter().map(|s| s.num_verts).sum();
+        let tris: usize = h.surfaces.iter().map(|s| s.num_tris).sum();
+        assert_eq!(count("v "), verts);
+        assert_eq!(count("vt "), verts);
+        assert_eq!(count("vn "), verts);
+        assert_eq!(count("f "), tris);
+        let vs: Vec<[f32; 3]> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("v "))
+            .map(|l| {
+                let v: Vec<f32> = l.split(' ').map(|x| x.parse().unwrap()).collect();
+                [v[0], v[1], v[2]]
+            })
+            .collect();
+        let (lo, hi) = bounds(vs).unwrap();
+        let (wlo, whi) = bounds(
+            h.surfaces
+                .iter()
+                .flat_map(|surf| positions(&bytes, surf, frame.unwrap_or(0))),
+        )
+        .unwrap();
+        let yup = |p: [f32; 3]| if keep { p } else { [p[1], p[2], p[0]] };
+        for k in 0..3 {
+            assert!(close(f64::from(lo[k]), yup(wlo)[k]), "{lo:?} {wlo:?}");
+            assert!(close(f64::from(hi[k]), yup(whi)[k]), "{hi:?} {whi:?}");
+        }
+        let mtl = std::fs::read_to_string(out.with_extension("mtl")).unwrap();
+        for surf in &h.surfaces {
+            let shader = surf.shader.as_deref().unwrap();
+            assert!(mtl.contains(&format!("map_Kd {shader}")), "{mtl}");
+        }
+    }
+}
+
+/// The share of pixels of a PNG that are not the default background.
+fn coverage(png_path: &Path, size: (u32, u32)) -> f64 {
+    let decoder = png::Decoder::new(std::io::Cursor::new(std::fs::read(png_path).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    assert_eq!((info.width, info.height), size);
+    let bg = [0x30, 0x30, 0x38];
+    let px = (size.0 * size.1) as usize;
+    let covered = buf.chunks(4).take(px).filter(|p| p[..3] != bg).count();
+    covered as f64 / px as f64
+}
+
+#[test]
+fn render_draws_a_plausible_area() {
+    let dir = scratch("render");
+    let s = sample();
+    for frame in ["0", "2"] {
+        let png = dir.join(format!("{frame}.png"));
+        let o = idmodel(&[
+            &"render", &s, &"-o", &png, &"--size", &"200x150", &"--frame", &frame,
+        ]);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        let fraction = coverage(&png, (200, 150));
+        assert!(
+            (0.02..=0.9).contains(&fraction),
+            "frame {frame}: {fraction}"
+        );
+    }
+    // A model with tags and no surfaces is drawn as tag markers.
+    let mut b = std::fs::read(&s).unwrap();
+    b[84..88].copy_from_slice(&0i32.to_le_bytes());
+    let tags_only = dir.join("tags.md3");
+    std::fs::write(&tags_only, &b).unwrap();
+    let png = dir.join("tags.png");
+    let o = idmodel(&[&"render", &tags_only, &"-o", &png, &"--size", &"200x150"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let fraction = coverage(&png, (200, 150));
+    assert!((0.005..=0.9).contains(&fraction), "tags: {fraction}");
+}
+
+// ---------------------------------------------------------------------------------------
+// Player folders
+
+/// A copy of `bytes` with every tag (all frames) renamed `name`.
+fn rename_tags(bytes: &[u8], name: &str) -> Vec<u8> {
+    let mut b = bytes.to_vec();
+    let h = header(&b);
+    for i in 0..h.num_frames * h.num_tags {
+        let at = h.ofs_tags + 112 * i;
+        b[at..at + 64].fill(0);
+        b[at..at + name.len()].copy_from_slice(name.as_bytes());
+    }
+    b
+}
+
+/// A player folder made from the sample: lower's tag is `tag_torso`, upper's `tag_head`.
+fn sample_player(dir: &Path) -> PathBuf {
+    let p = dir.join("sampleplayer");
+    std::fs::create_dir_all(&p).unwrap();
+    let s = clean_sample();
+    std::fs::write(p.join("lower.md3"), rename_tags(&s, "tag_torso")).unwrap();
+    std::fs::write(p.join("upper.md3"), rename_tags(&s, "tag_head")).unwrap();
+    std::fs::write(p.join("head.md3"), &s).unwrap();
+    std::fs::write(
+        p.join("head_default.skin"),
+        "body,models/head.tga\narml,models/head.tga\n",
+    )
+    .unwrap();
+    p
+}
+
+/// The assembled scene's structure: upper under lower's tag_torso, head under upper's
+/// tag_head, the head's materials from its skin.
+fn check_player(j: &Value, what: &str) {
+    let (names, parent) = node_graph(j);
+    let n = |s: &str| {
+        *names
+            .get(s)
+            .unwrap_or_else(|| panic!("{what}: no node {s}"))
+    };
+    let node_name = |i: usize| j["nodes"][i]["name"].as_str().unwrap().to_owned();
+    let (lower, upper, head) = (n("lower"), n("upper"), n("head"));
+    assert_eq!(node_name(parent[&upper]), "tag_torso", "{what}");
+    assert_eq!(parent[&parent[&upper]], lower, "{what}");
+    assert_eq!(node_name(parent[&head]), "tag_head", "{what}");
+    assert_eq!(parent[&parent[&head]], upper, "{what}");
+    for part in [lower, upper, head] {
+        assert!(j["nodes"][part].get("mesh").is_some(), "{what}");
+    }
+}
+
+#[test]
+fn player_folders_are_assembled() {
+    let dir = scratch("player");
+    let player = sample_player(&dir);
+    let mut written = Vec::new();
+    for ext in ["glb", "gltf"] {
+        let out = dir.join(format!("player.{ext}"));
+        let o = idmodel(&[&"convert", &player, &"-o", &out]);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        assert!(
+            stdout(&o).contains("assembled the Quake III player"),
+            "{}",
+            stdout(&o)
+        );
+        let j = if ext == "glb" {
+            glb_json(&out)
+        } else {
+            serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap()
+        };
+        check_player(&j, ext);
+        // No animation.cfg: one all-frames clip per animated part.
+        let clips: Vec<&str> = j["animations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(clips, ["lower", "upper"]);
+        let mats: Vec<&str> = j["materials"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["name"].as_str().unwrap())
+            .collect();
+        assert!(mats.contains(&"models/head.tga"), "{mats:?}");
+        written.push(out);
+    }
+    // An output folder gets <folder name>.glb.
+    let outdir = dir.join("outdir");
+    let o = idmodel(&[&"convert", &player, &"-o", &outdir]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(outdir.join("sampleplayer.glb").exists());
+    // One frame: no clips; .obj has the three parts.
+    let still = dir.join("still.glb");
+    let o = idmodel(&[&"convert", &player, &"-o", &still, &"--frame", &"1"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(glb_json(&still).get("animations").is_none());
+    written.push(still);
+    let obj = dir.join("player.obj");
+    let o = idmodel(&[&"convert", &player, &"-o", &obj]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let text = std::fs::read_to_string(&obj).unwrap();
+    assert_eq!(text.lines().filter(|l| l.starts_with("v ")).count(), 3 * 8);
+    // Without head.md3 the folder is a batch again.
+    std::fs::remove_file(player.join("head.md3")).unwrap();
+    let batch = dir.join("batch");
+    let o = idmodel(&[&"convert", &player, &"-o", &batch]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(stdout(&o).contains("converted 2 of 2"), "{}", stdout(&o));
+    assert!(batch.join("lower.glb").exists() && batch.join("upper.glb").exists());
+    validate(&written);
+}
+
+#[test]
+fn corpus_players_are_assembled_with_their_clips() {
+    let Some(root) = corpus_dir("players") else {
+        return;
+    };
+    let dir = scratch("corpus-players");
+    let mut written = Vec::new();
+    for name in ["oa_kyonshi", "trem_human_base"] {
+        let out = dir.join(format!("{name}.glb"));
+        let o = idmodel(&[&"convert", &root.join(name), &"-o", &out]);
+        assert_eq!(code(&o), 0, "{name}: {}", stderr(&o));
+        let j = glb_json(&out);
+        check_player(&j, name);
+        let (names, _) = node_graph(&j);
+        let clips = j["animations"].as_array().unwrap();
+        let targets = |clip: &Value| -> BTreeSet<usize> {
+            clip["channels"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|c| c["target"]["path"] == "weights")
+                .map(|c| c["target"]["node"].as_u64().unwrap() as usize)
+                .collect()
+        };
+        let clip = |n: &str| clips.iter().find(|c| c["name"] == n);
+        if name == "oa_kyonshi" {
+            // 6 BOTH + 12 LEGS + 2 derived + 7 TORSO.
+            assert_eq!(clips.len(), 27);
+            let (lower, upper) = (names["lower"], names["upper"]);
+            assert_eq!(
+                targets(clip("BOTH_DEATH1").unwrap()),
+                BTreeSet::from([lower, upper])
+            );
+            assert_eq!(targets(clip("LEGS_WALK").unwrap()), BTreeSet::from([lower]));
+            assert_eq!(
+                targets(clip("TORSO_STAND").unwrap()),
+                BTreeSet::from([upper])
+            );
+            // LEGS_WALK moves the torso: tag_torso is animated.
+            let tag_torso = names["tag_torso"];
+            assert!(
+                clip("LEGS_WALK").unwrap()["channels"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|c| c["target"]["node"] == tag_torso
+                        && c["target"]["path"] == "translation")
+            );
+        } else {
+            // Not a Quake III animation.cfg: one clip of all frames per part.
+            let names: Vec<&str> = clips.iter().map(|c| c["name"].as_str().unwrap()).collect();
+            assert_eq!(names, ["lower", "upper"]);
+        }
+        written.push(out);
+    }
+    validate(&written);
+}
