@@ -1,26 +1,9 @@
 #![no_main]
 //! `.skin`: parsing and iterating never panic, the iterator makes progress and agrees with
 //! the counts from `parse`, and the checks run.
+//! The body lives in `idmodel_fuzz::md3_skin::run`, so `tests/regressions.rs` replays
+//! `regressions/md3_skin/` through exactly this code.
 
-use idmodel::md3::{Profile, Skin};
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| {
-    let Ok(skin) = Skin::parse(data) else {
-        return;
-    };
-    let mut n = 0usize;
-    for e in skin.entries() {
-        n += 1;
-        assert!(!e.name.is_empty());
-        assert!(n <= data.len(), "the entry iterator does not make progress");
-        let _ = e.matches(b"h_head");
-    }
-    assert_eq!(n, skin.num_surfaces() + skin.num_tags());
-    for p in Profile::ALL {
-        skin.check(None, *p, &mut |f| {
-            let _ = f.to_string();
-        });
-        let _ = skin.shader_for(b"u_torso", *p);
-    }
-});
+fuzz_target!(|data: &[u8]| idmodel_fuzz::md3_skin::run(data));
