@@ -125,6 +125,15 @@ fn ftol(f: f32) -> u32 {
     (f as u64) as u32
 }
 
+/// A number token without its text (the parser's fast path).
+#[derive(Debug, Clone, Copy)]
+struct Num {
+    kind: TokenKind,
+    value: f64,
+    int: u32,
+    end: usize,
+}
+
 /// Something odd but accepted that the lexer or parser saw: how often, and where first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Tally {
@@ -377,15 +386,21 @@ impl<'a> Lexer<'a> {
     }
 
     fn read_punctuation(&mut self, start: usize, c: u8) -> Result<Token<'a>> {
-        let rest = self.src.get(start..).unwrap_or(&[]);
-        let len = if PUNCT3.iter().any(|p| rest.starts_with(p)) {
-            3
-        } else if PUNCT2.iter().any(|p| rest.starts_with(p)) {
-            2
-        } else if PUNCT1.contains(&c) {
-            1
-        } else {
-            return Err(self.error(Md5ErrorKind::UnknownPunctuation(c), start));
+        let len = match c {
+            // The frequent ones, which never start a longer punctuation: no table walk.
+            b'(' | b')' | b'{' | b'}' | b'[' | b']' | b',' | b';' | b'?' | b'~' | b'$' => 1,
+            _ => {
+                let rest = self.src.get(start..).unwrap_or(&[]);
+                if PUNCT3.iter().any(|p| rest.starts_with(p)) {
+                    3
+                } else if PUNCT2.iter().any(|p| rest.starts_with(p)) {
+                    2
+                } else if PUNCT1.contains(&c) {
+                    1
+                } else {
+                    return Err(self.error(Md5ErrorKind::UnknownPunctuation(c), start));
+                }
+            }
         };
         let end = start.saturating_add(len);
         self.pos = end;
@@ -454,6 +469,31 @@ impl<'a> Lexer<'a> {
     }
 
     fn read_number(&mut self, start: usize) -> Result<Token<'a>> {
+        let n = self.read_number_raw(start)?;
+        Ok(Token {
+            kind: n.kind,
+            text: Text::from_bytes(self.src.get(start..n.end).unwrap_or(&[])),
+            offset: start,
+            value: n.value,
+            int: n.int,
+        })
+    }
+
+    /// True when a number token starts at `i` (a digit, or `.` before a digit).
+    #[inline(always)]
+    fn number_starts(&self, i: usize) -> bool {
+        let c = self.at(i);
+        c.is_ascii_digit() || (c == b'.' && self.at(i.saturating_add(1)).is_ascii_digit())
+    }
+
+    /// True when the token at `i` is exactly the punctuation `-` (not `--`, `-=`, `->`).
+    #[inline(always)]
+    fn lone_minus(&self, i: usize) -> bool {
+        self.at(i) == b'-' && !matches!(self.at(i.saturating_add(1)), b'-' | b'=' | b'>')
+    }
+
+    #[inline]
+    fn read_number_raw(&mut self, start: usize) -> Result<Num> {
         let c = self.at(start);
         let c2 = self.at(start.saturating_add(1));
         let mut int: u32 = 0;
@@ -581,12 +621,11 @@ impl<'a> Lexer<'a> {
             }
         }
         self.pos = p;
-        Ok(Token {
+        Ok(Num {
             kind,
-            text: Text::from_bytes(self.src.get(start..end).unwrap_or(&[])),
-            offset: start,
             value,
             int,
+            end,
         })
     }
 }
@@ -682,11 +721,33 @@ impl<'a> Parser<'a> {
 
     /// `ExpectTokenString`: the next token's text must be `keyword` (case-sensitive; any
     /// token kind, so `"{"` in quotes matches `{`).
+    /// Returns the keyword's byte offset.
     #[inline]
-    pub fn expect(&mut self, keyword: &'static str) -> Result<Token<'a>> {
+    pub fn expect(&mut self, keyword: &'static str) -> Result<usize> {
+        // Fast path: the text is the keyword as a name or a one-character bracket, so
+        // the token is known without building it.
+        if self.lex.skip_whitespace() {
+            let pos = self.lex.pos;
+            let kw = keyword.as_bytes();
+            let rest = self.lex.src.get(pos..).unwrap_or(&[]);
+            if let Some(&first) = kw.first()
+                && rest.starts_with(kw)
+            {
+                let next = rest.get(kw.len()).copied().unwrap_or(0);
+                let whole = if first.is_ascii_alphabetic() {
+                    !is_name_char(next)
+                } else {
+                    kw.len() == 1 && matches!(first, b'(' | b')' | b'{' | b'}')
+                };
+                if whole {
+                    self.lex.pos = pos.saturating_add(kw.len());
+                    return Ok(pos);
+                }
+            }
+        }
         let tok = self.read(Expected::Keyword(keyword))?;
         if tok.text.eq_bytes(keyword.as_bytes()) {
-            Ok(tok)
+            Ok(tok.offset)
         } else {
             Err(self.unexpected(Expected::Keyword(keyword), &tok))
         }
@@ -720,6 +781,21 @@ impl<'a> Parser<'a> {
     /// sign) starts, for error messages.
     #[inline]
     pub fn parse_int_at(&mut self) -> Result<(i32, usize)> {
+        if self.lex.skip_whitespace() {
+            let start = self.lex.pos;
+            if self.lex.number_starts(start) {
+                let n = self.lex.read_number_raw(start)?;
+                if n.kind == TokenKind::Float {
+                    self.lex.notes.float_as_int.note(start);
+                }
+                return Ok((i32::from_ne_bytes(n.int.to_ne_bytes()), start));
+            }
+        }
+        self.parse_int_slow()
+    }
+
+    #[cold]
+    fn parse_int_slow(&mut self) -> Result<(i32, usize)> {
         let tok = self.read(Expected::Integer)?;
         let at = tok.offset;
         match tok.kind {
@@ -745,6 +821,27 @@ impl<'a> Parser<'a> {
     /// `f64` accumulation rounded to `f32`. `+` is refused.
     #[inline]
     pub fn parse_float(&mut self) -> Result<f32> {
+        if self.lex.skip_whitespace() {
+            let start = self.lex.pos;
+            if self.lex.number_starts(start) {
+                return Ok(f64_to_f32(self.lex.read_number_raw(start)?.value));
+            }
+            if self.lex.lone_minus(start) {
+                let notes = self.lex.notes;
+                self.lex.pos = start.saturating_add(1);
+                if self.lex.skip_whitespace() && self.lex.number_starts(self.lex.pos) {
+                    let at = self.lex.pos;
+                    return Ok(-f64_to_f32(self.lex.read_number_raw(at)?.value));
+                }
+                self.lex.pos = start;
+                self.lex.notes = notes;
+            }
+        }
+        self.parse_float_slow()
+    }
+
+    #[cold]
+    fn parse_float_slow(&mut self) -> Result<f32> {
         let tok = self.read(Expected::Float)?;
         match tok.kind {
             TokenKind::Integer(_) | TokenKind::Float => Ok(tok.float_value()),

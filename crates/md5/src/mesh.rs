@@ -225,7 +225,7 @@ fn read_joint<'a>(p: &mut Parser<'a>, i: u32) -> Result<Joint<Text<'a>>> {
 }
 
 fn read_vertex(p: &mut Parser<'_>, i: u32, strict: bool) -> Result<(Vertex, usize)> {
-    let at = p.expect("vert")?.offset;
+    let at = p.expect("vert")?;
     common::element_index(p, "vert", i, strict)?;
     let uv = p.parse_vec::<2>()?;
     let first = p.parse_int()?;

@@ -401,3 +401,73 @@ fn number_values_are_doom_accumulations() {
         .unwrap();
     assert_eq!(t.double_value(), 3.0 * 0.1);
 }
+
+mod fast_paths {
+    //! The parser's fast paths (numbers and keywords read without building a token)
+    //! agree with the token-based slow paths on every input: value or error, position
+    //! and notes.
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)] // test code
+
+    use super::*;
+    use proptest::prelude::*;
+
+    fn text() -> impl Strategy<Value = alloc::vec::Vec<u8>> {
+        proptest::collection::vec(
+            proptest::sample::select(alloc::vec![
+                b'0', b'1', b'7', b'8', b'9', b'.', b'e', b'E', b'-', b'+', b'x', b'#', b'/', b'*',
+                b' ', b'\n', b'"', b'(', b')', b'{', b'v', b'_', b'=', b'>', 0xe9, 0,
+            ]),
+            0..24,
+        )
+    }
+
+    fn same<T: PartialEq + core::fmt::Debug>(
+        a: &Result<T>,
+        b: &Result<T>,
+        pa: &Parser<'_>,
+        pb: &Parser<'_>,
+    ) -> bool {
+        let values = match (a, b) {
+            (Ok(x), Ok(y)) => x == y,
+            (Err(x), Err(y)) => x == y,
+            _ => false,
+        };
+        // After an error the position does not matter (parsing stops).
+        values && (a.is_err() || (pa.pos() == pb.pos() && pa.notes() == pb.notes()))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        #[test]
+        fn parse_float_fast_equals_slow(t in text(), comments in any::<bool>()) {
+            let rule = if comments { CommentRule::Engine } else { CommentRule::Strict };
+            let mut a = Parser::new(&t, false, rule);
+            let mut b = Parser::new(&t, false, rule);
+            let (x, y) = (a.parse_float(), b.parse_float_slow());
+            let x = x.map(f32::to_bits);
+            let y = y.map(f32::to_bits);
+            prop_assert!(same(&x, &y, &a, &b), "{:?}: {:?} vs {:?}", t, x, y);
+        }
+
+        #[test]
+        fn parse_int_fast_equals_slow(t in text()) {
+            let mut a = Parser::new(&t, false, CommentRule::Engine);
+            let mut b = Parser::new(&t, false, CommentRule::Engine);
+            let (x, y) = (a.parse_int_at(), b.parse_int_slow());
+            prop_assert!(same(&x, &y, &a, &b), "{:?}: {:?} vs {:?}", t, x, y);
+        }
+
+        #[test]
+        fn expect_fast_equals_token_compare(t in text(), kw in proptest::sample::select(alloc::vec!["(", ")", "{", "vert", "v", "e"])) {
+            let mut a = Parser::new(&t, true, CommentRule::Engine);
+            let x = a.expect(kw);
+            // Reference: read one token and compare its text.
+            let mut b = Parser::new(&t, true, CommentRule::Engine);
+            let y = b.read(Expected::Keyword(kw)).and_then(|tok| {
+                if tok.text.eq_bytes(kw.as_bytes()) { Ok(tok.offset) } else { Err(b.unexpected(Expected::Keyword(kw), &tok)) }
+            });
+            prop_assert!(same(&x, &y, &a, &b), "{:?} {}: {:?} vs {:?}", t, kw, x, y);
+        }
+    }
+}
