@@ -34,9 +34,19 @@ pub type Mat3 = [[f32; 3]; 3];
 /// The identity quaternion.
 pub const IDENTITY: Quat = [0.0, 0.0, 0.0, 1.0];
 
-/// One entry of Doom 3's `idMath::iSqrt` seed table (`idMath::Init`, Math.cpp).
-#[allow(clippy::as_conversions)] // bit manipulation of IEEE-754 values, as Doom does
+#[path = "isqrt_table.rs"]
+mod isqrt_table;
+
+/// One entry of Doom 3's `idMath::iSqrt` seed table (the index is masked to `0..512`).
 fn isqrt_seed(i: u32) -> u32 {
+    let i = usize::try_from(i & 511).unwrap_or(0);
+    isqrt_table::ISQRT.get(i).copied().unwrap_or(0)
+}
+
+/// One entry of the seed table computed as `idMath::Init` does (the table's reference).
+#[cfg(test)]
+#[allow(clippy::as_conversions)] // bit manipulation of IEEE-754 values, as Doom does
+fn isqrt_seed_computed(i: u32) -> u32 {
     const EXP_POS: u32 = 23;
     const LOOKUP_POS: u32 = EXP_POS - 8;
     const SEED_POS: u32 = EXP_POS - 8;
@@ -411,6 +421,13 @@ mod tests {
 
     fn close(a: &[f32], b: &[f32], eps: f32) -> bool {
         a.iter().zip(b).all(|(x, y)| (x - y).abs() <= eps)
+    }
+
+    #[test]
+    fn isqrt_table_matches_init() {
+        for i in 0..512 {
+            assert_eq!(isqrt_seed(i), isqrt_seed_computed(i), "entry {i}");
+        }
     }
 
     #[test]
