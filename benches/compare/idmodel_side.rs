@@ -35,7 +35,6 @@ use core::hint::black_box;
 use core::time::Duration;
 use std::time::Instant;
 
-use idmodel::core::anorms::anorm_or_up;
 use idmodel::core::quat::JointMat;
 use idmodel::md2::{Md2, MeshVertex};
 use idmodel::md3::{Md3, NormalDecode};
@@ -43,7 +42,7 @@ use idmodel::md5::anim::{self, BaseJoint, HierarchyJoint};
 use idmodel::md5::mesh::{self, Triangle, Vertex, Weight};
 use idmodel::md5::pose::{self, JointPose};
 use idmodel::md5::skin;
-use idmodel::mdl::{Mdl, SeamRule, WeldedVertex};
+use idmodel::mdl::{Mdl, SeamRule, WeldTargets, WeldedVertex};
 
 /// Engine-ready frame-0 buffers.
 #[derive(Default)]
@@ -99,6 +98,57 @@ fn memcpy_ns(bytes: usize, budget: Duration) -> f64 {
 
 // ---------------------------------------------------------------- MDL
 
+/// Caller-owned output and scratch buffers, reused from load to load as an engine does at
+/// level load (sized once, grown only for a bigger model): the `*_into` paths then
+/// allocate nothing.
+#[derive(Default)]
+struct Reused {
+    positions: Vec<[f32; 3]>,
+    normals: Vec<[f32; 3]>,
+    uvs: Vec<[f32; 2]>,
+    indices: Vec<u32>,
+    scratch: Vec<u32>,
+    md2_verts: Vec<MeshVertex>,
+}
+
+fn grow<T: Clone + Default>(v: &mut Vec<T>, n: usize) {
+    if v.len() < n {
+        v.resize(n, T::default());
+    }
+}
+
+impl Reused {
+    /// Bytes of the engine-ready output of the last load (`verts` vertices, `indices`).
+    fn bytes(verts: usize, indices: usize) -> usize {
+        verts * (12 + 12 + 8) + indices * 4
+    }
+}
+
+/// MDL, no allocation: parse, then the welded mesh of pose 0 straight into the caller's
+/// position, normal, UV and index slices (`weld_pose_into`). Returns (vertices, indices).
+fn mdl_load_into(bytes: &[u8], b: &mut Reused) -> (usize, usize) {
+    let m = Mdl::parse(bytes).unwrap();
+    let sizes = m.weld_sizes();
+    grow(&mut b.positions, sizes.max_vertices);
+    grow(&mut b.normals, sizes.max_vertices);
+    grow(&mut b.uvs, sizes.max_vertices);
+    grow(&mut b.indices, sizes.indices);
+    grow(&mut b.scratch, sizes.scratch);
+    let pose = m.pose(0).unwrap();
+    let targets = WeldTargets {
+        positions: &mut b.positions,
+        normals: &mut b.normals,
+        uvs: &mut b.uvs,
+        indices: &mut b.indices[..sizes.indices],
+    };
+    let n = m
+        .weld_pose_into(SeamRule::Gl, &pose, targets, &mut b.scratch)
+        .unwrap();
+    (n, sizes.indices)
+}
+
+/// MDL with the output `Vec`s allocated inside the timing (as Assimp allocates its
+/// scene): `weld_into`, then the pose decoded for the welded vertices.
 fn mdl_load(bytes: &[u8]) -> Buffers {
     let m = Mdl::parse(bytes).unwrap();
     let sizes = m.weld_sizes();
@@ -140,23 +190,69 @@ fn mdl_all(m: &Mdl<'_>, out: &mut [[f32; 3]]) -> f32 {
 
 // ---------------------------------------------------------------- MD2
 
+/// MD2, no allocation: parse, the software mesh (one vertex per distinct (xyz, st), the
+/// same triangles + st that Assimp reads) built in linear time in the caller's slices,
+/// then frame 0's positions, normals and the UVs for its vertices.
+fn md2_load_into(bytes: &[u8], b: &mut Reused) -> (usize, usize) {
+    let m = Md2::parse(bytes).unwrap();
+    let sizes = m.soft_mesh_sizes();
+    grow(&mut b.md2_verts, sizes.vertices);
+    grow(&mut b.indices, sizes.indices);
+    grow(&mut b.scratch, sizes.scratch);
+    let n = m
+        .soft_mesh_scratch_into(
+            &mut b.md2_verts,
+            &mut b.indices[..sizes.indices],
+            &mut b.scratch,
+        )
+        .unwrap();
+    md2_attributes(&m, n, b);
+    (n, sizes.indices)
+}
+
+/// Frame 0's positions and normals and the UVs of `b.md2_verts[..n]`.
+fn md2_attributes(m: &Md2<'_>, n: usize, b: &mut Reused) {
+    grow(&mut b.positions, n);
+    grow(&mut b.normals, n);
+    grow(&mut b.uvs, n);
+    let verts = &b.md2_verts[..n];
+    let frame = m.frame(0).unwrap();
+    frame.mesh_positions_into(verts, &mut b.positions);
+    frame.mesh_normals_into(verts, &mut b.normals);
+    for (o, v) in b.uvs.iter_mut().zip(verts) {
+        *o = v.uv;
+    }
+}
+
+/// MD2, no allocation, Quake II's GL topology: the GL command list as an indexed mesh
+/// (`gl_mesh_into`: one vertex per command vertex, no dedup), then frame 0.
+fn md2_load_gl_into(bytes: &[u8], b: &mut Reused) -> (usize, usize) {
+    let m = Md2::parse(bytes).unwrap();
+    let sizes = m.gl_mesh_sizes();
+    grow(&mut b.md2_verts, sizes.vertices);
+    grow(&mut b.indices, sizes.indices);
+    m.gl_mesh_into(&mut b.md2_verts, &mut b.indices[..sizes.indices])
+        .unwrap();
+    md2_attributes(&m, sizes.vertices, b);
+    (sizes.vertices, sizes.indices)
+}
+
+/// MD2 with the output `Vec`s allocated inside the timing.
 fn md2_load(bytes: &[u8]) -> Buffers {
     let m = Md2::parse(bytes).unwrap();
     let sizes = m.soft_mesh_sizes();
     let mut verts = vec![MeshVertex::default(); sizes.vertices];
     let mut indices = vec![0u32; sizes.indices];
-    let n = m.soft_mesh_into(&mut verts, &mut indices).unwrap();
+    let mut scratch = vec![0u32; sizes.scratch];
+    let n = m
+        .soft_mesh_scratch_into(&mut verts, &mut indices, &mut scratch)
+        .unwrap();
     let verts = &verts[..n];
     let frame = m.frame(0).unwrap();
-    let raw = frame.vertices();
-    let positions = verts
-        .iter()
-        .map(|v| frame.position(v.xyz as usize).unwrap())
-        .collect();
-    let normals = verts
-        .iter()
-        .map(|v| anorm_or_up(raw[v.xyz as usize].lightnormalindex))
-        .collect();
+    let mut positions = vec![[0.0f32; 3]; n];
+    let mut normals = vec![[0.0f32; 3]; n];
+    frame.mesh_positions_into(verts, &mut positions);
+    frame.mesh_normals_into(verts, &mut normals);
     let uvs = verts.iter().map(|v| v.uv).collect();
     Buffers {
         positions,
@@ -322,6 +418,18 @@ fn md5anim_load(bytes: &[u8]) -> Buffers {
     }
 }
 
+/// The reused-buffer load wrote what the allocating load returns.
+fn check_same(load: &Buffers, b: &Reused, n: usize) {
+    assert_eq!(load.positions, b.positions[..n], "positions differ");
+    assert_eq!(load.normals, b.normals[..n], "normals differ");
+    assert_eq!(load.uvs, b.uvs[..n], "uvs differ");
+    assert_eq!(
+        load.indices,
+        b.indices[..load.indices.len()],
+        "indices differ"
+    );
+}
+
 // ---------------------------------------------------------------- main
 
 fn main() {
@@ -341,10 +449,36 @@ fn main() {
         "mdl" => {
             let load = mdl_load(bytes);
             let parse = median_ns(budget, || Mdl::parse(bytes).unwrap().pose_count());
+            let mut b = Reused::default();
+            let (nv, ni) = mdl_load_into(bytes, &mut b);
+            check_same(&load, &b, nv);
+            put("load_into_bytes", Reused::bytes(nv, ni).to_string());
             put(
                 "load_ns",
+                format!(
+                    "{:.0}",
+                    median_ns(budget, || mdl_load_into(black_box(bytes), &mut b))
+                ),
+            );
+            put(
+                "load_alloc_ns",
                 format!("{:.0}", median_ns(budget, || mdl_load(bytes))),
             );
+            if std::env::var_os("STAGES").is_some() {
+                let m = Mdl::parse(bytes).unwrap();
+                let pose = m.pose(0).unwrap();
+                let t = median_ns(budget, || {
+                    let targets = WeldTargets {
+                        positions: &mut b.positions,
+                        normals: &mut b.normals,
+                        uvs: &mut b.uvs,
+                        indices: &mut b.indices[..m.weld_sizes().indices],
+                    };
+                    m.weld_pose_into(SeamRule::Gl, black_box(&pose), targets, &mut b.scratch)
+                        .unwrap()
+                });
+                put("stage_weld_pose_ns", format!("{t:.0}"));
+            }
             let m = Mdl::parse(bytes).unwrap();
             let mut out = vec![[0.0f32; 3]; m.pose_count() * m.vertex_count() * 2];
             let t = median_ns(budget, || mdl_all(&m, &mut out));
@@ -353,9 +487,30 @@ fn main() {
         "md2" => {
             let load = md2_load(bytes);
             let parse = median_ns(budget, || Md2::parse(bytes).unwrap().frame_count());
+            let mut b = Reused::default();
+            let (nv, ni) = md2_load_into(bytes, &mut b);
+            check_same(&load, &b, nv);
+            put("load_into_bytes", Reused::bytes(nv, ni).to_string());
             put(
                 "load_ns",
+                format!(
+                    "{:.0}",
+                    median_ns(budget, || md2_load_into(black_box(bytes), &mut b))
+                ),
+            );
+            put(
+                "load_alloc_ns",
                 format!("{:.0}", median_ns(budget, || md2_load(bytes))),
+            );
+            let (gv, gi) = md2_load_gl_into(bytes, &mut b);
+            put("gl_verts", gv.to_string());
+            put("gl_bytes", Reused::bytes(gv, gi).to_string());
+            put(
+                "load_gl_ns",
+                format!(
+                    "{:.0}",
+                    median_ns(budget, || md2_load_gl_into(black_box(bytes), &mut b))
+                ),
             );
             let m = Md2::parse(bytes).unwrap();
             let mut out = vec![[0.0f32; 3]; m.frame_count() * m.vertex_count() * 2];

@@ -90,6 +90,38 @@ impl<'a> Frame<'a> {
     pub fn normals_into(&self, out: &mut [[f32; 3]]) -> Result<usize, SizeError> {
         fill(out, self.normals())
     }
+
+    /// Fills `out[i]` with the position of `mesh[i].xyz` (a mesh from
+    /// [`Md2::soft_mesh_scratch_into`] and its kin; `[0; 3]` for an index past the end);
+    /// returns the count written (`min` of the two lengths).
+    pub fn mesh_positions_into(&self, mesh: &[MeshVertex], out: &mut [[f32; 3]]) -> usize {
+        let (s, t) = (self.scale(), self.translate());
+        let raw = self.vertices();
+        let mut n = 0usize;
+        for (o, v) in out.iter_mut().zip(mesh) {
+            *o = usize::try_from(v.xyz)
+                .ok()
+                .and_then(|i| raw.get(i))
+                .map_or([0.0; 3], |v| decode_position(v, s, t));
+            n = n.saturating_add(1);
+        }
+        n
+    }
+
+    /// Fills `out[i]` with the normal of `mesh[i].xyz` (as [`Frame::normals`]; `(0, 0, 1)`
+    /// for an index past the end); returns the count written.
+    pub fn mesh_normals_into(&self, mesh: &[MeshVertex], out: &mut [[f32; 3]]) -> usize {
+        let raw = self.vertices();
+        let mut n = 0usize;
+        for (o, v) in out.iter_mut().zip(mesh) {
+            *o = usize::try_from(v.xyz)
+                .ok()
+                .and_then(|i| raw.get(i))
+                .map_or([0.0, 0.0, 1.0], |v| anorms::anorm_or_up(v.lightnormalindex));
+            n = n.saturating_add(1);
+        }
+        n
+    }
 }
 
 /// Positions interpolated between two frames exactly as Quake II's `GL_DrawAliasFrameLerp`
@@ -187,6 +219,9 @@ pub struct MeshSizes {
     pub vertices: usize,
     /// Length of the index slice (3 per triangle; exact).
     pub indices: usize,
+    /// Length of the `u32` scratch slice of [`Md2::soft_mesh_scratch_into`]
+    /// (`num_xyz + 6 · num_tris`; 0 for the other decodes, which need none).
+    pub scratch: usize,
 }
 
 /// A decoded, indexed triangle mesh (owned; see the `_into` functions for the
@@ -413,6 +448,7 @@ impl<'a> Md2<'a> {
         MeshSizes {
             vertices: n,
             indices: n,
+            scratch: self.vertex_count().saturating_add(n.saturating_mul(2)),
         }
     }
 
@@ -465,11 +501,152 @@ impl<'a> Md2<'a> {
         Ok(count)
     }
 
+    /// [`Md2::soft_mesh_into`] in linear time without sorting, for callers that can lend
+    /// a `u32` scratch slice of [`MeshSizes::scratch`] entries: the same vertices in the
+    /// same order and the same indices. `vertices` needs only the distinct count (the
+    /// error says how many when it is short); `indices` receives `3 · num_tris` entries.
+    ///
+    /// Each frame vertex `xyz` heads a chain, kept sorted by `st`, of the vertices seen
+    /// with it (`scratch[..num_xyz]` the heads, then two words a vertex: its `st` and the
+    /// next link). Every corner walks its short chain (about `distinct / num_xyz` long)
+    /// and inserts when its `st` is new; the indices hold node positions meanwhile. A walk over the chains in `xyz` order then writes the
+    /// vertices in (`xyz`, `st`) order, leaving each one's final number in its `st` word,
+    /// and the indices are renumbered through it.
+    pub fn soft_mesh_scratch_into(
+        &self,
+        vertices: &mut [MeshVertex],
+        indices: &mut [u32],
+        scratch: &mut [u32],
+    ) -> Result<usize, SizeError> {
+        const NONE: u32 = u32::MAX;
+        let sizes = self.soft_mesh_sizes();
+        let n = sizes.indices;
+        // Node positions are `u32`s below `NONE` (the scratch is at least `n` long).
+        if sizes.scratch >= usize::try_from(NONE).unwrap_or(usize::MAX) {
+            return Err(SizeError {
+                needed: sizes.scratch,
+                available: usize::try_from(NONE).unwrap_or(usize::MAX),
+            });
+        }
+        let Some(idx) = indices.get_mut(..n) else {
+            return Err(SizeError {
+                needed: n,
+                available: indices.len(),
+            });
+        };
+        let scratch_len = scratch.len();
+        let Some(scratch) = scratch.get_mut(..sizes.scratch) else {
+            return Err(SizeError {
+                needed: sizes.scratch,
+                available: scratch_len,
+            });
+        };
+        // One array: the heads, then node `k`'s `st` word at `base + 2k` and its link
+        // word at `base + 2k + 1`; a link is the scratch position of the next node's
+        // `st` word (`NONE` ends a chain), so heads and nodes are walked alike.
+        let base = self.vertex_count();
+        if let Some(heads) = scratch.get_mut(..base) {
+            heads.fill(NONE);
+        }
+        // Pass 1: per corner, find or insert (xyz, st) in xyz's chain.
+        let mut next_free = u32::try_from(base).unwrap_or(NONE);
+        let mut slots = idx.iter_mut();
+        for t in self.triangles() {
+            for (x, s) in t.index_xyz.iter().zip(t.index_st.iter()) {
+                // Indices were validated in range (non-negative) by `parse`.
+                let xyz = usize::try_from(x.get()).unwrap_or(0);
+                let st = u32::try_from(s.get()).unwrap_or(0);
+                let mut link = xyz;
+                let node = loop {
+                    let next = scratch.get(link).copied().unwrap_or(NONE);
+                    let here = usize::try_from(next).unwrap_or(usize::MAX);
+                    let node_st = scratch.get(here).copied().unwrap_or(NONE);
+                    if node_st == st {
+                        break next;
+                    }
+                    if node_st > st {
+                        // A new node before `next` (`NONE`, past the end, is greater
+                        // than every `st`).
+                        let new = next_free;
+                        let at = usize::try_from(new).unwrap_or(usize::MAX);
+                        if let Some(w) = scratch.get_mut(at) {
+                            *w = st;
+                        }
+                        if let Some(w) = scratch.get_mut(at.wrapping_add(1)) {
+                            *w = next;
+                        }
+                        if let Some(w) = scratch.get_mut(link) {
+                            *w = new;
+                        }
+                        next_free = next_free.wrapping_add(2);
+                        break new;
+                    }
+                    link = here.wrapping_add(1);
+                };
+                if let Some(slot) = slots.next() {
+                    *slot = node;
+                }
+            }
+        }
+        let distinct = next_free
+            .wrapping_sub(u32::try_from(base).unwrap_or(0))
+            .wrapping_shr(1);
+        let count = usize::try_from(distinct).unwrap_or(usize::MAX);
+        let available = vertices.len();
+        let Some(out) = vertices.get_mut(..count) else {
+            return Err(SizeError {
+                needed: count,
+                available,
+            });
+        };
+        // Pass 2: the chains in xyz order are the vertices in (xyz, st) order; each
+        // node's `st` word becomes its vertex number.
+        let st_table = self.st();
+        let mut out = out.iter_mut();
+        let mut number = 0u32;
+        for xyz in 0..u32::try_from(base).unwrap_or(0) {
+            let mut node = scratch
+                .get(usize::try_from(xyz).unwrap_or(usize::MAX))
+                .copied()
+                .unwrap_or(NONE);
+            while node != NONE {
+                let at = usize::try_from(node).unwrap_or(usize::MAX);
+                let Some(&[st, next]) = scratch
+                    .get(at..at.wrapping_add(2))
+                    .and_then(|w| <&[u32; 2]>::try_from(w).ok())
+                else {
+                    break;
+                };
+                let st = st_table.get(usize::try_from(st).unwrap_or(usize::MAX));
+                if let Some(v) = out.next() {
+                    *v = MeshVertex {
+                        xyz,
+                        uv: st.map_or([0.0; 2], |st| self.st_uv(st)),
+                    };
+                }
+                if let Some(w) = scratch.get_mut(at) {
+                    *w = number;
+                }
+                number = number.wrapping_add(1);
+                node = next;
+            }
+        }
+        // Pass 3: node positions to vertex numbers.
+        for i in idx.iter_mut() {
+            *i = scratch
+                .get(usize::try_from(*i).unwrap_or(usize::MAX))
+                .copied()
+                .unwrap_or(0);
+        }
+        Ok(count)
+    }
+
     /// Sizes for [`Md2::gl_mesh_into`] (exact).
     pub fn gl_mesh_sizes(&self) -> MeshSizes {
         MeshSizes {
             vertices: self.gl_vertex_count(),
             indices: self.gl_triangle_count().saturating_mul(3),
+            scratch: 0,
         }
     }
 
@@ -546,8 +723,9 @@ impl<'a> Md2<'a> {
         let sizes = self.soft_mesh_sizes();
         let mut vertices = alloc::vec![MeshVertex::default(); sizes.vertices];
         let mut indices = alloc::vec![0u32; sizes.indices];
+        let mut scratch = alloc::vec![0u32; sizes.scratch];
         let n = self
-            .soft_mesh_into(&mut vertices, &mut indices)
+            .soft_mesh_scratch_into(&mut vertices, &mut indices, &mut scratch)
             .unwrap_or(0);
         vertices.truncate(n);
         Mesh { vertices, indices }

@@ -63,7 +63,7 @@ pub use check::{
 };
 #[cfg(feature = "alloc")]
 pub use decode::WeldedMesh;
-pub use decode::{SeamRule, WeldSizes, WeldedVertex};
+pub use decode::{SeamRule, WeldSizes, WeldTargets, WeldedVertex};
 pub use flags::{Flags, Trail};
 #[cfg(feature = "alloc")]
 pub use model::{
