@@ -232,9 +232,32 @@ impl<'a> Md2<'a> {
         let st = bytes::slice_at::<raw::St>(st_bytes, 0, num_st)?;
         let triangles = bytes::slice_at::<raw::Triangle>(tri_bytes, 0, num_tris)?;
 
-        // Triangle index ranges (the engine does not check them: UB).
+        // Triangle index ranges (the engine does not check them: UB). A branch-free scan
+        // first (it vectorises); the walk that names the first bad index only on failure.
+        let (lim_xyz, lim_st) = (
+            i32::try_from(num_xyz).unwrap_or(i32::MAX),
+            i32::try_from(num_st).unwrap_or(i32::MAX),
+        );
+        let out_of_range = |i: &zerocopy::little_endian::I16, lim: i32| {
+            let v = i32::from(i.get());
+            (v < 0) | (v >= lim)
+        };
+        let any_bad = triangles.iter().fold(false, |bad, t| {
+            let [x0, x1, x2] = &t.index_xyz;
+            let [s0, s1, s2] = &t.index_st;
+            bad | out_of_range(x0, lim_xyz)
+                | out_of_range(x1, lim_xyz)
+                | out_of_range(x2, lim_xyz)
+                | out_of_range(s0, lim_st)
+                | out_of_range(s1, lim_st)
+                | out_of_range(s2, lim_st)
+        });
         let ofs_tris = usize::try_from(header.ofs_tris.get()).unwrap_or(0);
-        for (i, tri) in triangles.iter().enumerate() {
+        for (i, tri) in triangles
+            .iter()
+            .enumerate()
+            .take(if any_bad { usize::MAX } else { 0 })
+        {
             let tri_at = word_offset(ofs_tris, i.saturating_mul(3));
             for (k, idx) in tri.index_xyz.iter().enumerate() {
                 check_index(
