@@ -130,17 +130,56 @@ fn idmodel_positions(file: &Path, d: &[u8]) -> Result<(Positions, Positions), St
     Ok((corners, shared))
 }
 
-/// Largest distance between the sorted multisets (by a coarse grid key, then exact).
+/// Symmetric nearest-neighbour (Hausdorff) distance between two point sets, using a
+/// grid of cell size `8·tol` for the search; points with no neighbour in the 27 nearby
+/// cells are measured against every point (a few at most when the sets agree).
+///
+/// (An earlier version sorted both sets by grid key and compared them pairwise: one point
+/// moved across a cell boundary shifted every later pair and reported distances that were
+/// artefacts of the sort, not of the data.)
 fn multiset_distance(a: &[[f32; 3]], b: &[[f32; 3]], tol: f32) -> f32 {
-    let key = |p: &[f32; 3]| p.map(|x| (f64::from(x) / f64::from(tol * 8.0)).round() as i64);
-    let mut a = a.to_vec();
-    let mut b = b.to_vec();
-    a.sort_by_key(key);
-    b.sort_by_key(key);
-    a.iter()
-        .zip(&b)
-        .map(|(p, q)| (0..3).map(|k| (p[k] - q[k]).abs()).fold(0.0f32, f32::max))
-        .fold(0.0, f32::max)
+    fn one_way(a: &[[f32; 3]], b: &[[f32; 3]], cell: f64) -> f32 {
+        use std::collections::HashMap;
+        let key = |p: &[f32; 3]| p.map(|x| (f64::from(x) / cell).floor() as i64);
+        let mut grid: HashMap<[i64; 3], Vec<[f32; 3]>> = HashMap::new();
+        for q in b {
+            grid.entry(key(q)).or_default().push(*q);
+        }
+        let dist =
+            |p: &[f32; 3], q: &[f32; 3]| (0..3).map(|k| (p[k] - q[k]).abs()).fold(0.0f32, f32::max);
+        let mut worst = 0.0f32;
+        let mut brute = 0usize;
+        for p in a {
+            let k = key(p);
+            let mut best = f32::INFINITY;
+            for dx in -1..=1 {
+                for dy in -1..=1 {
+                    for dz in -1..=1 {
+                        if let Some(v) = grid.get(&[k[0] + dx, k[1] + dy, k[2] + dz]) {
+                            for q in v {
+                                best = best.min(dist(p, q));
+                            }
+                        }
+                    }
+                }
+            }
+            if best.is_infinite() && brute < 200 {
+                brute += 1;
+                best = b.iter().map(|q| dist(p, q)).fold(f32::INFINITY, f32::min);
+            }
+            worst = worst.max(best);
+        }
+        worst
+    }
+    if a.is_empty() || b.is_empty() {
+        return if a.len() == b.len() {
+            0.0
+        } else {
+            f32::INFINITY
+        };
+    }
+    let cell = f64::from(tol * 8.0).max(1e-6);
+    one_way(a, b, cell).max(one_way(b, a, cell))
 }
 
 #[test]
