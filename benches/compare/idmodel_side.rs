@@ -10,9 +10,15 @@
 //! * `load_ns`: the work Assimp's `ReadFileFromMemory` does: parse + frame-0
 //!   engine-ready buffers (positions, normals, UVs, `u32` indices) for MDL, MD2 and MD3;
 //!   parse + bind-pose skinning (positions, UVs, indices) for md5mesh; parse + frame 0
-//!   evaluated to model-space joint matrices for md5anim. The output buffers are
-//!   allocated inside the timed region (Assimp allocates its scene there too) and freed
-//!   outside it (the harness frees the scene outside its timing).
+//!   evaluated to model-space joint matrices for md5anim. MDL and MD2 use the
+//!   no-allocation `*_into` paths into caller buffers reused from load to load (as an
+//!   engine does at level load); for the other formats the output buffers are allocated
+//!   inside the timed region (Assimp allocates its scene there too) and freed outside it.
+//! * `load_alloc_ns` (MDL, MD2): the same load with the output `Vec`s allocated inside
+//!   the timing; `load_into_bytes`: its output bytes.
+//! * `load_gl_ns`, `gl_verts`, `gl_bytes` (MD2): the load through Quake II's GL topology
+//!   (`gl_mesh_into`, one vertex per GL command vertex) instead of the software mesh.
+//! * `stage_weld_pose_ns` (MDL, with `STAGES` set in the environment): the fused weld alone.
 //! * `load_bytes`: bytes of those output buffers; `memcpy_load_ns`: `memcpy` of as many.
 //! * `parse_ns`: `parse` alone (the validating walk, no allocation).
 //! * `all_ns`, `all_bytes`, `memcpy_all_ns` (MDL, MD2, MD3): decoding the positions and
