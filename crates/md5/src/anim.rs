@@ -231,7 +231,7 @@ fn read_frame_header(p: &mut Parser<'_>, i: u32) -> Result<()> {
 fn parse_into<'a>(
     src: &'a [u8],
     opts: ParseOptions,
-    sink: &mut dyn Sink<'a>,
+    sink: &mut impl Sink<'a>,
 ) -> Result<AnimFile<'a>> {
     let mut p = common::parser(src, false, opts);
     let commandline = common::header(&mut p)?;

@@ -134,6 +134,128 @@ struct Num {
     end: usize,
 }
 
+/// `10^-k` for `k` in `0..=19`, each correctly rounded (Rust float literals are).
+const NEG_POW10: [f64; 20] = [
+    1e0, 1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10, 1e-11, 1e-12, 1e-13, 1e-14,
+    1e-15, 1e-16, 1e-17, 1e-18, 1e-19,
+];
+
+/// How close (in `f64` units in the last place) a fast-path value may come to an `f32`
+/// rounding midpoint before the exact Doom accumulation is run instead.
+///
+/// Doom's `NumberValue` and the fast path's `N · 10⁻ᵏ` both stay within a few dozen `f64`
+/// ulps of the true decimal value for at most 19 digits (Doom: `10⁻ᵏ` built by `k`
+/// multiplications, one rounding per product and per sum, all terms positive, so at most
+/// about `(3k + 2)·2⁻⁵³` relative; the fast path: at most three roundings). When the
+/// fast value is further than this from the midpoint between two `f32`s, no `f32`
+/// boundary lies between the two, so both round to the same `f32`. `2¹²` ulps is far
+/// above that bound; about 1 value in 65 000 falls back.
+const MIDPOINT_MARGIN: u64 = 1 << 12;
+
+/// A number read by [`fast_number`]: the `f32` value Doom would compute, the
+/// `GetUnsignedLongValue` integer, whether the token is a float, and where it ends.
+#[derive(Debug, Clone, Copy)]
+struct Fast {
+    value: f32,
+    int: u32,
+    float: bool,
+    end: usize,
+}
+
+#[allow(clippy::as_conversions)] // u64 → f64, rounded to nearest (exact below 2⁵³)
+fn u64_to_f64(n: u64) -> f64 {
+    n as f64
+}
+
+/// The common number shapes, `digits`, `digits.digits`, `.digits` (at most 19 digits, no
+/// exponent, no suffix, no leading-zero integer other than a lone `0`), read straight
+/// from the bytes. Returns `None` for anything else, and for the rare float whose value
+/// lies too close to an `f32` rounding midpoint to be sure without Doom's own `f64`
+/// accumulation ([`MIDPOINT_MARGIN`]): the caller then runs the exact path, which also
+/// builds any error. The result is bit-identical to the exact path's (property-tested in
+/// `lexer/tests.rs`).
+#[inline(always)]
+fn fast_number(src: &[u8], start: usize) -> Option<Fast> {
+    let rest = src.get(start..)?;
+    let at = |i: usize| rest.get(i).copied().unwrap_or(0);
+    let first = at(0);
+    if first == b'0' && at(1) != b'.' {
+        // Doom's octal branch. A lone `0` is common (indices, zero components); octal
+        // digits, `08`, `0x`, `0b` and suffixes go the exact way.
+        if at(1).is_ascii_digit()
+            || matches!(at(1), b'x' | b'X' | b'b' | b'B' | b'u' | b'U' | b'l' | b'L')
+        {
+            return None;
+        }
+        return Some(Fast {
+            value: 0.0,
+            int: 0,
+            float: false,
+            end: start.wrapping_add(1),
+        });
+    }
+    let mut n: u64 = 0;
+    let mut i = 0usize;
+    while let Some(d) = rest.get(i).and_then(|b| digit(*b)) {
+        n = n.wrapping_mul(10).wrapping_add(u64::from(d));
+        i = i.wrapping_add(1);
+    }
+    let int_digits = i;
+    let mut frac_digits = 0usize;
+    let float = at(i) == b'.';
+    if float {
+        i = i.wrapping_add(1);
+        let from = i;
+        while let Some(d) = rest.get(i).and_then(|b| digit(*b)) {
+            n = n.wrapping_mul(10).wrapping_add(u64::from(d));
+            i = i.wrapping_add(1);
+        }
+        frac_digits = i.wrapping_sub(from);
+    }
+    if int_digits.wrapping_add(frac_digits) > 19
+        || matches!(
+            at(i),
+            b'.' | b'e' | b'#' | b'f' | b'F' | b'l' | b'L' | b'u' | b'U'
+        )
+    {
+        return None;
+    }
+    if i == 0 || (float && i == 1) {
+        return None; // not a number (the caller checks; kept for safety)
+    }
+    let end = start.wrapping_add(i);
+    if !float {
+        // 32-bit wrapping accumulation is the value modulo 2³².
+        let int = u32::try_from(n & 0xFFFF_FFFF).unwrap_or(0);
+        return Some(Fast {
+            value: f64_to_f32(f64::from(int)),
+            int,
+            float: false,
+            end,
+        });
+    }
+    let x = u64_to_f64(n) * *NEG_POW10.get(frac_digits)?;
+    // The low 29 bits of the f64 significand are what rounding to f32 drops; a tie sits at
+    // 2²⁸. (Every value here is 0 or a normal f32: at most 19 digits, ≥ 10⁻¹⁹.)
+    let dropped = x.to_bits() & ((1 << 29) - 1);
+    if dropped.abs_diff(1 << 28) <= MIDPOINT_MARGIN {
+        return None;
+    }
+    let value = f64_to_f32(x);
+    Some(Fast {
+        value,
+        int: ftol(value),
+        float: true,
+        end,
+    })
+}
+
+#[inline(always)]
+fn digit(b: u8) -> Option<u8> {
+    let d = b.wrapping_sub(b'0');
+    (d < 10).then_some(d)
+}
+
 /// Something odd but accepted that the lexer or parser saw: how often, and where first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Tally {
@@ -247,7 +369,27 @@ impl<'a> Lexer<'a> {
 
     /// `ReadWhiteSpace`: skips whitespace and comments. Returns false at the end of the
     /// text (the end of the slice, or a NUL byte).
+    #[inline(always)]
     pub fn skip_whitespace(&mut self) -> bool {
+        // Fast path: plain ASCII whitespace (0x01..=0x20) up to a character that starts a
+        // token and is not `/`. Everything else (comments, NUL, bytes ≥ 0x80, the end)
+        // goes through the full loop, which also keeps the notes.
+        let mut p = self.pos;
+        while let Some(&b) = self.src.get(p) {
+            if b.wrapping_sub(1) >= b' ' {
+                break;
+            }
+            p = p.wrapping_add(1);
+        }
+        self.pos = p;
+        match self.src.get(p) {
+            Some(&b) if b > b' ' && b < 0x80 && b != b'/' => true,
+            _ => self.skip_whitespace_full(),
+        }
+    }
+
+    #[inline(never)]
+    fn skip_whitespace_full(&mut self) -> bool {
         loop {
             let rest = self.src.get(self.pos..).unwrap_or(&[]);
             let mut skipped = 0usize;
@@ -492,7 +634,7 @@ impl<'a> Lexer<'a> {
         self.at(i) == b'-' && !matches!(self.at(i.saturating_add(1)), b'-' | b'=' | b'>')
     }
 
-    #[inline]
+    #[inline(never)]
     fn read_number_raw(&mut self, start: usize) -> Result<Num> {
         let c = self.at(start);
         let c2 = self.at(start.saturating_add(1));
@@ -731,7 +873,8 @@ impl<'a> Parser<'a> {
             let kw = keyword.as_bytes();
             let rest = self.lex.src.get(pos..).unwrap_or(&[]);
             if let Some(&first) = kw.first()
-                && rest.starts_with(kw)
+                && rest.len() >= kw.len()
+                && kw.iter().zip(rest).all(|(a, b)| a == b)
             {
                 let next = rest.get(kw.len()).copied().unwrap_or(0);
                 let whole = if first.is_ascii_alphabetic() {
@@ -783,15 +926,34 @@ impl<'a> Parser<'a> {
     pub fn parse_int_at(&mut self) -> Result<(i32, usize)> {
         if self.lex.skip_whitespace() {
             let start = self.lex.pos;
-            if self.lex.number_starts(start) {
-                let n = self.lex.read_number_raw(start)?;
-                if n.kind == TokenKind::Float {
+            if let Some(n) = fast_number(self.lex.src, start) {
+                self.lex.pos = n.end;
+                if n.float {
                     self.lex.notes.float_as_int.note(start);
                 }
                 return Ok((i32::from_ne_bytes(n.int.to_ne_bytes()), start));
             }
+            if self.lex.number_starts(start) {
+                return self.parse_int_exact(start);
+            }
         }
         self.parse_int_slow()
+    }
+
+    /// The exact number path for what [`fast_number`] leaves (octal, hex, exponents,
+    /// suffixes, long digit strings, values near an `f32` midpoint) and for errors.
+    #[inline(never)]
+    fn parse_int_exact(&mut self, start: usize) -> Result<(i32, usize)> {
+        let n = self.lex.read_number_raw(start)?;
+        if n.kind == TokenKind::Float {
+            self.lex.notes.float_as_int.note(start);
+        }
+        Ok((i32::from_ne_bytes(n.int.to_ne_bytes()), start))
+    }
+
+    #[inline(never)]
+    fn parse_float_exact(&mut self, start: usize) -> Result<f32> {
+        Ok(f64_to_f32(self.lex.read_number_raw(start)?.value))
     }
 
     #[cold]
@@ -823,15 +985,25 @@ impl<'a> Parser<'a> {
     pub fn parse_float(&mut self) -> Result<f32> {
         if self.lex.skip_whitespace() {
             let start = self.lex.pos;
+            if let Some(n) = fast_number(self.lex.src, start) {
+                self.lex.pos = n.end;
+                return Ok(n.value);
+            }
             if self.lex.number_starts(start) {
-                return Ok(f64_to_f32(self.lex.read_number_raw(start)?.value));
+                return self.parse_float_exact(start);
             }
             if self.lex.lone_minus(start) {
                 let notes = self.lex.notes;
                 self.lex.pos = start.saturating_add(1);
-                if self.lex.skip_whitespace() && self.lex.number_starts(self.lex.pos) {
+                if self.lex.skip_whitespace() {
                     let at = self.lex.pos;
-                    return Ok(-f64_to_f32(self.lex.read_number_raw(at)?.value));
+                    if let Some(n) = fast_number(self.lex.src, at) {
+                        self.lex.pos = n.end;
+                        return Ok(-n.value);
+                    }
+                    if self.lex.number_starts(at) {
+                        return self.parse_float_exact(at).map(|v| -v);
+                    }
                 }
                 self.lex.pos = start;
                 self.lex.notes = notes;

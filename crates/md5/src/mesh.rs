@@ -167,7 +167,7 @@ pub fn parse_with(bytes: &[u8], opts: ParseOptions) -> Result<MeshFile<'_>> {
 fn parse_into<'a>(
     src: &'a [u8],
     opts: ParseOptions,
-    sink: &mut dyn Sink<'a>,
+    sink: &mut impl Sink<'a>,
 ) -> Result<MeshFile<'a>> {
     let mut p = common::parser(src, true, opts);
     let commandline = common::header(&mut p)?;
@@ -281,7 +281,7 @@ fn read_mesh<'a>(
     num_joints: u32,
     index: u32,
     strict: bool,
-    sink: &mut dyn Sink<'a>,
+    sink: &mut impl Sink<'a>,
 ) -> Result<MeshView<'a>> {
     p.expect("mesh")?;
     p.expect("{")?;

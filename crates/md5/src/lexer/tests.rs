@@ -471,3 +471,191 @@ mod fast_paths {
         }
     }
 }
+
+mod fast_numbers {
+    //! [`fast_number`] against the exact path (`read_number_raw`, Doom's `f64`
+    //! accumulation): same `f32` bits, same integer, same kind, same end, whenever the
+    //! fast path answers; and the parser's results are unchanged around it.
+    #![allow(
+        clippy::unwrap_used,
+        clippy::indexing_slicing,
+        clippy::arithmetic_side_effects,
+        clippy::as_conversions
+    )] // test code
+
+    use super::*;
+    use alloc::format;
+    use alloc::string::String;
+    use proptest::prelude::*;
+
+    /// Checks the fast path at offset 0 of `t` against the exact one; returns whether the
+    /// fast path answered.
+    fn agree(t: &[u8]) -> bool {
+        let Some(f) = fast_number(t, 0) else {
+            return false;
+        };
+        let mut lex = Lexer::new(t, false, CommentRule::Engine);
+        let n = lex.read_number_raw(0).unwrap();
+        assert_eq!(
+            f.value.to_bits(),
+            f64_to_f32(n.value).to_bits(),
+            "{:?}",
+            String::from_utf8_lossy(t)
+        );
+        assert_eq!(f.int, n.int, "{:?}", String::from_utf8_lossy(t));
+        assert_eq!(f.float, n.kind == TokenKind::Float);
+        assert_eq!(f.end, lex.pos(), "{:?}", String::from_utf8_lossy(t));
+        true
+    }
+
+    fn digits(max: usize) -> impl Strategy<Value = String> {
+        proptest::collection::vec(proptest::sample::select(b"0123456789".to_vec()), 0..=max)
+            .prop_map(|v| String::from_utf8(v).unwrap())
+    }
+
+    /// Decimal-looking text: integer digits, an optional dot and fraction (up to 24
+    /// digits, past the fast path's 19), an optional exponent or suffix, then a tail.
+    fn number() -> impl Strategy<Value = String> {
+        (
+            digits(12),
+            proptest::option::of(digits(24)),
+            proptest::sample::select(alloc::vec![
+                "", "", "", "e5", "e-3", "e+2", "f", "u", "L", "E5", ".", ".5", "#INF", "x",
+            ]),
+            proptest::sample::select(alloc::vec![" ", "\n", ")", "", "/* c */1", "-2"]),
+        )
+            .prop_map(|(i, f, e, tail)| match f {
+                Some(f) => format!("{i}.{f}{e}{tail}"),
+                None => format!("{i}{e}{tail}"),
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(20000))]
+
+        #[test]
+        fn fast_number_equals_doom_accumulation(t in number()) {
+            let b = t.as_bytes();
+            if b.first().is_some_and(u8::is_ascii_digit)
+                || (b.first() == Some(&b'.') && b.get(1).is_some_and(u8::is_ascii_digit))
+            {
+                agree(b);
+            }
+        }
+
+        #[test]
+        fn printed_floats_agree(bits in 0u32..0x7f80_0000, prec in 0usize..=17) {
+            let x = f32::from_bits(bits); // every finite non-negative f32
+            agree(format!("{x:.prec$} ").as_bytes());
+        }
+
+        /// The adversarial case: decimal text close to the midpoint between two
+        /// neighbouring f32s, where f64 rounding differences would show.
+        #[test]
+        fn near_midpoints_agree(bits in 0x3000_0000u32..0x4f00_0000, prec in 6usize..=14, nudge in -3i64..=3) {
+            let lo = f64::from(f32::from_bits(bits));
+            let hi = f64::from(f32::from_bits(bits + 1));
+            let mid = f64::from_bits(((lo + hi) / 2.0).to_bits().wrapping_add_signed(nudge));
+            agree(format!("{mid:.prec$} ").as_bytes());
+        }
+
+        #[test]
+        fn parser_unchanged_on_numbers(
+            t in number(),
+            sep in proptest::sample::select(alloc::vec!["", " ", "- ", "-", "- /* c */", "-/*c*/ ", "-//c\n", "--", "-\t\n"]),
+        ) {
+            let src = format!("{sep}{t}");
+            let b = src.as_bytes();
+            let (mut x, mut y) = (
+                Parser::new(b, false, CommentRule::Engine),
+                Parser::new(b, false, CommentRule::Engine),
+            );
+            let (fx, fy) = (x.parse_float().map(f32::to_bits), y.parse_float_slow().map(f32::to_bits));
+            prop_assert_eq!(&fx, &fy, "{:?}", src);
+            if fx.is_ok() {
+                prop_assert_eq!(x.pos(), y.pos());
+                prop_assert_eq!(x.notes(), y.notes());
+            }
+            let (mut x, mut y) = (
+                Parser::new(b, false, CommentRule::Engine),
+                Parser::new(b, false, CommentRule::Engine),
+            );
+            let (ix, iy) = (x.parse_int_at(), y.parse_int_slow());
+            prop_assert_eq!(&ix, &iy, "{:?}", src);
+            if ix.is_ok() {
+                prop_assert_eq!(x.pos(), y.pos());
+                prop_assert_eq!(x.notes(), y.notes());
+            }
+        }
+    }
+
+    #[test]
+    fn fast_path_shapes() {
+        for t in [
+            "0 ",
+            "0",
+            "0)",
+            "1",
+            "12345",
+            "0.5",
+            ".5",
+            "5.",
+            "0.000000",
+            "-0",
+            "4294967296",
+            "4294967297 ",
+            "1234567890123456789",
+            "0.707107",
+            "31.228901",
+            "12.128036",
+            "9999999999.999999999",
+        ] {
+            let b = t.as_bytes();
+            if b[0] != b'-' {
+                assert!(agree(b), "{t} should take the fast path");
+            }
+        }
+        // Left to the exact path: octal, hex, binary, suffixes, exponents, 20 digits,
+        // a second dot, `#INF`.
+        for t in [
+            "010",
+            "08",
+            "0x1F",
+            "0b1",
+            "0u",
+            "1u",
+            "1.5f",
+            "1e5",
+            "1.5e-3",
+            "12345678901234567890",
+            "1.2.3",
+            "1.#INF",
+            "0.1234567890123456789",
+        ] {
+            assert!(fast_number(t.as_bytes(), 0).is_none(), "{t}");
+        }
+    }
+
+    /// Every f32 printed as the exporters print it (`%f`, six decimals) in a wide range:
+    /// the fast path agrees, and falls back rarely.
+    #[test]
+    fn six_decimals_sweep() {
+        let (mut fast, mut total) = (0u32, 0u32);
+        let mut bits = 0x3000_0000u32; // about 4.7e-10
+        while bits < 0x4f00_0000 {
+            // about 2.1e9
+            let x = f32::from_bits(bits);
+            for s in [format!("{x:.6}"), format!("{x:.9}"), format!("{x}")] {
+                total += 1;
+                if agree(s.as_bytes()) {
+                    fast += 1;
+                }
+            }
+            bits += 9973;
+        }
+        assert!(
+            fast >= total - total / 100,
+            "{fast} of {total} took the fast path"
+        );
+    }
+}
