@@ -194,22 +194,14 @@ fn fast_number(src: &[u8], start: usize) -> Option<Fast> {
             end: start.wrapping_add(1),
         });
     }
-    let mut n: u64 = 0;
-    let mut i = 0usize;
-    while let Some(d) = rest.get(i).and_then(|b| digit(*b)) {
-        n = n.wrapping_mul(10).wrapping_add(u64::from(d));
-        i = i.wrapping_add(1);
-    }
+    let (mut n, mut i) = digit_run(rest, 0, 0);
     let int_digits = i;
     let mut frac_digits = 0usize;
     let float = at(i) == b'.';
     if float {
         i = i.wrapping_add(1);
         let from = i;
-        while let Some(d) = rest.get(i).and_then(|b| digit(*b)) {
-            n = n.wrapping_mul(10).wrapping_add(u64::from(d));
-            i = i.wrapping_add(1);
-        }
+        (n, i) = digit_run(rest, i, n);
         frac_digits = i.wrapping_sub(from);
     }
     if int_digits.wrapping_add(frac_digits) > 19
@@ -248,6 +240,63 @@ fn fast_number(src: &[u8], start: usize) -> Option<Fast> {
         float: true,
         end,
     })
+}
+
+/// `10^k` for `k` in `0..=8`.
+const POW10_U64: [u64; 9] = [
+    1,
+    10,
+    100,
+    1_000,
+    10_000,
+    100_000,
+    1_000_000,
+    10_000_000,
+    100_000_000,
+];
+
+/// Reads the decimal digits of `rest` from `i` on, accumulating onto `n` (wrapping; the
+/// caller refuses more than 19 digits). Returns the value and the index after the last
+/// digit. Eight bytes at a time where the input has them (SWAR), one at a time at the end.
+#[inline(always)]
+fn digit_run(rest: &[u8], mut i: usize, mut n: u64) -> (u64, usize) {
+    while let Some(chunk) = rest.get(i..i.wrapping_add(8)) {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(chunk);
+        // Each byte minus '0' (as xor: digits become 0..=9, everything else > 9).
+        let t = u64::from_le_bytes(b) ^ 0x3030_3030_3030_3030;
+        // High bit set in each byte that is not a digit (a carry out of such a byte only
+        // reaches later bytes, so the first one is found correctly).
+        let bad = (t.wrapping_add(0x7676_7676_7676_7676) | t) & 0x8080_8080_8080_8080;
+        let k = if bad == 0 {
+            8
+        } else {
+            bad.trailing_zeros() / 8
+        };
+        if k == 0 {
+            return (n, i);
+        }
+        // Keep the first k digits, moved up so that the dropped places read as leading
+        // zeros, then combine them pairwise (fast_float's eight-digit step).
+        let d = t.wrapping_shl(8u32.wrapping_sub(k).wrapping_mul(8));
+        let d = d.wrapping_mul(10).wrapping_add(d >> 8);
+        const MASK: u64 = 0x0000_00FF_0000_00FF;
+        let v1 = (d & MASK).wrapping_mul(0x000F_4240_0000_0064);
+        let v2 = ((d >> 16) & MASK).wrapping_mul(0x0000_2710_0000_0001);
+        let value = v1.wrapping_add(v2).wrapping_shr(32) & 0xFFFF_FFFF;
+        let kk = usize::try_from(k).unwrap_or(8);
+        let scale = POW10_U64.get(kk).copied().unwrap_or(1);
+        n = n.wrapping_mul(scale).wrapping_add(value);
+        i = i.wrapping_add(kk);
+        if k < 8 {
+            return (n, i);
+        }
+    }
+    while let Some(d) = rest.get(i).and_then(|b| digit(*b)) {
+        n = n.wrapping_mul(10).wrapping_add(u64::from(d));
+        i = i.wrapping_add(1);
+    }
+    (n, i)
 }
 
 #[inline(always)]
