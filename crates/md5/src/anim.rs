@@ -117,6 +117,7 @@ trait Sink<'a> {
     fn base(&mut self, _b: BaseJoint) {}
     fn frame(&mut self) {}
     fn component(&mut self, _c: f32) {}
+    fn frame_end(&mut self) {}
 }
 
 struct NoSink;
@@ -284,6 +285,7 @@ fn parse_into<'a>(
         for _ in 0..num_animated {
             sink.component(p.parse_float()?);
         }
+        sink.frame_end();
         p.expect("}")?;
     }
     Ok(AnimFile {
@@ -650,7 +652,8 @@ mod owned {
         pub frames: Vec<Vec<f32>>,
     }
 
-    struct Builder(Anim);
+    /// The owned animation, and the frame being read (moved into `frames` at its end).
+    struct Builder(Anim, Vec<f32>);
 
     impl<'a> Sink<'a> for Builder {
         fn header(&mut self, commandline: Text<'a>, frame_rate: i32, num_animated: u32) {
@@ -668,12 +671,17 @@ mod owned {
             self.0.base_frame.push(b);
         }
         fn frame(&mut self) {
-            self.0.frames.push(Vec::new());
+            // Sized by the previous frame, whose values have been read (never by a count
+            // from the file).
+            let seen = self.0.frames.last().map_or(0, Vec::len);
+            self.1 = Vec::with_capacity(seen);
         }
+        #[inline]
         fn component(&mut self, c: f32) {
-            if let Some(f) = self.0.frames.last_mut() {
-                f.push(c);
-            }
+            self.1.push(c);
+        }
+        fn frame_end(&mut self) {
+            self.0.frames.push(core::mem::take(&mut self.1));
         }
     }
 
@@ -686,7 +694,7 @@ mod owned {
 
         /// [`Anim::parse`] with options.
         pub fn parse_with(bytes: &[u8], opts: ParseOptions) -> Result<Anim> {
-            let mut b = Builder(Anim::default());
+            let mut b = Builder(Anim::default(), Vec::new());
             parse_into(bytes, opts, &mut b)?;
             Ok(b.0)
         }

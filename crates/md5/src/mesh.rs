@@ -134,6 +134,7 @@ trait Sink<'a> {
     fn vertex(&mut self, _v: Vertex) {}
     fn triangle(&mut self, _t: Triangle) {}
     fn weight(&mut self, _w: Weight) {}
+    fn mesh_end(&mut self) {}
 }
 
 struct NoSink;
@@ -332,6 +333,7 @@ fn read_mesh<'a>(
         sink.weight(read_weight(p, i, num_joints, strict)?);
     }
     p.expect("}")?;
+    sink.mesh_end();
     Ok(MeshView {
         src: p.lexer().src(),
         rule: p.lexer().comment_rule(),
@@ -892,7 +894,8 @@ mod owned {
         pub weights: Vec<Weight>,
     }
 
-    struct Builder(Model);
+    /// The owned model, and the mesh being read (moved into `meshes` at its end).
+    struct Builder(Model, Mesh);
 
     impl<'a> Sink<'a> for Builder {
         fn header(&mut self, commandline: Text<'a>) {
@@ -902,26 +905,26 @@ mod owned {
             self.0.joints.push(j.map_name(|n| n.to_string_lossy()));
         }
         fn mesh(&mut self, name: Option<Text<'a>>, shader: Text<'a>) {
-            self.0.meshes.push(Mesh {
+            self.1 = Mesh {
                 name: name.map(|n| n.to_string_lossy()),
                 shader: shader.to_string_lossy(),
                 ..Mesh::default()
-            });
+            };
         }
+        #[inline]
         fn vertex(&mut self, v: Vertex) {
-            if let Some(m) = self.0.meshes.last_mut() {
-                m.vertices.push(v);
-            }
+            self.1.vertices.push(v);
         }
+        #[inline]
         fn triangle(&mut self, t: Triangle) {
-            if let Some(m) = self.0.meshes.last_mut() {
-                m.triangles.push(t);
-            }
+            self.1.triangles.push(t);
         }
+        #[inline]
         fn weight(&mut self, w: Weight) {
-            if let Some(m) = self.0.meshes.last_mut() {
-                m.weights.push(w);
-            }
+            self.1.weights.push(w);
+        }
+        fn mesh_end(&mut self) {
+            self.0.meshes.push(core::mem::take(&mut self.1));
         }
     }
 
@@ -934,7 +937,7 @@ mod owned {
 
         /// [`Model::parse`] with options.
         pub fn parse_with(bytes: &[u8], opts: ParseOptions) -> Result<Model> {
-            let mut b = Builder(Model::default());
+            let mut b = Builder(Model::default(), Mesh::default());
             parse_into(bytes, opts, &mut b)?;
             Ok(b.0)
         }
