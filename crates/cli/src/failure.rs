@@ -22,22 +22,11 @@ impl Failure {
         }
     }
 
-    /// A failure at a byte offset of the input.
-    #[allow(dead_code, reason = "for the format modules once they are wired")]
-    pub fn at_offset(message: impl fmt::Display, offset: u64) -> Self {
-        Self::new(format!("{message} (at byte {offset})"))
-    }
-
-    /// A failure at a line and column (1-based) of a text input.
-    #[allow(dead_code, reason = "for the format modules once they are wired")]
-    pub fn at_line(message: impl fmt::Display, line: u32, column: u32) -> Self {
-        Self::new(format!("{message} (line {line}, column {column})"))
-    }
-
-    /// The answer of a format module whose library has not been wired in yet.
-    pub fn not_wired(format: idmodel::Format) -> Self {
+    /// The answer of a format module asked about a format it does not read (the
+    /// dispatcher in `formats::module` never does this; it keeps the match total).
+    pub fn wrong_module(format: idmodel::Format) -> Self {
         Self::new(format!(
-            "{}: format not yet supported by this build",
+            "{}: not handled by this format module",
             format.name()
         ))
     }

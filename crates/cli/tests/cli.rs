@@ -269,7 +269,34 @@ fn corpus_malformed_files_exit_1_with_one_line() {
                 stack.push(p);
                 continue;
             }
-            assert_one_line_failure(&idmodel(&[&"info", &p]), &p, "info");
+            // The three `Overflowing*Index.md5mesh` files (they crash Assimp) differ from a
+            // valid file only in the number after `vert`/`tri`/`weight`, which Doom 3
+            // reads and ignores (FORMATS.md §4.2): Doom loads them, so `info` describes
+            // them and `check` reports the mismatch as a hazard (exit 1, one line).
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            let command = if name.starts_with("Overflowing") && name.ends_with(".md5mesh") {
+                let info = idmodel(&[&"info", &p]);
+                assert!(
+                    info.status.success(),
+                    "{}: info should describe it",
+                    p.display()
+                );
+                "check"
+            } else {
+                "info"
+            };
+            let out = idmodel(&[&command, &p]);
+            if command == "check" {
+                assert_eq!(out.status.code(), Some(1), "{}: check", p.display());
+                let stdout = String::from_utf8_lossy(&out.stdout);
+                assert!(
+                    stdout.lines().any(|l| l.contains("hazard")),
+                    "{}: {stdout}",
+                    p.display()
+                );
+            } else {
+                assert_one_line_failure(&out, &p, command);
+            }
             checked += 1;
         }
     }

@@ -127,7 +127,7 @@ fn parse_camera(input: &Input<'_>) -> Result<CameraFile, Failure> {
 /// The answer for a format this module does not read (`formats::module` never routes
 /// one here).
 fn not_md5(format: Format) -> Failure {
-    Failure::not_wired(format)
+    Failure::wrong_module(format)
 }
 
 fn count(n: usize) -> u64 {

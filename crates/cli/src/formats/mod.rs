@@ -1,10 +1,8 @@
 //! One module per model format, each implementing [`ModelFormat`].
 //!
 //! The command does the file handling (reading, detection, output paths, progress,
-//! exit codes); a format module only turns bytes into the four answers below, so wiring
-//! a format crate in is a short adapter. Until a module is wired, every method returns
-//! [`Failure::not_wired`] and the command exits 1 with "format not yet supported by this
-//! build".
+//! exit codes); a format module only turns bytes into the four answers below, so each
+//! format crate is wired in by a short adapter.
 
 pub mod md2;
 pub mod md3;
@@ -19,7 +17,6 @@ use serde::Serialize;
 
 use crate::failure::Failure;
 
-#[allow(dead_code, reason = "read by the format modules once they are wired")]
 /// A file given to a format module: its path (for messages and for finding sidecar
 /// files such as MD3 `.skin`/`animation.cfg`) and its bytes.
 #[derive(Debug, Clone, Copy)]
@@ -32,7 +29,6 @@ pub struct Input<'a> {
     pub bytes: &'a [u8],
 }
 
-#[allow(dead_code, reason = "read by the format modules once they are wired")]
 /// What `convert` and `render` ask for beyond the file itself.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Request<'a> {
