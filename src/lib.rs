@@ -34,3 +34,8 @@ pub use idmodel_mdl as mdl;
 
 pub use idmodel_core::detect::{Format, detect};
 pub use idmodel_core::{Error, ErrorKind};
+
+/// The README's code examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
