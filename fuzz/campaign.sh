@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Long fuzzing campaign: runs the named targets (default: all) one after another for
+# SECONDS_PER_TARGET each, seeded from $IDMODEL_CORPUS/<fmt> and samples/, and appends
+# libFuzzer's final statistics to fuzz/campaign.log.
+#
+#   IDMODEL_CORPUS=../shared/corpus SECONDS_PER_TARGET=600 fuzz/campaign.sh md3 md5mesh
+#
+# Built with -O --debug-assertions and without AddressSanitizer (-s none): the crates
+# forbid `unsafe`, so the sanitizer finds nothing the debug assertions and the panic
+# lints do not, at a large cost in executions per second. Inputs are capped at 64 KiB
+# (-max_len) so throughput stays high; the mutation sweeps in tests/sweeps.rs cover the
+# large corpus files.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")"
+secs="${SECONDS_PER_TARGET:-300}"
+corpus="${IDMODEL_CORPUS:-../../shared/corpus}"
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then
+  mapfile -t targets < <(cargo +nightly fuzz list)
+fi
+cargo +nightly fuzz build -O --debug-assertions -s none >/dev/null
+for t in "${targets[@]}"; do
+  case "$t" in mdl*) sub=mdl ;; md2*) sub=md2 ;; md3*) sub=md3 ;; md5*) sub=md5 ;; *) sub="" ;; esac
+  mkdir -p "corpus/$t" "artifacts/$t"
+  seeds=(corpus/"$t" ../samples)
+  [ -d "regressions/$t" ] && seeds+=("regressions/$t")
+  if [ -n "$sub" ] && [ -d "$corpus/$sub" ]; then
+    seeds+=("$corpus/$sub")
+    [ -d "$corpus/malformed/$sub" ] && seeds+=("$corpus/malformed/$sub")
+  fi
+  log="$(mktemp)"
+  status=0
+  cargo +nightly fuzz run -O --debug-assertions -s none "$t" "${seeds[@]}" -- \
+    -max_total_time="$secs" -max_len=65536 -rss_limit_mb=512 -timeout=10 \
+    -artifact_prefix="artifacts/$t/" -print_final_stats=1 >"$log" 2>&1 || status=$?
+  execs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}')
+  echo "$(date -u +%Y-%m-%dT%H:%MZ) $t execs=${execs:-?} seconds=$secs status=$status" | tee -a campaign.log
+  if [ "$status" -ne 0 ]; then tail -n 40 "$log"; fi
+  rm -f "$log"
+done
