@@ -8,7 +8,7 @@ use core::fmt;
 use idmodel_core::Name;
 
 use crate::check::{Profile, Severity};
-use crate::text::{TextError, TextErrorKind, is_space, line_col};
+use crate::text::{LineCounter, TextError, TextErrorKind, is_space};
 
 /// The engine reads the file into a 20000-byte buffer and refuses 19999 bytes or more.
 pub const MAX_FILE_LEN: usize = 19998;
@@ -531,6 +531,7 @@ impl<'a> AnimationCfg<'a> {
                 text: self.text,
                 pos: self.kw.entries_at,
             },
+            lines: LineCounter::default(),
         }
     }
 
@@ -696,6 +697,7 @@ impl<'a> AnimationCfg<'a> {
         sink: &mut dyn FnMut(AnimFinding<'a>),
     ) {
         let text = self.text;
+        let mut lines = LineCounter::default();
         let mut emit = |kind, severity| {
             sink(AnimFinding {
                 kind,
@@ -708,7 +710,7 @@ impl<'a> AnimationCfg<'a> {
                 KeywordEvent::Unknown(t) => (0, t),
                 KeywordEvent::BadFootsteps(t) => (1, t),
             };
-            let line = line_col(text, tok.start).0;
+            let line = lines.line_at(text, tok.start);
             let kind = if kind == 0 {
                 AnimFindingKind::UnknownToken {
                     line,
@@ -780,6 +782,7 @@ impl<'a> AnimationCfg<'a> {
 #[derive(Debug, Clone)]
 pub struct RawAnims<'a> {
     lex: Lexer<'a>,
+    lines: LineCounter,
 }
 
 impl Iterator for RawAnims<'_> {
@@ -804,7 +807,7 @@ impl Iterator for RawAnims<'_> {
             num_frames: atoi(b.bytes),
             loop_frames: atoi(c.bytes),
             fps: to_f32(atof(d.bytes)),
-            line: line_col(self.lex.text, a.start).0,
+            line: self.lines.line_at(self.lex.text, a.start),
         })
     }
 }

@@ -7,7 +7,7 @@ use idmodel_core::Name;
 
 use crate::check::{Profile, Severity};
 use crate::read::Md3;
-use crate::text::{TextError, TextErrorKind, is_space, line_col};
+use crate::text::{TextError, TextErrorKind, is_space};
 
 /// ioq3's `MAX_SKIN_SURFACES`: entries after this many are dropped.
 pub const MAX_SKIN_SURFACES_IOQ3: usize = 256;
@@ -403,7 +403,12 @@ impl<'a> SkinEntries<'a> {
             // Peek at the next token to report a tag line that swallows a shader.
             let mut peek = self.lex.clone();
             let next_line = match peek.next() {
-                Ok(t) if !t.bytes.is_empty() => Some(line_col(self.lex.text, t.start).0),
+                Ok(t) if !t.bytes.is_empty() => {
+                    // Count on from the name's line (not from the start of the text).
+                    let gap = self.lex.text.get(name.start..t.start).unwrap_or(&[]);
+                    let n = gap.iter().filter(|&&b| b == b'\n').count();
+                    Some(line.saturating_add(u32::try_from(n).unwrap_or(u32::MAX)))
+                }
                 _ => None,
             };
             return Ok(Some(SkinEntry {

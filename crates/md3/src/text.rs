@@ -47,6 +47,32 @@ impl TextError {
     }
 }
 
+/// Counts lines forward through a text, so that asking for the line of each of `n`
+/// increasing offsets costs O(text) in all rather than O(n · text) (a fresh
+/// [`line_col`] per token made the checks quadratic on token-heavy input).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct LineCounter {
+    counted: usize,
+    line: u32,
+}
+
+impl LineCounter {
+    /// The 1-based line of `offset`; offsets before the last one asked are recounted
+    /// from the start of the text.
+    pub(crate) fn line_at(&mut self, text: &[u8], offset: usize) -> u32 {
+        if offset < self.counted {
+            *self = Self::default();
+        }
+        let span = text.get(self.counted..offset).unwrap_or(&[]);
+        let n = span.iter().filter(|&&b| b == b'\n').count();
+        self.line = self
+            .line
+            .saturating_add(u32::try_from(n).unwrap_or(u32::MAX));
+        self.counted = offset.max(self.counted);
+        self.line.saturating_add(1)
+    }
+}
+
 /// 1-based line and column of byte `offset`.
 pub fn line_col(text: &[u8], offset: usize) -> (u32, u32) {
     let before = text.get(..offset).unwrap_or(text);
