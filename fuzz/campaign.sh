@@ -13,6 +13,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 secs="${SECONDS_PER_TARGET:-300}"
+max_len="${MAX_LEN:-65536}"
 corpus="${IDMODEL_CORPUS:-../../shared/corpus}"
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
@@ -31,10 +32,10 @@ for t in "${targets[@]}"; do
   log="$(mktemp)"
   status=0
   cargo +nightly fuzz run -O --debug-assertions -s none "$t" "${seeds[@]}" -- \
-    -max_total_time="$secs" -max_len=65536 -rss_limit_mb=512 -timeout=10 \
+    -max_total_time="$secs" -max_len="$max_len" -rss_limit_mb=512 -timeout=10 \
     -artifact_prefix="artifacts/$t/" -print_final_stats=1 >"$log" 2>&1 || status=$?
   execs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}')
-  echo "$(date -u +%Y-%m-%dT%H:%MZ) $t execs=${execs:-?} seconds=$secs status=$status" | tee -a campaign.log
+  echo "$(date -u +%Y-%m-%dT%H:%MZ) $t execs=${execs:-?} seconds=$secs max_len=$max_len status=$status" | tee -a campaign.log
   if [ "$status" -ne 0 ]; then tail -n 40 "$log"; fi
   rm -f "$log"
 done

@@ -66,3 +66,29 @@ fn the_target_table_names_every_fuzz_target_file() {
     names.sort();
     assert_eq!(files, names);
 }
+
+/// Every target's body runs on the project's sample models (valid files of every format)
+/// and on each of them cut short, so a body that only ever sees refusals would show here.
+#[test]
+fn every_target_runs_on_the_samples_and_their_prefixes() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples");
+    let mut inputs = 0usize;
+    for entry in fs::read_dir(&dir).unwrap().flatten() {
+        let data = fs::read(entry.path()).unwrap();
+        if data.is_empty() || entry.path().extension().is_some_and(|e| e == "png") {
+            continue;
+        }
+        for &(name, run) in idmodel_fuzz::TARGETS {
+            for cut in [data.len(), data.len() / 2, 16, 0] {
+                let input = &data[..cut.min(data.len())];
+                assert!(
+                    panic::catch_unwind(|| run(input)).is_ok(),
+                    "{name} panics on {} cut to {cut} bytes",
+                    entry.path().display()
+                );
+                inputs += 1;
+            }
+        }
+    }
+    assert!(inputs >= 6 * 4 * idmodel_fuzz::TARGETS.len(), "{inputs} inputs");
+}

@@ -164,36 +164,43 @@ fn load_anims(paths: &[PathBuf]) -> Result<Vec<Loaded>, String> {
 }
 
 fn info(path: &Path, json: bool) -> Exit {
-    let loaded = match Loaded::open(path) {
-        Ok(l) => l,
-        Err(e) => {
-            error_line(e);
-            return Exit::Failed;
-        }
-    };
-    let info = match loaded.module.info(&loaded.input()) {
-        Ok(i) => i,
+    let bytes = match read(path) {
+        Ok(b) => b,
         Err(f) => {
             error_line(line(path, f));
             return Exit::Failed;
         }
     };
-    if json {
-        match serde_json::to_string(&info) {
-            Ok(s) => out_line(s),
-            Err(e) => {
-                error_line(line(path, format!("cannot write JSON: {e}")));
-                return Exit::Failed;
-            }
+    match info_report(path, &bytes, json) {
+        Ok(report) => {
+            out_line(report);
+            Exit::Ok
         }
-    } else {
-        print_info(path, loaded.format, &info);
+        Err(e) => {
+            error_line(e);
+            Exit::Failed
+        }
     }
-    Exit::Ok
 }
 
-fn print_info(path: &Path, format: Format, info: &Info) {
-    out_line(format_args!("{}: {}", path.display(), format.name()));
+/// The `info` output for `bytes` read from `path` (no trailing newline).
+pub fn info_report(path: &Path, bytes: &[u8], json: bool) -> Result<String, String> {
+    let (format, module) = identify(bytes).map_err(|f| line(path, f))?;
+    let input = Input {
+        path,
+        format,
+        bytes,
+    };
+    let info = module.info(&input).map_err(|f| line(path, f))?;
+    if json {
+        serde_json::to_string(&info).map_err(|e| line(path, format!("cannot write JSON: {e}")))
+    } else {
+        Ok(info_text(path, format, &info))
+    }
+}
+
+fn info_text(path: &Path, format: Format, info: &Info) -> String {
+    let mut out = format!("{}: {}", path.display(), format.name());
     let mut rows: Vec<(String, String)> = vec![
         ("frames".into(), info.frames.to_string()),
         ("vertices".into(), info.vertices.to_string()),
@@ -222,50 +229,91 @@ fn print_info(path: &Path, format: Format, info: &Info) {
     rows.extend(info.details.iter().cloned());
     let width = rows.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
     for (k, v) in rows {
-        out_line(format_args!("  {k:<width$}  {v}"));
+        out.push_str(&format!("\n  {k:<width$}  {v}"));
     }
+    out
 }
 
 fn check(path: &Path, engine: Option<Engine>) -> Exit {
-    let loaded = match Loaded::open(path) {
-        Ok(l) => l,
-        Err(e) => {
-            error_line(e);
+    let bytes = match read(path) {
+        Ok(b) => b,
+        Err(f) => {
+            error_line(line(path, f));
             return Exit::Failed;
         }
     };
-    let engines = Engine::for_format(loaded.format);
-    let names: Vec<&str> = engines.iter().map(|e| e.name()).collect();
-    if let Some(e) = engine {
-        if !e.loads(loaded.format) {
-            return usage(format!(
-                "engine '{}' does not load {} files; for this file choose one of: {}",
-                e.name(),
-                loaded.format.name(),
-                names.join(", ")
-            ));
+    match check_report(path, &bytes, engine) {
+        Ok((report, clean)) => {
+            out_line(report);
+            if clean { Exit::Ok } else { Exit::Failed }
+        }
+        Err(CheckError::Usage(e)) => usage(e),
+        Err(CheckError::Refused(e)) => {
+            error_line(e);
+            Exit::Failed
         }
     }
-    match loaded.module.check(&loaded.input(), engine) {
-        Err(f) => {
-            error_line(line(path, format_args!("refused: {f}")));
-            Exit::Failed
+}
+
+/// Why `check` printed no report.
+pub enum CheckError {
+    /// The engine does not load this format (exit 2).
+    Usage(String),
+    /// The file does not parse (exit 1).
+    Refused(String),
+}
+
+impl From<CheckError> for String {
+    fn from(e: CheckError) -> String {
+        match e {
+            CheckError::Usage(s) | CheckError::Refused(s) => s,
         }
+    }
+}
+
+/// The `check` output for `bytes` read from `path` and whether it is clean.
+pub fn check_report(
+    path: &Path,
+    bytes: &[u8],
+    engine: Option<Engine>,
+) -> Result<(String, bool), CheckError> {
+    let (format, module) = identify(bytes).map_err(|f| CheckError::Refused(line(path, f)))?;
+    let engines = Engine::for_format(format);
+    let names: Vec<&str> = engines.iter().map(|e| e.name()).collect();
+    if let Some(e) = engine {
+        if !e.loads(format) {
+            return Err(CheckError::Usage(format!(
+                "engine '{}' does not load {} files; for this file choose one of: {}",
+                e.name(),
+                format.name(),
+                names.join(", ")
+            )));
+        }
+    }
+    let input = Input {
+        path,
+        format,
+        bytes,
+    };
+    match module.check(&input, engine) {
+        Err(f) => Err(CheckError::Refused(line(path, format_args!("refused: {f}")))),
         Ok(findings) if findings.is_empty() => {
             let profiles = engine.map_or_else(|| names.join(", "), |e| e.name().to_owned());
-            out_line(format_args!("{}: ok ({profiles})", path.display()));
-            Exit::Ok
+            Ok((format!("{}: ok ({profiles})", path.display()), true))
         }
         Ok(findings) => {
-            for f in findings {
-                out_line(format_args!(
-                    "{}: {}: {}",
-                    path.display(),
-                    f.engine.name(),
-                    f.message.replace(['\n', '\r'], " ")
-                ));
-            }
-            Exit::Failed
+            let lines: Vec<String> = findings
+                .iter()
+                .map(|f| {
+                    format!(
+                        "{}: {}: {}",
+                        path.display(),
+                        f.engine.name(),
+                        f.message.replace(['\n', '\r'], " ")
+                    )
+                })
+                .collect();
+            Ok((lines.join("\n"), false))
         }
     }
 }

@@ -1,0 +1,277 @@
+//! The `idmodel` command: inspect, check, convert and render id Software models.
+//!
+//! This library is the whole command; `src/main.rs` only calls [`main_entry`]. The
+//! [`info_report`] and [`check_report`] functions are the `info` and `check` paths
+//! without the file system, for fuzzing (`fuzz/fuzz_targets/cli_info.rs`) and tests.
+//!
+//! Exit status: 0 success; 1 a refused file, engine findings or a failed conversion;
+//! 2 a usage error. Every error is one line naming the file, what is wrong and where.
+//! See `crates/cli/README.md` for the commands and the `info --json` schema.
+#![forbid(unsafe_code)]
+// A std binary: `std::` paths are the natural ones here (core/alloc re-exports buy a
+// command-line tool nothing). The panic-freedom lints stay on.
+#![allow(clippy::std_instead_of_core, clippy::std_instead_of_alloc)]
+
+mod commands;
+mod failure;
+mod formats;
+mod obj;
+mod render;
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+pub use crate::formats::Engine;
+
+/// Inspect, check, convert and render Quake MDL, Quake II MD2, Quake III MD3 and Doom 3
+/// MD5 models.
+#[derive(Debug, Parser)]
+#[command(name = "idmodel", version, about, max_term_width = 100)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Tell what a file is and what it holds.
+    Info {
+        /// The model file.
+        file: PathBuf,
+        /// Print one JSON object (schema in the README) instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the refusals and findings of the engines that load the file; exit 1 if any.
+    Check {
+        /// The model file.
+        file: PathBuf,
+        /// Only this engine's profile.
+        #[arg(long, value_enum)]
+        engine: Option<Engine>,
+    },
+    /// Convert a model (or every model under a folder) to glTF 2.0 or OBJ.
+    Convert {
+        /// A model file, or a folder to convert every model under.
+        input: PathBuf,
+        /// The output file (.glb, .gltf or .obj), or the output folder for a folder.
+        #[arg(short, long)]
+        output: PathBuf,
+        /// md5anim files to add as animation clips to an md5mesh.
+        #[arg(long = "anim", value_name = "A.md5anim")]
+        anims: Vec<PathBuf>,
+        /// Export only this frame (no animation); for .obj, the frame to write.
+        #[arg(long, value_name = "N")]
+        frame: Option<usize>,
+        /// Keep the file's Z-up axes instead of converting to Y-up.
+        #[arg(long)]
+        keep_axes: bool,
+        /// Output format (default: from the output file's extension; glb for a folder).
+        #[arg(long, value_enum)]
+        to: Option<OutKind>,
+    },
+    /// Draw a picture of the model with a small software renderer.
+    Render {
+        /// The model file.
+        file: PathBuf,
+        /// The PNG file to write.
+        #[arg(short, long)]
+        output: PathBuf,
+        /// The frame to draw (default 0; md5mesh: bind pose).
+        #[arg(long, value_name = "N")]
+        frame: Option<usize>,
+        /// md5anim to pose an md5mesh with (with --frame).
+        #[arg(long = "anim", value_name = "A.md5anim")]
+        anims: Vec<PathBuf>,
+        /// Picture size.
+        #[arg(long, value_name = "WxH", default_value = "512x512", value_parser = parse_size)]
+        size: (u32, u32),
+        /// Background colour, RRGGBB or RRGGBBAA hex.
+        #[arg(long, value_name = "HEX", default_value = "303038", value_parser = parse_colour)]
+        background: [u8; 4],
+    },
+}
+
+/// Output formats of `convert`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OutKind {
+    /// Binary glTF, one file.
+    Glb,
+    /// glTF JSON with a .bin beside it.
+    Gltf,
+    /// Wavefront OBJ (one frame) with .mtl and PNG skins beside it.
+    Obj,
+}
+
+impl OutKind {
+    /// The file extension.
+    pub fn ext(self) -> &'static str {
+        match self {
+            OutKind::Glb => "glb",
+            OutKind::Gltf => "gltf",
+            OutKind::Obj => "obj",
+        }
+    }
+}
+
+fn parse_size(s: &str) -> Result<(u32, u32), String> {
+    let bad = || {
+        format!(
+            "expected WIDTHxHEIGHT, each 1 to {}, e.g. 640x480",
+            render::MAX_SIDE
+        )
+    };
+    let (w, h) = s.split_once(['x', 'X']).ok_or_else(bad)?;
+    let side = |t: &str| {
+        t.trim()
+            .parse::<u32>()
+            .ok()
+            .filter(|v| (1..=render::MAX_SIDE).contains(v))
+            .ok_or_else(bad)
+    };
+    Ok((side(w)?, side(h)?))
+}
+
+fn parse_colour(s: &str) -> Result<[u8; 4], String> {
+    let hex = s.trim_start_matches('#');
+    let byte = |i: usize| {
+        hex.get(i..i.saturating_add(2))
+            .and_then(|b| u8::from_str_radix(b, 16).ok())
+    };
+    let bad = || "expected RRGGBB or RRGGBBAA hex, e.g. 303038".to_owned();
+    match hex.len() {
+        6 => Ok([
+            byte(0).ok_or_else(bad)?,
+            byte(2).ok_or_else(bad)?,
+            byte(4).ok_or_else(bad)?,
+            255,
+        ]),
+        8 => Ok([
+            byte(0).ok_or_else(bad)?,
+            byte(2).ok_or_else(bad)?,
+            byte(4).ok_or_else(bad)?,
+            byte(6).ok_or_else(bad)?,
+        ]),
+        _ => Err(bad()),
+    }
+}
+
+/// How the command ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    /// 0.
+    Ok,
+    /// 1: refused file, findings, failed conversion.
+    Failed,
+    /// 2: usage error.
+    Usage,
+}
+
+/// Prints one error line to stderr (never panics, even on a closed pipe).
+pub fn error_line(line: impl std::fmt::Display) {
+    let _ = writeln!(std::io::stderr().lock(), "idmodel: {line}");
+}
+
+/// Prints one line to stdout, ignoring a closed pipe (`idmodel info x | head`).
+pub fn out_line(line: impl std::fmt::Display) {
+    let _ = writeln!(std::io::stdout().lock(), "{line}");
+}
+
+/// Runs the command on the process's arguments: what `idmodel` does. Never panics; an
+/// internal error is reported in one line with exit status 1.
+pub fn main_entry() -> ExitCode {
+    // Designed never to panic; should it happen anyway, say so in one line (no
+    // backtrace) and exit 1 rather than 101.
+    std::panic::set_hook(Box::new(|info| {
+        let what = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_owned())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "panic".to_owned());
+        let at = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        error_line(format_args!(
+            "internal error: {what}{at} (a bug in idmodel; please report it with the input file)"
+        ));
+    }));
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // clap prints help/version (exit 0) or the usage error (exit 2).
+        Err(e) => e.exit(),
+    };
+    let exit = std::panic::catch_unwind(|| commands::run(cli.command)).unwrap_or(Exit::Failed);
+    match exit {
+        Exit::Ok => ExitCode::SUCCESS,
+        Exit::Failed => ExitCode::from(1),
+        Exit::Usage => ExitCode::from(2),
+    }
+}
+
+/// What `idmodel info [--json]` prints for a file named `path` holding `bytes`: the
+/// text report, or with `json` the one-line JSON object. `Err` is the one-line message
+/// `idmodel` prints for a refused file. `path` is used in messages and to find Quake III
+/// sidecar files (`.skin`, `animation.cfg`) beside an MD3; nothing is written.
+///
+/// ```
+/// let text = idmodel_cli::info_report(std::path::Path::new("x.md3"), b"IDP3 too short", false);
+/// assert!(text.unwrap_err().starts_with("x.md3: "));
+/// ```
+pub fn info_report(path: &Path, bytes: &[u8], json: bool) -> Result<String, String> {
+    commands::info_report(path, bytes, json)
+}
+
+/// What `idmodel check [--engine E]` prints for a file named `path` holding `bytes`:
+/// `Ok((report, clean))` with `clean` false when an engine has findings (exit status 1),
+/// `Err` the one-line message for a refused file or an engine that does not load the
+/// format.
+///
+/// ```
+/// let r = idmodel_cli::check_report(std::path::Path::new("x.mdl"), b"IDPO", None);
+/// assert!(r.is_err());
+/// ```
+pub fn check_report(
+    path: &Path,
+    bytes: &[u8],
+    engine: Option<Engine>,
+) -> Result<(String, bool), String> {
+    commands::check_report(path, bytes, engine).map_err(String::from)
+}
+
+// Tests may index, unwrap and compute freely: a panic here is a failed assertion.
+#[allow(
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::as_conversions,
+    clippy::unwrap_used
+)]
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn sizes_and_colours() {
+        assert_eq!(parse_size("640x480"), Ok((640, 480)));
+        assert_eq!(parse_size("1X1"), Ok((1, 1)));
+        assert!(parse_size("0x10").is_err());
+        assert!(parse_size("10x99999").is_err());
+        assert!(parse_size("10").is_err());
+        assert!(parse_size("-1x5").is_err());
+        assert_eq!(parse_colour("#102030"), Ok([16, 32, 48, 255]));
+        assert_eq!(parse_colour("10203040"), Ok([16, 32, 48, 64]));
+        assert!(parse_colour("12345").is_err());
+        assert!(parse_colour("zz2030").is_err());
+        assert!(parse_colour("ééé").is_err());
+    }
+}
