@@ -90,5 +90,8 @@ fn every_target_runs_on_the_samples_and_their_prefixes() {
             }
         }
     }
-    assert!(inputs >= 6 * 4 * idmodel_fuzz::TARGETS.len(), "{inputs} inputs");
+    assert!(
+        inputs >= 6 * 4 * idmodel_fuzz::TARGETS.len(),
+        "{inputs} inputs"
+    );
 }

@@ -296,7 +296,10 @@ pub fn check_report(
         bytes,
     };
     match module.check(&input, engine) {
-        Err(f) => Err(CheckError::Refused(line(path, format_args!("refused: {f}")))),
+        Err(f) => Err(CheckError::Refused(line(
+            path,
+            format_args!("refused: {f}"),
+        ))),
         Ok(findings) if findings.is_empty() => {
             let profiles = engine.map_or_else(|| names.join(", "), |e| e.name().to_owned());
             Ok((format!("{}: ok ({profiles})", path.display()), true))
