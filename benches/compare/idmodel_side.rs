@@ -292,11 +292,11 @@ fn md3_load(bytes: &[u8]) -> Buffers {
     let mut b = Buffers {
         positions: vec![[0.0; 3]; nv],
         normals: vec![[0.0; 3]; nv],
-        uvs: Vec::with_capacity(nv),
-        indices: Vec::with_capacity(nt * 3),
+        uvs: vec![[0.0; 2]; nv],
+        indices: vec![0; nt * 3],
         ..Buffers::default()
     };
-    let mut at = 0usize;
+    let (mut at, mut ti) = (0usize, 0usize);
     for s in m.surfaces() {
         let n = s.num_verts();
         if s.num_frames() > 0 {
@@ -308,10 +308,11 @@ fn md3_load(bytes: &[u8]) -> Buffers {
             )
             .unwrap();
         }
-        b.uvs.extend(s.tex_coords());
-        let base = at as u32;
-        b.indices
-            .extend(s.indices().flat_map(|t| t.map(|i| i + base)));
+        s.tex_coords_into(&mut b.uvs[at..at + n]).unwrap();
+        let k = 3 * s.triangles().len();
+        s.indices_into(at as u32, &mut b.indices[ti..ti + k])
+            .unwrap();
+        ti += k;
         at += n;
     }
     b

@@ -117,6 +117,57 @@ impl<'a> Surface<'a> {
         )
     }
 
+    /// Writes the triangle indices, three per triangle, each plus `base` (the surface's
+    /// first vertex in a shared vertex buffer), into `out`, which must hold exactly
+    /// `3 × triangles().len()` entries. A plain copy loop (the indices were checked by
+    /// `parse`); `base + index` wraps if it does not fit a `u32`.
+    ///
+    /// ```
+    /// # #[cfg(feature = "alloc")] {
+    /// use idmodel_md3::{Md3, Model};
+    /// let bytes = idmodel_md3::write(&Model::example()).unwrap();
+    /// let s = Md3::parse(&bytes).unwrap().surface(0).unwrap();
+    /// let mut out = vec![0u32; 3 * s.triangles().len()];
+    /// s.indices_into(100, &mut out).unwrap();
+    /// assert_eq!(out, s.indices().flatten().map(|i| i + 100).collect::<Vec<_>>());
+    /// let mut uv = vec![[0.0; 2]; s.num_verts()];
+    /// s.tex_coords_into(&mut uv).unwrap();
+    /// assert_eq!(uv, s.tex_coords().collect::<Vec<_>>());
+    /// assert!(s.tex_coords_into(&mut []).is_err());
+    /// # }
+    /// ```
+    pub fn indices_into(&self, base: u32, out: &mut [u32]) -> Result<(), DecodeError> {
+        let words = zerocopy::IntoBytes::as_bytes(self.triangles());
+        let needed = words.len() / 4;
+        if out.len() != needed {
+            return Err(DecodeError::BufferLength {
+                needed,
+                got: out.len(),
+            });
+        }
+        for (o, w) in out.iter_mut().zip(words.chunks_exact(4)) {
+            let i = <[u8; 4]>::try_from(w).map_or(0, u32::from_le_bytes);
+            *o = i.wrapping_add(base);
+        }
+        Ok(())
+    }
+
+    /// Writes the texture coordinates as stored (one per vertex) into `out`, which must
+    /// hold exactly `num_verts()` entries.
+    pub fn tex_coords_into(&self, out: &mut [[f32; 2]]) -> Result<(), DecodeError> {
+        let st = self.st();
+        if out.len() != st.len() {
+            return Err(DecodeError::BufferLength {
+                needed: st.len(),
+                got: out.len(),
+            });
+        }
+        for (o, s) in out.iter_mut().zip(st) {
+            *o = s.get();
+        }
+        Ok(())
+    }
+
     /// Decodes one frame into caller slices (one entry per vertex each).
     pub fn decode_frame(
         &self,
@@ -168,11 +219,27 @@ impl<'a> Surface<'a> {
             .zip(old_v)
             .zip(positions.iter_mut().zip(normals.iter_mut()));
         if backlerp == 0.0 {
-            for ((n, _), (p, nrm)) in verts {
-                p.iter_mut()
-                    .zip(n.xyz())
-                    .for_each(|(o, x)| *o = f32::from(x) * new_scale);
-                *nrm = mode.decode(n.normal());
+            // Two plain passes (positions, then normals with the mode chosen once) keep
+            // every value in registers; one interleaved loop went through the stack.
+            for (n, p) in new_v.iter().zip(positions.iter_mut()) {
+                let [x, y, z] = n.xyz();
+                *p = [
+                    f32::from(x) * new_scale,
+                    f32::from(y) * new_scale,
+                    f32::from(z) * new_scale,
+                ];
+            }
+            match mode {
+                NormalDecode::Exact => {
+                    for (n, nrm) in new_v.iter().zip(normals.iter_mut()) {
+                        *nrm = md3_normal::decode_exact(n.normal());
+                    }
+                }
+                NormalDecode::Ideal => {
+                    for (n, nrm) in new_v.iter().zip(normals.iter_mut()) {
+                        *nrm = md3_normal::decode_ideal(n.normal());
+                    }
+                }
             }
             return Ok(());
         }
