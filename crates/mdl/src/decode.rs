@@ -96,7 +96,9 @@ pub struct WeldSizes {
     pub max_vertices: usize,
     /// Exact index count: `3 · numtris`.
     pub indices: usize,
-    /// Length of the scratch remap table: `2 · numverts`.
+    /// Length of the scratch slice: the remap table, `2 · numverts` entries, and for
+    /// [`Mdl::weld_pose_into`] one more entry per possible welded vertex
+    /// (`max_vertices`). [`Mdl::weld_into`] uses only the first `2 · numverts`.
     pub scratch: usize,
 }
 
@@ -204,7 +206,7 @@ impl Mdl<'_> {
         WeldSizes {
             max_vertices: v2.min(t3),
             indices: t3,
-            scratch: v2,
+            scratch: v2.saturating_add(v2.min(t3)),
         }
     }
 
@@ -257,11 +259,12 @@ impl Mdl<'_> {
             ));
         }
         let scratch_len = scratch.len();
-        let remap = scratch.get_mut(..sizes.scratch).ok_or_else(|| {
+        let remap_len = self.vertex_count().saturating_mul(2);
+        let remap = scratch.get_mut(..remap_len).ok_or_else(|| {
             small(
                 "remap entries for the scratch slice",
                 scratch_len,
-                sizes.scratch,
+                remap_len,
             )
         })?;
         remap.fill(0);
@@ -348,19 +351,25 @@ impl Mdl<'_> {
             ));
         }
         let scratch_len = scratch.len();
-        let remap = scratch.get_mut(..sizes.scratch).ok_or_else(|| {
-            small(
-                "remap entries for the scratch slice",
-                scratch_len,
-                sizes.scratch,
-            )
-        })?;
+        let (remap, order) = scratch
+            .get_mut(..sizes.scratch)
+            .ok_or_else(|| {
+                small(
+                    "remap and order entries for the scratch slice",
+                    scratch_len,
+                    sizes.scratch,
+                )
+            })?
+            .split_at_mut(self.vertex_count().saturating_mul(2).min(sizes.scratch));
         remap.fill(0);
-        let room = positions.len().min(normals.len()).min(uvs.len());
-        let off = rule.texel_offset();
-        let (w, h) = (self.skin_width(), self.skin_height());
+        let room = positions
+            .len()
+            .min(normals.len())
+            .min(uvs.len())
+            .min(order.len());
         let texcoords = self.texcoords();
-        let raw = pose.vertices();
+        // Pass 1, topology only: the remap, the indices, and in `order` the slot
+        // (`2·source + back`) of each new vertex.
         let mut count = 0usize;
         let mut out_index = indices.iter_mut();
         for tri in self.triangles() {
@@ -376,36 +385,52 @@ impl Mdl<'_> {
                     continue;
                 };
                 if *entry == 0 {
-                    let (Some(p), Some(n), Some(uv)) = (
-                        positions.get_mut(count),
-                        normals.get_mut(count),
-                        uvs.get_mut(count),
-                    ) else {
+                    let Some(o) = order.get_mut(count).filter(|_| count < room) else {
                         return Err(small(
                             "welded vertices for the output slice",
                             room,
                             count.saturating_add(1),
                         ));
                     };
-                    let texel = rule.texel(st, front, w);
-                    *p = pose.position(source).unwrap_or_default();
-                    *n = raw.get(source).map_or([0.0, 0.0, 1.0], |tv| {
-                        idmodel_core::anorms::anorm_or_up(tv.light_normal_index)
-                    });
-                    // The numerator of `rule.uv`; divided below.
-                    *uv = [int_to_f32(texel[0]) + off, int_to_f32(texel[1]) + off];
+                    *o = u32::try_from(slot).unwrap_or(u32::MAX);
                     count = count.saturating_add(1);
                     *entry = u32::try_from(count).unwrap_or(u32::MAX);
                 }
+                let e = *entry;
                 if let Some(o) = out_index.next() {
-                    *o = entry.saturating_sub(1);
+                    *o = e.saturating_sub(1);
                 }
             }
         }
+        // Pass 2: decode each welded vertex once, in order.
+        let off = rule.texel_offset();
+        let (w, h) = (self.skin_width(), self.skin_height());
+        let raw = pose.vertices();
+        for (((p, n), uv), &slot) in positions
+            .iter_mut()
+            .zip(normals.iter_mut())
+            .zip(uvs.iter_mut())
+            .zip(order.iter())
+            .take(count)
+        {
+            let slot = usize::try_from(slot).unwrap_or(usize::MAX);
+            let source = slot / 2;
+            let back = slot % 2 == 1;
+            // `texel` depends on the facing only through `back` (seam and back-facing).
+            let texel = texcoords
+                .get(source)
+                .map_or([0, 0], |st| rule.texel(st, !back, w));
+            *p = pose.position(source).unwrap_or_default();
+            *n = raw.get(source).map_or([0.0, 0.0, 1.0], |tv| {
+                idmodel_core::anorms::anorm_or_up(tv.light_normal_index)
+            });
+            // The numerator of `rule.uv`; divided below.
+            *uv = [int_to_f32(texel[0]) + off, int_to_f32(texel[1]) + off];
+        }
         // The division of `rule.uv` (same operations, same bits) as its own pass over whole
-        // vectors: inside the loop above LLVM packs the two divisions into one `divps`
-        // whose two unused lanes hold leftovers, and the microcode assists they trigger
-        // made the loop 4x slower (perf, ogre.mdl).
+        // vectors: inside a loop with other work LLVM packs the two divisions into one
+        // `divps` whose two unused lanes hold leftovers, and the microcode assists they
+        // trigger made the loop 4x slower (perf, ogre.mdl).
         let (dw, dh) = (usize_to_f32(w), usize_to_f32(h));
         for uv in uvs.iter_mut().take(count) {
             *uv = [uv[0] / dw, uv[1] / dh];

@@ -137,7 +137,14 @@ impl<'a> Mdl<'a> {
         let triangles = cur.read_slice::<Triangle>(num_tris)?;
         let len = u64::try_from(num_verts).unwrap_or(u64::MAX);
         let mut at = tris_offset;
-        for tri in triangles {
+        // The branch-free test first; the walk that finds and places the first bad index
+        // only when there is one.
+        let bad_triangles = if indices_in_range(triangles, num_verts) {
+            &[][..]
+        } else {
+            triangles
+        };
+        for tri in bad_triangles {
             let mut field = at.saturating_add(4);
             for v in tri.vert_index {
                 let index = v.get();
@@ -417,6 +424,20 @@ impl<'a> Mdl<'a> {
     pub fn trailing_offset(&self) -> usize {
         self.trailing_offset
     }
+}
+
+/// True when every triangle vertex index lies in `0..num_verts`, without a branch per
+/// index: `i` is in range exactly when `i` and `num_verts - 1 - i` are both non-negative,
+/// so one sign bit over the OR of all of them answers (`n - 1 - i` wraps only for a
+/// negative `i`, which is caught anyway).
+fn indices_in_range(triangles: &[Triangle], num_verts: usize) -> bool {
+    let last = i32::try_from(num_verts).unwrap_or(i32::MAX).wrapping_sub(1);
+    let acc = triangles.iter().fold(0i32, |acc, t| {
+        t.vert_index
+            .iter()
+            .fold(acc, |acc, v| acc | v.get() | last.wrapping_sub(v.get()))
+    });
+    acc >= 0
 }
 
 /// Bytes of one pose: `daliasframe_t` plus `numverts` vertices.
@@ -870,4 +891,44 @@ pub fn decode_position(v: [u8; 3], scale: [f32; 3], origin: [f32; 3]) -> [f32; 3
         scale[1] * f32::from(v[1]) + origin[1],
         scale[2] * f32::from(v[2]) + origin[2],
     ]
+}
+
+#[cfg(test)]
+#[allow(clippy::arithmetic_side_effects, clippy::as_conversions)]
+mod tests {
+    use super::*;
+    use zerocopy::little_endian::I32;
+
+    /// The branch-free range test agrees with the plain one on every edge value.
+    #[test]
+    fn indices_in_range_matches_the_plain_test() {
+        for n in [0usize, 1, 2, 3, 100, i32::MAX as usize] {
+            let last = i64::from(i32::try_from(n).unwrap_or(i32::MAX)) - 1;
+            let values = [
+                i32::MIN,
+                -1,
+                0,
+                1,
+                last.max(0) as i32,
+                last as i32,
+                (last + 1).min(i64::from(i32::MAX)) as i32,
+                i32::MAX,
+            ];
+            for a in values {
+                for b in values {
+                    let tri = |v: [i32; 3]| Triangle {
+                        faces_front: I32::new(0),
+                        vert_index: v.map(I32::new),
+                    };
+                    let tris = [tri([a, 0, b]), tri([b, a, 0])];
+                    let plain = tris
+                        .iter()
+                        .flat_map(|t| t.vert_index)
+                        .all(|i| usize::try_from(i.get()).is_ok_and(|i| i < n));
+                    assert_eq!(indices_in_range(&tris, n), plain, "n={n} a={a} b={b}");
+                }
+            }
+            assert!(indices_in_range(&[], n));
+        }
+    }
 }

@@ -220,7 +220,7 @@ fn weld_into_reports_small_buffers() {
     let sizes = m.weld_sizes();
     assert_eq!(
         (sizes.max_vertices, sizes.indices, sizes.scratch),
-        (6, 6, 8)
+        (6, 6, 14)
     );
     let mut v = vec![WeldedVertex::default(); 4];
     let mut i = vec![0u32; 6];
