@@ -1,6 +1,6 @@
 //! Pieces shared by the three MD5 grammars.
 
-use crate::error::{Md5ErrorKind, Result};
+use crate::error::{Md5Error, Md5ErrorKind, Result};
 use crate::lexer::{CommentRule, Parser};
 use crate::text::Text;
 
@@ -53,19 +53,26 @@ pub(crate) fn count(p: &mut Parser<'_>, what: &'static str, min: i32) -> Result<
 }
 
 /// Reads an integer that must lie in `0..len`.
+#[inline(always)]
 pub(crate) fn index(p: &mut Parser<'_>, what: &'static str, len: u32) -> Result<u32> {
     let (v, at) = p.parse_int_at()?;
     match u32::try_from(v) {
         Ok(i) if i < len => Ok(i),
-        _ => Err(p.error(
-            Md5ErrorKind::IndexOutOfRange {
-                what,
-                index: i64::from(v),
-                len: u64::from(len),
-            },
-            at,
-        )),
+        _ => Err(index_error(p, what, v, len, at)),
     }
+}
+
+#[cold]
+#[inline(never)]
+fn index_error(p: &Parser<'_>, what: &'static str, v: i32, len: u32, at: usize) -> Md5Error {
+    p.error(
+        Md5ErrorKind::IndexOutOfRange {
+            what,
+            index: i64::from(v),
+            len: u64::from(len),
+        },
+        at,
+    )
 }
 
 /// A parser for `src` with the md5mesh (`concat = true`) or md5anim/md5camera rules.
@@ -82,6 +89,7 @@ pub(crate) fn parser_at(src: &[u8], concat: bool, rule: CommentRule, pos: usize)
 
 /// The ignored number after `vert`, `tri` or `weight`: noted when it is not `i`, refused
 /// when `strict`.
+#[inline(always)]
 pub(crate) fn element_index(
     p: &mut Parser<'_>,
     what: &'static str,
@@ -90,17 +98,31 @@ pub(crate) fn element_index(
 ) -> Result<()> {
     let (n, at) = p.parse_int_at()?;
     if u32::try_from(n).ok() != Some(i) {
-        if strict {
-            return Err(p.error(
-                Md5ErrorKind::ElementIndex {
-                    what,
-                    expected: i,
-                    found: n,
-                },
-                at,
-            ));
-        }
-        p.note_element_index(at);
+        return element_index_mismatch(p, what, i, n, at, strict);
     }
+    Ok(())
+}
+
+#[cold]
+#[inline(never)]
+fn element_index_mismatch(
+    p: &mut Parser<'_>,
+    what: &'static str,
+    i: u32,
+    n: i32,
+    at: usize,
+    strict: bool,
+) -> Result<()> {
+    if strict {
+        return Err(p.error(
+            Md5ErrorKind::ElementIndex {
+                what,
+                expected: i,
+                found: n,
+            },
+            at,
+        ));
+    }
+    p.note_element_index(at);
     Ok(())
 }

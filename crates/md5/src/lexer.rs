@@ -194,7 +194,14 @@ fn fast_number(src: &[u8], start: usize) -> Option<Fast> {
             end: start.wrapping_add(1),
         });
     }
-    let (mut n, mut i) = digit_run(rest, 0, 0);
+    // The integer part is short in practice (`0`, `12`): one byte at a time. A long run
+    // wraps `n`, but more than 19 digits are refused below anyway.
+    let mut n = 0u64;
+    let mut i = 0usize;
+    while let Some(d) = rest.get(i).and_then(|b| digit(*b)) {
+        n = n.wrapping_mul(10).wrapping_add(u64::from(d));
+        i = i.wrapping_add(1);
+    }
     let int_digits = i;
     let mut frac_digits = 0usize;
     let float = at(i) == b'.';
@@ -240,6 +247,48 @@ fn fast_number(src: &[u8], start: usize) -> Option<Fast> {
         float: true,
         end,
     })
+}
+
+/// The commonest integer shape, up to nine decimal digits (a lone `0`, or no leading
+/// zero) followed by a byte that cannot continue a number, read one byte at a time:
+/// `(value, end)`. Everything else (longer runs, octal, hex, floats, suffixes, errors)
+/// returns `None` for [`fast_number`] and the exact path; what it accepts, it reads as
+/// they do (nine digits cannot wrap a `u32`).
+#[inline(always)]
+fn fast_int(src: &[u8], start: usize) -> Option<(u32, usize)> {
+    let mut n = u32::from(digit(*src.get(start)?)?);
+    let mut i = start.wrapping_add(1);
+    if n != 0 {
+        let stop = start.wrapping_add(9);
+        while i < stop {
+            let Some(d) = src.get(i).and_then(|b| digit(*b)) else {
+                break;
+            };
+            n = n.wrapping_mul(10).wrapping_add(u32::from(d));
+            i = i.wrapping_add(1);
+        }
+    }
+    let next = src.get(i).copied().unwrap_or(0);
+    if next.is_ascii_digit()
+        || matches!(
+            next,
+            b'.' | b'e'
+                | b'#'
+                | b'f'
+                | b'F'
+                | b'l'
+                | b'L'
+                | b'u'
+                | b'U'
+                | b'x'
+                | b'X'
+                | b'b'
+                | b'B'
+        )
+    {
+        return None;
+    }
+    Some((n, i))
 }
 
 /// `10^k` for `k` in `0..=8`.
@@ -913,7 +962,7 @@ impl<'a> Parser<'a> {
     /// `ExpectTokenString`: the next token's text must be `keyword` (case-sensitive; any
     /// token kind, so `"{"` in quotes matches `{`).
     /// Returns the keyword's byte offset.
-    #[inline]
+    #[inline(always)]
     pub fn expect(&mut self, keyword: &'static str) -> Result<usize> {
         // Fast path: the text is the keyword as a name or a one-character bracket, so
         // the token is known without building it.
@@ -937,6 +986,12 @@ impl<'a> Parser<'a> {
                 }
             }
         }
+        self.expect_token(keyword)
+    }
+
+    /// [`Parser::expect`] beyond its inlined fast path: through a whole token.
+    #[inline(never)]
+    fn expect_token(&mut self, keyword: &'static str) -> Result<usize> {
         let tok = self.read(Expected::Keyword(keyword))?;
         if tok.text.eq_bytes(keyword.as_bytes()) {
             Ok(tok.offset)
@@ -964,22 +1019,20 @@ impl<'a> Parser<'a> {
     /// required; without it a float token is accepted and truncated (Doom's subtype test
     /// never matches), which is tallied in [`LexNotes::float_as_int`]. Values wrap as
     /// 32-bit integers do.
-    #[inline]
+    #[inline(always)]
     pub fn parse_int(&mut self) -> Result<i32> {
         self.parse_int_at().map(|(v, _)| v)
     }
 
     /// [`Parser::parse_int`], also returning the byte offset where the number (or its
     /// sign) starts, for error messages.
-    #[inline]
+    #[inline(always)]
     pub fn parse_int_at(&mut self) -> Result<(i32, usize)> {
         if self.lex.skip_whitespace() {
             let start = self.lex.pos;
-            if let Some(n) = fast_number(self.lex.src, start)
-                && !n.float
-            {
-                self.lex.pos = n.end;
-                return Ok((i32::from_ne_bytes(n.int.to_ne_bytes()), start));
+            if let Some((n, end)) = fast_int(self.lex.src, start) {
+                self.lex.pos = end;
+                return Ok((i32::from_ne_bytes(n.to_ne_bytes()), start));
             }
         }
         self.parse_int_other()
@@ -1045,7 +1098,7 @@ impl<'a> Parser<'a> {
 
     /// `ParseFloat`: an optional `-` token, then any number token; the value is Doom's
     /// `f64` accumulation rounded to `f32`. `+` is refused.
-    #[inline]
+    #[inline(always)]
     pub fn parse_float(&mut self) -> Result<f32> {
         // Inlined: a number, or `-` right before one (half the values of a typical file).
         if self.lex.skip_whitespace() {

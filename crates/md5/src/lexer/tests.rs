@@ -543,6 +543,20 @@ mod fast_numbers {
             }
         }
 
+        /// `fast_int` answers only for plain decimal integers, as the exact path reads
+        /// them (value, end), and never for a float or anything with a suffix.
+        #[test]
+        fn fast_int_equals_the_exact_path(t in number()) {
+            let b = t.as_bytes();
+            if let Some((v, end)) = fast_int(b, 0) {
+                let mut lex = Lexer::new(b, false, CommentRule::Engine);
+                let n = lex.read_number_raw(0).unwrap();
+                prop_assert!(matches!(n.kind, TokenKind::Integer(_)), "{:?}", t);
+                prop_assert_eq!(v, n.int, "{:?}", t);
+                prop_assert_eq!(end, lex.pos(), "{:?}", t);
+            }
+        }
+
         #[test]
         fn printed_floats_agree(bits in 0u32..0x7f80_0000, prec in 0usize..=17) {
             let x = f32::from_bits(bits); // every finite non-negative f32
@@ -586,6 +600,34 @@ mod fast_numbers {
                 prop_assert_eq!(x.pos(), y.pos());
                 prop_assert_eq!(x.notes(), y.notes());
             }
+        }
+    }
+
+    #[test]
+    fn fast_int_shapes() {
+        for (t, v) in [
+            ("0 ", 0),
+            ("0", 0),
+            ("7)", 7),
+            ("123456789 ", 123_456_789),
+            ("42\n", 42),
+        ] {
+            assert_eq!(fast_int(t.as_bytes(), 0).map(|(v, _)| v), Some(v), "{t}");
+        }
+        // Ten digits, octal, floats, suffixes, hex and binary are left to the other paths.
+        for t in [
+            "1234567890",
+            "010",
+            "0.5",
+            "1.",
+            "1e5",
+            "1u",
+            "0x1",
+            "0b1",
+            "1#",
+            "x",
+        ] {
+            assert!(fast_int(t.as_bytes(), 0).is_none(), "{t}");
         }
     }
 
