@@ -1103,15 +1103,11 @@ impl<'a> Parser<'a> {
         // Inlined: a number, or `-` right before one (half the values of a typical file).
         if self.lex.skip_whitespace() {
             let start = self.lex.pos;
-            if let Some(n) = fast_number(self.lex.src, start) {
+            // A number never starts with `-`, so look past one first.
+            let neg = self.lex.at(start) == b'-';
+            if let Some(n) = fast_number(self.lex.src, start.wrapping_add(usize::from(neg))) {
                 self.lex.pos = n.end;
-                return Ok(n.value);
-            }
-            if self.lex.at(start) == b'-'
-                && let Some(n) = fast_number(self.lex.src, start.wrapping_add(1))
-            {
-                self.lex.pos = n.end;
-                return Ok(-n.value);
+                return Ok(if neg { -n.value } else { n.value });
             }
         }
         self.parse_float_other()
