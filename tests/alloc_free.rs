@@ -105,6 +105,27 @@ fn mdl_paths() {
                 .map(|t| t[0][0])
                 .sum::<f32>()
         });
+        let k = 3 * m.triangles().len();
+        let (mut cp, mut cn, mut cu) = (
+            vec![[0.0f32; 3]; k.max(sizes.max_vertices)],
+            vec![[0.0f32; 3]; k.max(sizes.max_vertices)],
+            vec![[0.0f32; 2]; k.max(sizes.max_vertices)],
+        );
+        no_alloc("mdl weld_pose_into and corners_into", || {
+            let pose = m.pose(0).unwrap();
+            let targets = idmodel::mdl::WeldTargets {
+                positions: &mut cp,
+                normals: &mut cn,
+                uvs: &mut cu,
+                indices: &mut indices,
+            };
+            let w = m
+                .weld_pose_into(SeamRule::Gl, &pose, targets, &mut scratch)
+                .unwrap();
+            assert_eq!(w, n);
+            m.corners_into(SeamRule::Gl, &pose, &mut cp, &mut cn, &mut cu)
+                .unwrap()
+        });
         no_alloc("mdl skin_to_rgba", || {
             for skin in m.skins() {
                 for image in skin.images() {
@@ -170,6 +191,9 @@ fn md3_paths() {
         let most = m.surfaces().map(|s| s.num_verts()).max().unwrap_or(0);
         let mut pos = vec![[0.0f32; 3]; most];
         let mut nrm = pos.clone();
+        let most_tris = m.surfaces().map(|s| s.triangles().len()).max().unwrap_or(0);
+        let mut idx = vec![0u32; 3 * most_tris];
+        let mut uv = vec![[0.0f32; 2]; most];
         no_alloc("md3", || {
             let m = Md3::parse(bytes).unwrap();
             for s in m.surfaces() {
@@ -184,6 +208,9 @@ fn md3_paths() {
                 }
                 black_box(s.indices().count());
                 black_box(s.tex_coords().count());
+                let k = 3 * s.triangles().len();
+                s.indices_into(7, &mut idx[..k]).unwrap();
+                s.tex_coords_into(&mut uv[..n]).unwrap();
                 black_box(s.engine_name());
             }
             for name in m.tag_names() {

@@ -16,6 +16,8 @@
 //!   inside the timed region (Assimp allocates its scene there too) and freed outside it.
 //! * `load_alloc_ns` (MDL, MD2): the same load with the output `Vec`s allocated inside
 //!   the timing; `load_into_bytes`: its output bytes.
+//! * `load_soup_ns`, `soup_verts` (MDL): the load with Assimp's output shape, one vertex
+//!   per triangle corner, unwelded (`corners_into`), into reused buffers.
 //! * `load_gl_ns`, `gl_verts`, `gl_bytes` (MD2): the load through Quake II's GL topology
 //!   (`gl_mesh_into`, one vertex per GL command vertex) instead of the software mesh.
 //! * `stage_weld_pose_ns` (MDL, with `STAGES` set in the environment): the fused weld alone.
@@ -151,6 +153,25 @@ fn mdl_load_into(bytes: &[u8], b: &mut Reused) -> (usize, usize) {
         .weld_pose_into(SeamRule::Gl, &pose, targets, &mut b.scratch)
         .unwrap();
     (n, sizes.indices)
+}
+
+/// MDL as Assimp builds it: one vertex per triangle corner, unwelded and unindexed
+/// (`corners_into`), into buffers reused from load to load.
+fn mdl_soup_into(bytes: &[u8], b: &mut Reused) -> usize {
+    let m = Mdl::parse(bytes).unwrap();
+    let n = 3 * m.triangles().len();
+    grow(&mut b.positions, n);
+    grow(&mut b.normals, n);
+    grow(&mut b.uvs, n);
+    let pose = m.pose(0).unwrap();
+    m.corners_into(
+        SeamRule::Gl,
+        &pose,
+        &mut b.positions,
+        &mut b.normals,
+        &mut b.uvs,
+    )
+    .unwrap()
 }
 
 /// MDL with the output `Vec`s allocated inside the timing (as Assimp allocates its
@@ -470,6 +491,15 @@ fn main() {
             put(
                 "load_alloc_ns",
                 format!("{:.0}", median_ns(budget, || mdl_load(bytes))),
+            );
+            let mut soup = Reused::default();
+            put("soup_verts", mdl_soup_into(bytes, &mut soup).to_string());
+            put(
+                "load_soup_ns",
+                format!(
+                    "{:.0}",
+                    median_ns(budget, || mdl_soup_into(black_box(bytes), &mut soup))
+                ),
             );
             if std::env::var_os("STAGES").is_some() {
                 let m = Mdl::parse(bytes).unwrap();

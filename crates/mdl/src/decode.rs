@@ -431,11 +431,75 @@ impl Mdl<'_> {
         // vectors: inside a loop with other work LLVM packs the two divisions into one
         // `divps` whose two unused lanes hold leftovers, and the microcode assists they
         // trigger made the loop 4x slower (perf, ogre.mdl).
-        let (dw, dh) = (usize_to_f32(w), usize_to_f32(h));
-        for uv in uvs.iter_mut().take(count) {
-            *uv = [uv[0] / dw, uv[1] / dh];
-        }
+        divide_uvs(uvs.get_mut(..count).unwrap_or_default(), w, h);
         Ok(count)
+    }
+
+    /// One vertex per triangle corner, unwelded and unindexed (a triangle soup, drawn
+    /// with `glDrawArrays`; what Assimp's MDL loader builds): for corner `c` of triangle
+    /// `t`, entry `3·t + c` of `positions`, `normals` and `uvs` gets that corner's decoded
+    /// position, normal and texture coordinate under `rule`, in stored winding order.
+    /// Each slice needs at least `3 · numtris` entries. Returns the number written. The
+    /// values are those [`Mdl::weld_pose_into`] gives the corner's welded vertex.
+    ///
+    /// ```
+    /// # #[cfg(feature = "alloc")] {
+    /// use idmodel_mdl::{Mdl, Model, SeamRule};
+    /// let bytes = Model::example().write().unwrap();
+    /// let mdl = Mdl::parse(&bytes).unwrap();
+    /// let pose = mdl.pose(0).unwrap();
+    /// let n = 3 * mdl.triangles().len();
+    /// let (mut p, mut nr, mut uv) = (vec![[0.0; 3]; n], vec![[0.0; 3]; n], vec![[0.0; 2]; n]);
+    /// assert_eq!(mdl.corners_into(SeamRule::Gl, &pose, &mut p, &mut nr, &mut uv).unwrap(), n);
+    /// let first = mdl.triangles()[0].vert_index[0].get() as usize;
+    /// assert_eq!(p[0], pose.position(first).unwrap());
+    /// # }
+    /// ```
+    pub fn corners_into(
+        &self,
+        rule: SeamRule,
+        pose: &Pose<'_>,
+        positions: &mut [[f32; 3]],
+        normals: &mut [[f32; 3]],
+        uvs: &mut [[f32; 2]],
+    ) -> Result<usize> {
+        let need = self.triangles().len().saturating_mul(3);
+        let room = positions.len().min(normals.len()).min(uvs.len());
+        if room < need {
+            return Err(Error::at(
+                ErrorKind::TooMany {
+                    what: "triangle corners for the output slices",
+                    count: u64::try_from(need).unwrap_or(u64::MAX),
+                    max: u64::try_from(room).unwrap_or(u64::MAX),
+                },
+                0,
+            ));
+        }
+        let off = rule.texel_offset();
+        let (w, h) = (self.skin_width(), self.skin_height());
+        let texcoords = self.texcoords();
+        let raw = pose.vertices();
+        let out = positions
+            .chunks_exact_mut(3)
+            .zip(normals.chunks_exact_mut(3))
+            .zip(uvs.chunks_exact_mut(3));
+        for (tri, ((p3, n3), uv3)) in self.triangles().iter().zip(out) {
+            let front = tri.faces_front.get() != 0;
+            for (((v, p), n), uv) in tri.vert_index.iter().zip(p3).zip(n3).zip(uv3) {
+                let source = usize::try_from(v.get()).unwrap_or(0);
+                let texel = texcoords
+                    .get(source)
+                    .map_or([0, 0], |st| rule.texel(st, front, w));
+                *p = pose.position(source).unwrap_or_default();
+                *n = raw.get(source).map_or([0.0, 0.0, 1.0], |tv| {
+                    idmodel_core::anorms::anorm_or_up(tv.light_normal_index)
+                });
+                *uv = [int_to_f32(texel[0]) + off, int_to_f32(texel[1]) + off];
+            }
+        }
+        // The division of `rule.uv` in its own pass (see `weld_pose_into`).
+        divide_uvs(uvs.get_mut(..need).unwrap_or_default(), w, h);
+        Ok(need)
     }
 
     /// [`Mdl::weld_into`] into new vectors.
@@ -452,5 +516,23 @@ impl Mdl<'_> {
             .unwrap_or(0);
         vertices.truncate(n);
         WeldedMesh { vertices, indices }
+    }
+}
+
+/// `uv = [u / w, v / h]` for every entry: the division of [`SeamRule::uv`] (same
+/// operations, same bits), two texture coordinates at a time so that every lane of a
+/// 4-wide division holds a real value. Division throughput bounds the weld and corner
+/// loops otherwise, and a 2-wide division with leftover lanes can trigger microcode
+/// assists (perf, ogre.mdl).
+fn divide_uvs(uvs: &mut [[f32; 2]], w: usize, h: usize) {
+    let (dw, dh) = (usize_to_f32(w), usize_to_f32(h));
+    let mut pairs = uvs.chunks_exact_mut(2);
+    for pair in &mut pairs {
+        for (x, d) in pair.as_flattened_mut().iter_mut().zip([dw, dh, dw, dh]) {
+            *x /= d;
+        }
+    }
+    for uv in pairs.into_remainder() {
+        *uv = [uv[0] / dw, uv[1] / dh];
     }
 }

@@ -113,6 +113,30 @@ fn same(m: &Mdl<'_>, rule: SeamRule) -> Result<(), TestCaseError> {
     prop_assert_eq!(bits3(&n2[..n]), bits3(&nrm));
     prop_assert_eq!(bits2(&u2[..n]), bits2(&uvs));
     prop_assert_eq!(&i2, &indices);
+    // The unwelded corners are the welded vertices looked up through the indices.
+    let k = i2.len();
+    let (mut cp, mut cn, mut cu) = (
+        vec![[0.0f32; 3]; k],
+        vec![[0.0f32; 3]; k],
+        vec![[0.0f32; 2]; k],
+    );
+    prop_assert_eq!(
+        m.corners_into(rule, &pose, &mut cp, &mut cn, &mut cu)
+            .unwrap(),
+        k
+    );
+    for (c, &i) in i2.iter().enumerate() {
+        let i = i as usize;
+        prop_assert_eq!(bits3(&cp[c..=c]), bits3(&p2[i..=i]));
+        prop_assert_eq!(bits3(&cn[c..=c]), bits3(&n2[i..=i]));
+        prop_assert_eq!(bits2(&cu[c..=c]), bits2(&u2[i..=i]));
+    }
+    if k > 0 {
+        prop_assert!(
+            m.corners_into(rule, &pose, &mut cp, &mut cn, &mut cu[..k - 1])
+                .is_err()
+        );
+    }
     // A vertex slice one short is refused.
     let mut short = vec![[0.0f32; 2]; n - 1];
     let targets = WeldTargets {
