@@ -39,7 +39,8 @@ mod common;
     clippy::arithmetic_side_effects,
     clippy::cast_possible_truncation,
     dead_code,
-    unused_imports
+    unused_imports,
+    unexpected_cfgs // the fuzz crate's `cli` feature, which this package does not have
 )]
 #[path = "../fuzz/src/lib.rs"]
 mod targets;

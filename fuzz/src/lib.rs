@@ -27,10 +27,18 @@ pub mod detect {
 /// on any bytes: never a panic, and every answer in the shape the command promises (the
 /// JSON on one line, every error on one line naming the file).
 pub mod cli_info {
-    use std::path::Path;
-
-    /// Runs the target on one input; panics on a finding.
+    /// Runs the target on one input; panics on a finding. (Without the `cli` feature,
+    /// as when `tests/sweeps.rs` includes this file, it does nothing.)
     pub fn run(data: &[u8]) {
+        #[cfg(feature = "cli")]
+        run_cli(data);
+        #[cfg(not(feature = "cli"))]
+        let _ = data;
+    }
+
+    #[cfg(feature = "cli")]
+    fn run_cli(data: &[u8]) {
+        use std::path::Path;
         // A folder that does not exist: MD3 sidecar lookups find nothing, nothing is read.
         let path = Path::new("/nonexistent/idmodel-fuzz/model");
         let name = path.display().to_string();
