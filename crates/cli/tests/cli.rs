@@ -16,33 +16,16 @@
     missing_docs
 )]
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn idmodel(args: &[&dyn AsRef<std::ffi::OsStr>]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_idmodel"))
-        .args(args.iter().map(|a| a.as_ref()))
-        .env("RUST_BACKTRACE", "1")
-        .output()
-        .unwrap()
-}
-
-fn code(o: &Output) -> i32 {
-    o.status.code().expect("killed by a signal")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::{code, corpus_dir, idmodel, scratch_dir, stderr, walk};
 
 /// A fresh scratch folder for one test.
 fn scratch(test: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("idmodel-cli-tests")
-        .join(test);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    scratch_dir("idmodel-cli-tests", test)
 }
 
 /// Exit 1 and exactly one stderr line that names `file`, with no panic text.
@@ -256,49 +239,40 @@ fn folder_conversion_reports_every_failure() {
 /// `info` (skipped with a notice when `IDMODEL_CORPUS` is unset).
 #[test]
 fn corpus_malformed_files_exit_1_with_one_line() {
-    let Some(corpus) = std::env::var_os("IDMODEL_CORPUS").filter(|c| !c.is_empty()) else {
-        eprintln!("notice: IDMODEL_CORPUS is not set; skipping the malformed corpus test");
+    let Some(corpus) = corpus_dir("corpus_malformed_files_exit_1_with_one_line") else {
         return;
     };
-    let mut stack = vec![Path::new(&corpus).join("malformed")];
     let mut checked = 0;
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-                continue;
-            }
-            // The three `Overflowing*Index.md5mesh` files (they crash Assimp) differ from a
-            // valid file only in the number after `vert`/`tri`/`weight`, which Doom 3
-            // reads and ignores (FORMATS.md §4.2): Doom loads them, so `info` describes
-            // them and `check` reports the mismatch as a hazard (exit 1, one line).
-            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            let command = if name.starts_with("Overflowing") && name.ends_with(".md5mesh") {
-                let info = idmodel(&[&"info", &p]);
-                assert!(
-                    info.status.success(),
-                    "{}: info should describe it",
-                    p.display()
-                );
-                "check"
-            } else {
-                "info"
-            };
-            let out = idmodel(&[&command, &p]);
-            if command == "check" {
-                assert_eq!(out.status.code(), Some(1), "{}: check", p.display());
-                let stdout = String::from_utf8_lossy(&out.stdout);
-                assert!(
-                    stdout.lines().any(|l| l.contains("hazard")),
-                    "{}: {stdout}",
-                    p.display()
-                );
-            } else {
-                assert_one_line_failure(&out, &p, command);
-            }
-            checked += 1;
+    for p in walk(&corpus.join("malformed")) {
+        // The three `Overflowing*Index.md5mesh` files (they crash Assimp) differ from a
+        // valid file only in the number after `vert`/`tri`/`weight`, which Doom 3
+        // reads and ignores (FORMATS.md §4.2): Doom loads them, so `info` describes
+        // them and `check` reports the mismatch as a hazard (exit 1, one line).
+        let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        let command = if name.starts_with("Overflowing") && name.ends_with(".md5mesh") {
+            let info = idmodel(&[&"info", &p]);
+            assert!(
+                info.status.success(),
+                "{}: info should describe it",
+                p.display()
+            );
+            "check"
+        } else {
+            "info"
+        };
+        let out = idmodel(&[&command, &p]);
+        if command == "check" {
+            assert_eq!(out.status.code(), Some(1), "{}: check", p.display());
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            assert!(
+                stdout.lines().any(|l| l.contains("hazard")),
+                "{}: {stdout}",
+                p.display()
+            );
+        } else {
+            assert_one_line_failure(&out, &p, command);
         }
+        checked += 1;
     }
     assert!(checked > 0, "no malformed files found");
 }

@@ -16,62 +16,38 @@
     missing_docs
 )]
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use common::{corpus_dir, idmodel, validator, walk};
+
 fn models(corpus: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack: Vec<PathBuf> = ["mdl", "md2", "md3", "md5"]
+    let mut out: Vec<PathBuf> = ["mdl", "md2", "md3", "md5"]
         .iter()
-        .map(|s| corpus.join(s))
-        .collect();
-    while let Some(d) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for e in entries.flatten() {
-            let p = e.path();
+        .flat_map(|s| walk(&corpus.join(s)))
+        .filter(|p| {
             let ext = p
                 .extension()
                 .and_then(|e| e.to_str())
                 .map(str::to_ascii_lowercase);
-            if p.is_dir() {
-                stack.push(p);
-            } else if matches!(
+            matches!(
                 ext.as_deref(),
                 Some("mdl" | "md2" | "md3" | "md5mesh" | "md5camera")
-            ) {
-                out.push(p);
-            }
-        }
-    }
+            )
+        })
+        .collect();
     out.sort();
     out
 }
 
-/// `node` + the validator, or `None` (skip validation with a notice).
-fn validator() -> Option<PathBuf> {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../gltf/tests/validate.mjs");
-    let installed = std::env::var_os("IDMODEL_GLTF_VALIDATOR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("../../.validator/node_modules/gltf-validator")
-        });
-    let node = Command::new("node")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    (node && installed.exists()).then_some(script)
-}
-
 #[test]
 fn corpus_models_convert_validate_and_render() {
-    let Some(corpus) = std::env::var_os("IDMODEL_CORPUS").filter(|c| !c.is_empty()) else {
-        eprintln!("notice: IDMODEL_CORPUS is not set; skipping corpus convert/render test");
+    let Some(corpus) = corpus_dir("corpus_models_convert_validate_and_render") else {
         return;
     };
-    let files = models(Path::new(&corpus));
+    let files = models(&corpus);
     assert!(!files.is_empty(), "no corpus models");
     let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("idmodel-cli-corpus");
     let _ = std::fs::remove_dir_all(&out);
@@ -82,20 +58,14 @@ fn corpus_models_convert_validate_and_render() {
         let glb = out.join(format!("{i}.glb"));
         let gltf = out.join(format!("{i}.gltf"));
         let png = out.join(format!("{i}.png"));
-        let run = |args: &[&dyn AsRef<std::ffi::OsStr>]| {
-            Command::new(env!("CARGO_BIN_EXE_idmodel"))
-                .args(args.iter().map(|a| a.as_ref()))
-                .output()
-                .unwrap()
-        };
-        let o = run(&[&"convert", file, &"-o", &glb]);
+        let o = idmodel(&[&"convert", file, &"-o", &glb]);
         let err = String::from_utf8_lossy(&o.stderr).into_owned();
         if !o.status.success() {
             failures.push(format!("convert {}: {err}", file.display()));
             continue;
         }
         written.push(glb);
-        let o = run(&[&"convert", file, &"-o", &gltf]);
+        let o = idmodel(&[&"convert", file, &"-o", &gltf]);
         if o.status.success() {
             written.push(gltf);
         } else {
@@ -108,7 +78,7 @@ fn corpus_models_convert_validate_and_render() {
         if file.extension().is_some_and(|e| e == "md5camera") {
             continue; // nothing to draw
         }
-        let o = run(&[&"render", file, &"-o", &png, &"--size", &"160x120"]);
+        let o = idmodel(&[&"render", file, &"-o", &png, &"--size", &"160x120"]);
         if !o.status.success() {
             failures.push(format!(
                 "render {}: {}",

@@ -18,124 +18,34 @@
     missing_docs
 )]
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use serde_json::Value;
 
-// ---------------------------------------------------------------------------------------
-// Running the binary
-
-fn idmodel(args: &[&dyn AsRef<std::ffi::OsStr>]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_idmodel"))
-        .args(args.iter().map(|a| a.as_ref()))
-        .output()
-        .unwrap()
-}
-
-fn code(o: &Output) -> i32 {
-    o.status.code().expect("killed by a signal")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::{
+    assert_refused_with_offset, code, convert, convert_to_text, corpus_files, coverage, f32_at,
+    glb_json, i16_at, i32_at, idmodel, info_json, name_at, obj_vertices, sample_file, scene_json,
+    scratch_dir, stderr, stdout, strings, validate,
+};
 
 fn scratch(test: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("idmodel-md2-cli")
-        .join(test);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    scratch_dir("idmodel-md2-cli", test)
 }
 
 fn sample() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/sample.md2")
+    sample_file("md2")
 }
 
 /// Every `.md2` under `$IDMODEL_CORPUS/md2`, or `None` (with a notice) when unset.
 fn corpus_md2(test: &str) -> Option<Vec<PathBuf>> {
-    let Some(corpus) = std::env::var_os("IDMODEL_CORPUS").filter(|c| !c.is_empty()) else {
-        eprintln!("notice: IDMODEL_CORPUS is not set; {test}: corpus MD2 files skipped");
-        return None;
-    };
-    let mut out = Vec::new();
-    let mut stack = vec![Path::new(&corpus).join("md2")];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("md2")) {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    assert!(!out.is_empty(), "no .md2 files in the corpus");
-    Some(out)
-}
-
-/// `node` and the validator script, or `None` (skip validation with a notice).
-fn validator() -> Option<PathBuf> {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../gltf/tests/validate.mjs");
-    let installed = std::env::var_os("IDMODEL_GLTF_VALIDATOR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("../../.validator/node_modules/gltf-validator")
-        });
-    let node = Command::new("node")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    (node && installed.exists()).then_some(script)
-}
-
-/// Validates `files`; every one must have 0 errors. Returns false when skipped.
-fn validate(files: &[PathBuf]) -> bool {
-    let Some(script) = validator() else {
-        eprintln!(
-            "notice: node or the glTF validator is missing; {} files not validated",
-            files.len()
-        );
-        return false;
-    };
-    let o = Command::new("node")
-        .arg(&script)
-        .args(files)
-        .output()
-        .unwrap();
-    let out = stdout(&o);
-    assert!(o.status.success(), "validator:\n{out}{}", stderr(&o));
-    assert_eq!(
-        out.lines().filter(|l| l.starts_with("errors: 0 ")).count(),
-        files.len(),
-        "{out}"
-    );
-    true
+    corpus_files(test, "md2", &["md2"])
 }
 
 // ---------------------------------------------------------------------------------------
 // Reading the file independently: a few lines of little-endian reading, qfiles.h layout.
-
-fn i32_at(b: &[u8], at: usize) -> i32 {
-    i32::from_le_bytes(b[at..at + 4].try_into().unwrap())
-}
-
-fn i16_at(b: &[u8], at: usize) -> i16 {
-    i16::from_le_bytes(b[at..at + 2].try_into().unwrap())
-}
-
-fn f32_at(b: &[u8], at: usize) -> f32 {
-    f32::from_le_bytes(b[at..at + 4].try_into().unwrap())
-}
 
 /// The header fields of `dmdl_t` the tests use.
 #[derive(Debug)]
@@ -180,16 +90,11 @@ fn positions(b: &[u8], h: &Header, f: usize) -> Vec<[f32; 3]> {
 }
 
 fn frame_name(b: &[u8], h: &Header, f: usize) -> String {
-    let at = h.ofs_frames + f * h.framesize + 24;
-    let field = &b[at..at + 16];
-    let end = field.iter().position(|&c| c == 0).unwrap_or(16);
-    String::from_utf8_lossy(&field[..end]).into_owned()
+    name_at(b, h.ofs_frames + f * h.framesize + 24, 16)
 }
 
 fn skin_name(b: &[u8], h: &Header, i: usize) -> String {
-    let field = &b[h.ofs_skins + 64 * i..h.ofs_skins + 64 * (i + 1)];
-    let end = field.iter().position(|&c| c == 0).unwrap_or(64);
-    String::from_utf8_lossy(&field[..end]).into_owned()
+    name_at(b, h.ofs_skins + 64 * i, 64)
 }
 
 /// `(xyz, st)` index triples of the triangle list.
@@ -275,15 +180,6 @@ fn assert_close3(got: &Value, want: [f32; 3], what: &str) {
     }
 }
 
-/// The JSON chunk of a `.glb`.
-fn glb_json(path: &Path) -> Value {
-    let b = std::fs::read(path).unwrap();
-    assert_eq!(&b[..4], b"glTF");
-    let len = u32::from_le_bytes(b[12..16].try_into().unwrap()) as usize;
-    assert_eq!(&b[16..20], b"JSON");
-    serde_json::from_slice(&b[20..20 + len]).unwrap()
-}
-
 // ---------------------------------------------------------------------------------------
 
 #[test]
@@ -293,11 +189,7 @@ fn info_json_matches_the_header_and_the_raw_vertices() {
     for file in &files {
         let bytes = std::fs::read(file).unwrap();
         let h = header(&bytes);
-        let o = idmodel(&[&"info", file, &"--json"]);
-        assert_eq!(code(&o), 0, "{}: {}", file.display(), stderr(&o));
-        let out = stdout(&o);
-        assert_eq!(out.lines().count(), 1, "{out}");
-        let j: Value = serde_json::from_str(&out).unwrap();
+        let j = info_json(file);
         let what = file.display().to_string();
         let keys: BTreeSet<&str> = j.as_object().unwrap().keys().map(String::as_str).collect();
         assert_eq!(
@@ -403,22 +295,7 @@ fn check_exit_codes() {
         (&cut, "truncated"),
         (&zero, "invalid num_xyz 0 (at byte 24)"),
     ] {
-        for args in [vec!["check"], vec!["info", "--json"], vec!["render", "-o"]] {
-            let png = dir.join("x.png");
-            let mut a: Vec<&dyn AsRef<std::ffi::OsStr>> = args.iter().map(|s| s as _).collect();
-            a.insert(1, file);
-            if args[0] == "render" {
-                a.push(&png);
-            }
-            let o = idmodel(&a);
-            let err = stderr(&o);
-            assert_eq!(code(&o), 1, "{args:?} {err}");
-            assert_eq!(err.lines().count(), 1, "{err}");
-            assert!(err.starts_with("idmodel: "), "{err}");
-            assert!(err.contains(&file.display().to_string()), "{err}");
-            assert!(err.contains(what) && err.contains("(at byte "), "{err}");
-            assert!(!err.contains("panicked"), "{err}");
-        }
+        assert_refused_with_offset(&dir, file, what);
     }
 }
 
@@ -447,12 +324,7 @@ fn check_scene(j: &Value, bytes: &[u8], what: &str, frame: Option<usize>) {
         let names: Vec<String> = (1..h.num_frames)
             .map(|f| frame_name(bytes, &h, f))
             .collect();
-        let got: Vec<String> = meshes[0]["extras"]["targetNames"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|v| v.as_str().unwrap().to_owned())
-            .collect();
+        let got = strings(&meshes[0]["extras"]["targetNames"]);
         if names.iter().all(|n| n.is_ascii()) {
             assert_eq!(got, names, "{what}");
         }
@@ -512,16 +384,11 @@ fn convert_to_glb_and_gltf_validates() {
     ] {
         for ext in ["glb", "gltf"] {
             let out = dir.join(format!("{name}.{ext}"));
-            let mut a: Vec<&dyn AsRef<std::ffi::OsStr>> = vec![&"convert", &s, &"-o", &out];
-            a.extend(extra.iter().map(|e| e as &dyn AsRef<std::ffi::OsStr>));
-            let o = idmodel(&a);
-            assert_eq!(code(&o), 0, "{name}.{ext}: {}", stderr(&o));
-            let j = if ext == "glb" {
-                glb_json(&out)
-            } else {
+            convert(&s, &out, &extra);
+            if ext == "gltf" {
                 assert!(dir.join(format!("{name}.bin")).exists());
-                serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap()
-            };
+            }
+            let j = scene_json(&out);
             let frame = (name == "frame3").then_some(3);
             check_scene(&j, &bytes, &format!("{name}.{ext}"), frame);
             // POSITION min/max: the used vertices of the base frame, Y-up unless kept.
@@ -582,33 +449,14 @@ fn convert_to_obj() {
     let h = header(&bytes);
     for (frame, keep) in [(None, false), (Some(2usize), true)] {
         let out = dir.join(format!("f{}.obj", frame.unwrap_or(0)));
-        let f = frame.map(|f| f.to_string());
-        let mut a: Vec<&dyn AsRef<std::ffi::OsStr>> = vec![&"convert", &s, &"-o", &out];
-        if let Some(f) = &f {
-            a.push(&"--frame");
-            a.push(f);
-        }
-        if keep {
-            a.push(&"--keep-axes");
-        }
-        let o = idmodel(&a);
-        assert_eq!(code(&o), 0, "{}", stderr(&o));
-        let text = std::fs::read_to_string(&out).unwrap();
+        let text = convert_to_text(&s, &out, frame, keep);
         let count = |tag: &str| text.lines().filter(|l| l.starts_with(tag)).count();
         let corners = corner_count(&bytes, &h);
         assert_eq!(count("v "), corners);
         assert_eq!(count("vt "), corners);
         assert_eq!(count("vn "), corners);
         assert_eq!(count("f "), h.num_tris);
-        let vs: Vec<[f32; 3]> = text
-            .lines()
-            .filter_map(|l| l.strip_prefix("v "))
-            .map(|l| {
-                let v: Vec<f32> = l.split(' ').map(|x| x.parse().unwrap()).collect();
-                [v[0], v[1], v[2]]
-            })
-            .collect();
-        let (lo, hi) = bounds(vs);
+        let (lo, hi) = bounds(obj_vertices(&text));
         let (wlo, whi) = used_bounds(&bytes, &h, frame.unwrap_or(0));
         let yup = |p: [f32; 3]| if keep { p } else { [p[1], p[2], p[0]] };
         for k in 0..3 {
@@ -633,15 +481,7 @@ fn render_draws_a_plausible_area() {
             &"render", &s, &"-o", &png, &"--size", &"200x150", &"--frame", &frame,
         ]);
         assert_eq!(code(&o), 0, "{}", stderr(&o));
-        let decoder = png::Decoder::new(std::io::Cursor::new(std::fs::read(&png).unwrap()));
-        let mut reader = decoder.read_info().unwrap();
-        let mut buf = vec![0; reader.output_buffer_size().unwrap()];
-        let info = reader.next_frame(&mut buf).unwrap();
-        assert_eq!((info.width, info.height), (200, 150));
-        let bg = [0x30, 0x30, 0x38];
-        let px = 200 * 150;
-        let covered = buf.chunks(4).take(px).filter(|p| p[..3] != bg).count();
-        let fraction = covered as f64 / px as f64;
+        let fraction = coverage(&png, (200, 150));
         assert!(
             (0.02..=0.9).contains(&fraction),
             "frame {frame}: {fraction}"

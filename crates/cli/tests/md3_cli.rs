@@ -19,136 +19,39 @@
     missing_docs
 )]
 
+mod common;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use serde_json::Value;
 
-// ---------------------------------------------------------------------------------------
-// Running the binary
-
-fn idmodel(args: &[&dyn AsRef<std::ffi::OsStr>]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_idmodel"))
-        .args(args.iter().map(|a| a.as_ref()))
-        .output()
-        .unwrap()
-}
-
-fn code(o: &Output) -> i32 {
-    o.status.code().expect("killed by a signal")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::{
+    assert_refused_with_offset, code, convert, convert_to_text, corpus_files, corpus_subdir,
+    coverage, f32_at, glb_json, i16_at, i32_at, idmodel, info_json, name_at, nums, obj_vertices,
+    sample_file, scene_json, scratch_dir, stderr, stdout, strings, validate,
+};
 
 fn scratch(test: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("idmodel-md3-cli")
-        .join(test);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    scratch_dir("idmodel-md3-cli", test)
 }
 
 fn sample() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/sample.md3")
+    sample_file("md3")
 }
 
 /// `$IDMODEL_CORPUS/md3`, or `None` (with a notice) when unset.
 fn corpus_dir(test: &str) -> Option<PathBuf> {
-    let Some(corpus) = std::env::var_os("IDMODEL_CORPUS").filter(|c| !c.is_empty()) else {
-        eprintln!("notice: IDMODEL_CORPUS is not set; {test}: corpus MD3 files skipped");
-        return None;
-    };
-    Some(Path::new(&corpus).join("md3"))
+    corpus_subdir(test, "md3")
 }
 
 /// Every `.md3` under `$IDMODEL_CORPUS/md3`, or `None` (with a notice) when unset.
 fn corpus_md3(test: &str) -> Option<Vec<PathBuf>> {
-    let root = corpus_dir(test)?;
-    let mut out = Vec::new();
-    let mut stack = vec![root];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("md3")) {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    assert!(!out.is_empty(), "no .md3 files in the corpus");
-    Some(out)
-}
-
-/// `node` and the validator script, or `None` (skip validation with a notice).
-fn validator() -> Option<PathBuf> {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../gltf/tests/validate.mjs");
-    let installed = std::env::var_os("IDMODEL_GLTF_VALIDATOR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("../../.validator/node_modules/gltf-validator")
-        });
-    let node = Command::new("node")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    (node && installed.exists()).then_some(script)
-}
-
-/// Validates `files`; every one must have 0 errors. Returns false when skipped.
-fn validate(files: &[PathBuf]) -> bool {
-    let Some(script) = validator() else {
-        eprintln!(
-            "notice: node or the glTF validator is missing; {} files not validated",
-            files.len()
-        );
-        return false;
-    };
-    let o = Command::new("node")
-        .arg(&script)
-        .args(files)
-        .output()
-        .unwrap();
-    let out = stdout(&o);
-    assert!(o.status.success(), "validator:\n{out}{}", stderr(&o));
-    assert_eq!(
-        out.lines().filter(|l| l.starts_with("errors: 0 ")).count(),
-        files.len(),
-        "{out}"
-    );
-    true
+    corpus_files(test, "md3", &["md3"])
 }
 
 // ---------------------------------------------------------------------------------------
 // Reading the file independently: a few lines of little-endian reading, qfiles.h layout.
-
-fn i32_at(b: &[u8], at: usize) -> i32 {
-    i32::from_le_bytes(b[at..at + 4].try_into().unwrap())
-}
-
-fn i16_at(b: &[u8], at: usize) -> i16 {
-    i16::from_le_bytes(b[at..at + 2].try_into().unwrap())
-}
-
-fn f32_at(b: &[u8], at: usize) -> f32 {
-    f32::from_le_bytes(b[at..at + 4].try_into().unwrap())
-}
-
-fn name_at(b: &[u8], at: usize, len: usize) -> String {
-    let field = &b[at..at + len];
-    let end = field.iter().position(|&c| c == 0).unwrap_or(len);
-    String::from_utf8_lossy(&field[..end]).into_owned()
-}
 
 /// One surface of `md3Surface_t`, with its absolute offsets.
 #[derive(Debug)]
@@ -238,29 +141,12 @@ fn close(a: f64, b: f32) -> bool {
     (a - f64::from(b)).abs() <= 1e-4 * f64::from(b.abs()).max(1.0)
 }
 
-fn nums(v: &Value) -> Vec<f64> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_f64().unwrap())
-        .collect()
-}
-
 fn assert_close3(got: &Value, want: [f32; 3], what: &str) {
     let got = nums(got);
     assert_eq!(got.len(), 3, "{what}");
     for k in 0..3 {
         assert!(close(got[k], want[k]), "{what}: {got:?} != {want:?}");
     }
-}
-
-/// The JSON chunk of a `.glb`.
-fn glb_json(path: &Path) -> Value {
-    let b = std::fs::read(path).unwrap();
-    assert_eq!(&b[..4], b"glTF");
-    let len = u32::from_le_bytes(b[12..16].try_into().unwrap()) as usize;
-    assert_eq!(&b[16..20], b"JSON");
-    serde_json::from_slice(&b[20..20 + len]).unwrap()
 }
 
 /// `q · v · q⁻¹` for a glTF quaternion `[x, y, z, w]`.
@@ -311,11 +197,7 @@ fn info_json_matches_the_header_and_the_raw_vertices() {
     for file in &files {
         let bytes = std::fs::read(file).unwrap();
         let h = header(&bytes);
-        let o = idmodel(&[&"info", file, &"--json"]);
-        assert_eq!(code(&o), 0, "{}: {}", file.display(), stderr(&o));
-        let out = stdout(&o);
-        assert_eq!(out.lines().count(), 1, "{out}");
-        let j: Value = serde_json::from_str(&out).unwrap();
+        let j = info_json(file);
         let what = file.display().to_string();
         let keys: BTreeSet<&str> = j.as_object().unwrap().keys().map(String::as_str).collect();
         assert_eq!(
@@ -486,22 +368,7 @@ fn check_exit_codes() {
     let version = dir.join("version.md3");
     std::fs::write(&version, &v).unwrap();
     for (file, what) in [(&cut, "truncated"), (&version, "(at byte 4)")] {
-        for args in [vec!["check"], vec!["info", "--json"], vec!["render", "-o"]] {
-            let png = dir.join("x.png");
-            let mut a: Vec<&dyn AsRef<std::ffi::OsStr>> = args.iter().map(|s| s as _).collect();
-            a.insert(1, file);
-            if args[0] == "render" {
-                a.push(&png);
-            }
-            let o = idmodel(&a);
-            let err = stderr(&o);
-            assert_eq!(code(&o), 1, "{args:?} {err}");
-            assert_eq!(err.lines().count(), 1, "{err}");
-            assert!(err.starts_with("idmodel: "), "{err}");
-            assert!(err.contains(&file.display().to_string()), "{err}");
-            assert!(err.contains(what) && err.contains("(at byte "), "{err}");
-            assert!(!err.contains("panicked"), "{err}");
-        }
+        assert_refused_with_offset(&dir, file, what);
     }
 }
 
@@ -548,12 +415,7 @@ fn check_scene(j: &Value, bytes: &[u8], what: &str, frame: Option<usize>) {
             let names: Vec<String> = (1..h.num_frames)
                 .map(|f| frame_name(bytes, &h, f))
                 .collect();
-            let got: Vec<String> = meshes[0]["extras"]["targetNames"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|v| v.as_str().unwrap().to_owned())
-                .collect();
+            let got = strings(&meshes[0]["extras"]["targetNames"]);
             if names.iter().all(|n| n.is_ascii()) {
                 assert_eq!(got, names, "{what}");
             }
@@ -592,16 +454,11 @@ fn convert_to_glb_and_gltf_validates() {
     ] {
         for ext in ["glb", "gltf"] {
             let out = dir.join(format!("{name}.{ext}"));
-            let mut a: Vec<&dyn AsRef<std::ffi::OsStr>> = vec![&"convert", &s, &"-o", &out];
-            a.extend(extra.iter().map(|e| e as &dyn AsRef<std::ffi::OsStr>));
-            let o = idmodel(&a);
-            assert_eq!(code(&o), 0, "{name}.{ext}: {}", stderr(&o));
-            let j = if ext == "glb" {
-                glb_json(&out)
-            } else {
+            convert(&s, &out, &extra);
+            if ext == "gltf" {
                 assert!(dir.join(format!("{name}.bin")).exists());
-                serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap()
-            };
+            }
+            let j = scene_json(&out);
             let frame = (name == "frame2").then_some(2);
             let what = format!("{name}.{ext}");
             check_scene(&j, &bytes, &what, frame);
@@ -744,18 +601,7 @@ fn convert_to_obj() {
     let h = header(&bytes);
     for (frame, keep) in [(None, false), (Some(2usize), true)] {
         let out = dir.join(format!("f{}.obj", frame.unwrap_or(0)));
-        let f = frame.map(|f| f.to_string());
-        let mut a: Vec<&dyn AsRef<std::ffi::OsStr>> = vec![&"convert", &s, &"-o", &out];
-        if let Some(f) = &f {
-            a.push(&"--frame");
-            a.push(f);
-        }
-        if keep {
-            a.push(&"--keep-axes");
-        }
-        let o = idmodel(&a);
-        assert_eq!(code(&o), 0, "{}", stderr(&o));
-        let text = std::fs::read_to_string(&out).unwrap();
+        let text = convert_to_text(&s, &out, frame, keep);
         let count = |tag: &str| text.lines().filter(|l| l.starts_with(tag)).count();
         let verts: usize = h.surfaces.iter().map(|s| s.num_verts).sum();
         let tris: usize = h.surfaces.iter().map(|s| s.num_tris).sum();
@@ -763,15 +609,7 @@ fn convert_to_obj() {
         assert_eq!(count("vt "), verts);
         assert_eq!(count("vn "), verts);
         assert_eq!(count("f "), tris);
-        let vs: Vec<[f32; 3]> = text
-            .lines()
-            .filter_map(|l| l.strip_prefix("v "))
-            .map(|l| {
-                let v: Vec<f32> = l.split(' ').map(|x| x.parse().unwrap()).collect();
-                [v[0], v[1], v[2]]
-            })
-            .collect();
-        let (lo, hi) = bounds(vs).unwrap();
+        let (lo, hi) = bounds(obj_vertices(&text)).unwrap();
         let (wlo, whi) = bounds(
             h.surfaces
                 .iter()
@@ -789,19 +627,6 @@ fn convert_to_obj() {
             assert!(mtl.contains(&format!("map_Kd {shader}")), "{mtl}");
         }
     }
-}
-
-/// The share of pixels of a PNG that are not the default background.
-fn coverage(png_path: &Path, size: (u32, u32)) -> f64 {
-    let decoder = png::Decoder::new(std::io::Cursor::new(std::fs::read(png_path).unwrap()));
-    let mut reader = decoder.read_info().unwrap();
-    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
-    let info = reader.next_frame(&mut buf).unwrap();
-    assert_eq!((info.width, info.height), size);
-    let bg = [0x30, 0x30, 0x38];
-    let px = (size.0 * size.1) as usize;
-    let covered = buf.chunks(4).take(px).filter(|p| p[..3] != bg).count();
-    covered as f64 / px as f64
 }
 
 #[test]
@@ -897,11 +722,7 @@ fn player_folders_are_assembled() {
             "{}",
             stdout(&o)
         );
-        let j = if ext == "glb" {
-            glb_json(&out)
-        } else {
-            serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap()
-        };
+        let j = scene_json(&out);
         check_player(&j, ext);
         // No animation.cfg: one all-frames clip per animated part.
         let clips: Vec<&str> = j["animations"]

@@ -20,76 +20,31 @@
     missing_docs
 )]
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use serde_json::Value;
 
-// ---------------------------------------------------------------------------------------
-// Running the binary
-
-fn idmodel(args: &[&dyn AsRef<std::ffi::OsStr>]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_idmodel"))
-        .args(args.iter().map(|a| a.as_ref()))
-        .output()
-        .unwrap()
-}
-
-fn code(o: &Output) -> i32 {
-    o.status.code().expect("killed by a signal")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::sample_file as sample;
+use common::{
+    code, corpus_files, corpus_subdir, coverage, glb, idmodel, info_json, nums, scratch_dir,
+    stderr, stdout, validate,
+};
 
 fn scratch(test: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("idmodel-md5-cli")
-        .join(test);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn sample(ext: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../../samples/sample.{ext}"))
+    scratch_dir("idmodel-md5-cli", test)
 }
 
 /// `$IDMODEL_CORPUS/md5`, or `None` (with a notice) when unset.
 fn corpus_dir(test: &str) -> Option<PathBuf> {
-    let Some(corpus) = std::env::var_os("IDMODEL_CORPUS").filter(|c| !c.is_empty()) else {
-        eprintln!("notice: IDMODEL_CORPUS is not set; {test}: corpus MD5 files skipped");
-        return None;
-    };
-    Some(Path::new(&corpus).join("md5"))
+    corpus_subdir(test, "md5")
 }
 
 /// Every MD5 file under `$IDMODEL_CORPUS/md5`, or empty (with a notice) when unset.
 fn corpus_md5(test: &str) -> Vec<PathBuf> {
-    let Some(root) = corpus_dir(test) else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    let mut stack = vec![root];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if kind(&p).is_some() {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    assert!(!out.is_empty(), "no MD5 files in the corpus");
-    out
+    corpus_files(test, "md5", &["md5mesh", "md5anim", "md5camera"]).unwrap_or_default()
 }
 
 fn kind(p: &Path) -> Option<&'static str> {
@@ -100,48 +55,6 @@ fn kind(p: &Path) -> Option<&'static str> {
         "md5camera" => Some("md5camera"),
         _ => None,
     }
-}
-
-/// `node` and the validator script, or `None` (skip validation with a notice).
-fn validator() -> Option<PathBuf> {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../gltf/tests/validate.mjs");
-    let installed = std::env::var_os("IDMODEL_GLTF_VALIDATOR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("../../.validator/node_modules/gltf-validator")
-        });
-    let node = Command::new("node")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    (node && installed.exists()).then_some(script)
-}
-
-/// Validates `files`; every one must have 0 errors. Returns false when skipped.
-fn validate(files: &[PathBuf]) -> bool {
-    let Some(script) = validator() else {
-        eprintln!(
-            "notice: node or the glTF validator is missing; {} files not validated",
-            files.len()
-        );
-        return false;
-    };
-    for chunk in files.chunks(40) {
-        let o = Command::new("node")
-            .arg(&script)
-            .args(chunk)
-            .output()
-            .unwrap();
-        let out = stdout(&o);
-        assert!(o.status.success(), "validator:\n{out}{}", stderr(&o));
-        assert_eq!(
-            out.lines().filter(|l| l.starts_with("errors: 0 ")).count(),
-            chunk.len(),
-            "{out}"
-        );
-    }
-    true
 }
 
 // ---------------------------------------------------------------------------------------
@@ -383,14 +296,6 @@ fn close(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-3 * b.abs().max(1.0)
 }
 
-fn nums(v: &Value) -> Vec<f64> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_f64().unwrap())
-        .collect()
-}
-
 fn assert_close3(got: &Value, want: [f64; 3], what: &str) {
     let got = nums(got);
     assert_eq!(got.len(), 3, "{what}");
@@ -399,32 +304,8 @@ fn assert_close3(got: &Value, want: [f64; 3], what: &str) {
     }
 }
 
-fn info_json(path: &Path) -> Value {
-    let o = idmodel(&[&"info", &path, &"--json"]);
-    assert_eq!(code(&o), 0, "{}: {}", path.display(), stderr(&o));
-    serde_json::from_str(stdout(&o).trim()).unwrap()
-}
-
 // ---------------------------------------------------------------------------------------
 // Reading glTF output
-
-/// The JSON and binary chunks of a `.glb`.
-fn glb(path: &Path) -> (Value, Vec<u8>) {
-    let b = std::fs::read(path).unwrap();
-    assert_eq!(&b[..4], b"glTF");
-    let len = u32::from_le_bytes(b[12..16].try_into().unwrap()) as usize;
-    assert_eq!(&b[16..20], b"JSON");
-    let json = serde_json::from_slice(&b[20..20 + len]).unwrap();
-    let bin = if b.len() > 20 + len + 8 {
-        let at = 20 + len;
-        let blen = u32::from_le_bytes(b[at..at + 4].try_into().unwrap()) as usize;
-        assert_eq!(&b[at + 4..at + 8], b"BIN\0");
-        b[at + 8..at + 8 + blen].to_vec()
-    } else {
-        Vec::new()
-    };
-    (json, bin)
-}
 
 /// Accessor `i` as rows of numbers (floats, or unsigned integers as floats).
 fn read_accessor(j: &Value, bin: &[u8], i: usize) -> Vec<Vec<f64>> {
@@ -1133,18 +1014,6 @@ fn convert_to_obj() {
     let o = idmodel(&[&"convert", &sample("md5camera"), &"-o", &dir.join("c.obj")]);
     assert_eq!(code(&o), 1);
     assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
-}
-
-fn coverage(png_path: &Path, size: (u32, u32)) -> f64 {
-    let decoder = png::Decoder::new(std::io::Cursor::new(std::fs::read(png_path).unwrap()));
-    let mut reader = decoder.read_info().unwrap();
-    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
-    let info = reader.next_frame(&mut buf).unwrap();
-    assert_eq!((info.width, info.height), size);
-    let bg = [0x30, 0x30, 0x38];
-    let px = (size.0 * size.1) as usize;
-    let covered = buf.chunks(4).take(px).filter(|p| p[..3] != bg).count();
-    covered as f64 / px as f64
 }
 
 #[test]

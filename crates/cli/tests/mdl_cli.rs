@@ -18,23 +18,21 @@
     missing_docs
 )]
 
+mod common;
+
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use serde_json::Value;
 
+use common::{
+    corpus_files, coverage, f32_at, i32_at, idmodel, info_json, name_at, sample_file, scratch_dir,
+    stderr, stdout, validate,
+};
+
 // ---------------------------------------------------------------------------------------
-// An independent MDL reader: a few lines of little-endian reading over the layout of
-// `modelgen.h` (84-byte header, skins, stverts, triangles, frames).
-
-fn i32_at(b: &[u8], at: usize) -> i32 {
-    i32::from_le_bytes(b[at..at + 4].try_into().unwrap())
-}
-
-fn f32_at(b: &[u8], at: usize) -> f32 {
-    f32::from_le_bytes(b[at..at + 4].try_into().unwrap())
-}
+// An independent MDL reader: a few lines of little-endian reading (`common::i32_at`, ...)
+// over the layout of `modelgen.h` (84-byte header, skins, stverts, triangles, frames).
 
 /// What the test needs to know about an MDL, read from its bytes.
 #[derive(Debug)]
@@ -99,11 +97,7 @@ fn read_raw(b: &[u8]) -> Raw {
         .collect();
     at += 16 * tris;
     let pose_size = 24 + 4 * verts;
-    let name_of = |pose: usize| {
-        let field = &b[pose + 8..pose + 24];
-        let len = field.iter().position(|&c| c == 0).unwrap_or(16);
-        String::from_utf8_lossy(&field[..len]).into_owned()
-    };
+    let name_of = |pose: usize| name_at(b, pose + 8, 16);
     let mut entries = Vec::new();
     let mut first_pose_at = None;
     for _ in 0..frames {
@@ -170,106 +164,18 @@ fn welded_count(raw: &Raw) -> usize {
 
 // ---------------------------------------------------------------------------------------
 
-fn idmodel(args: &[&dyn AsRef<std::ffi::OsStr>]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_idmodel"))
-        .args(args.iter().map(|a| a.as_ref()))
-        .env("RUST_BACKTRACE", "1")
-        .output()
-        .unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
 fn sample() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/sample.mdl")
+    sample_file("mdl")
 }
 
 /// A fresh scratch folder for one test.
 fn scratch(test: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("idmodel-cli-mdl")
-        .join(test);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    scratch_dir("idmodel-cli-mdl", test)
 }
 
 /// The corpus MDL files, or `None` (with a notice) when `IDMODEL_CORPUS` is unset.
 fn corpus(what: &str) -> Option<Vec<PathBuf>> {
-    let Some(root) = std::env::var_os("IDMODEL_CORPUS").filter(|c| !c.is_empty()) else {
-        eprintln!("notice: IDMODEL_CORPUS is not set; skipping the corpus part of {what}");
-        return None;
-    };
-    let mut out = Vec::new();
-    let mut stack = vec![Path::new(&root).join("mdl")];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("mdl")) {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    assert!(!out.is_empty(), "no MDL files in the corpus");
-    Some(out)
-}
-
-/// `node` + the validator script, or `None` (validation skipped with a notice).
-fn validator() -> Option<PathBuf> {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../gltf/tests/validate.mjs");
-    let installed = std::env::var_os("IDMODEL_GLTF_VALIDATOR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("../../.validator/node_modules/gltf-validator")
-        });
-    let node = Command::new("node")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    (node && installed.exists()).then_some(script)
-}
-
-/// Runs the validator on `files`; panics with its report unless every file has 0 errors.
-fn validate(files: &[PathBuf]) {
-    let Some(script) = validator() else {
-        eprintln!(
-            "notice: node or the glTF validator is missing; {} files not validated",
-            files.len()
-        );
-        return;
-    };
-    for chunk in files.chunks(40) {
-        let o = Command::new("node")
-            .arg(&script)
-            .args(chunk)
-            .output()
-            .unwrap();
-        let report = stdout(&o);
-        assert!(
-            o.status.success(),
-            "validator:\n{report}{}",
-            String::from_utf8_lossy(&o.stderr)
-        );
-        let summaries = report.lines().filter(|l| l.starts_with("errors: ")).count();
-        assert_eq!(summaries, chunk.len(), "{report}");
-        assert!(
-            report
-                .lines()
-                .filter(|l| l.starts_with("errors: "))
-                .all(|l| l.starts_with("errors: 0 ")),
-            "{report}"
-        );
-    }
+    corpus_files(what, "mdl", &["mdl"])
 }
 
 fn close(a: f64, b: f32) -> bool {
@@ -280,17 +186,7 @@ fn close(a: f64, b: f32) -> bool {
 fn check_info(file: &Path) {
     let bytes = std::fs::read(file).unwrap();
     let raw = read_raw(&bytes);
-    let o = idmodel(&[&"info", &file, &"--json"]);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}: {}",
-        file.display(),
-        stderr(&o)
-    );
-    let out = stdout(&o);
-    assert_eq!(out.lines().count(), 1, "one line of JSON: {out}");
-    let v: Value = serde_json::from_str(&out).unwrap();
+    let v = info_json(file);
     let what = file.display();
     assert_eq!(v["format"], "mdl", "{what}");
     assert_eq!(v["frames"], raw.poses, "{what}: frames = every pose");
@@ -638,16 +534,7 @@ fn drawn_fraction(file: &Path, png: &Path, extra: &[&str]) -> f64 {
         file.display(),
         stderr(&o)
     );
-    let mut reader = png::Decoder::new(std::io::Cursor::new(std::fs::read(png).unwrap()))
-        .read_info()
-        .unwrap();
-    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
-    let info = reader.next_frame(&mut buf).unwrap();
-    assert_eq!((info.width, info.height), (200, 150));
-    let px = 200 * 150;
-    let bg = [0x30, 0x30, 0x38];
-    let n = buf.chunks(4).take(px).filter(|p| p[..3] != bg).count();
-    n as f64 / px as f64
+    coverage(png, (200, 150))
 }
 
 #[test]

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use idmodel_gltf::*;
+use idmodel_test_support::{has_node, validator_package, validator_script};
 
 /// A unit cube (file axes) with per-face normals and UVs, clockwise front faces as in the
 /// id formats, drawn with `material`.
@@ -75,28 +76,18 @@ pub fn out_dir(test: &str) -> PathBuf {
     dir
 }
 
-/// The validator script, and whether node + the installed validator are present.
+/// The validator script (`tests/validate.mjs`), when Node.js and the installed validator
+/// are present (found by `idmodel-test-support`, as the CLI tests find them).
 pub fn validator() -> Option<PathBuf> {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/validate.mjs");
-    let installed = std::env::var_os("IDMODEL_GLTF_VALIDATOR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("../../.validator/node_modules/gltf-validator")
-        });
-    let node = Command::new("node").arg("--version").output();
-    let has_node = node.map(|o| o.status.success()).unwrap_or(false);
+    let installed = validator_package();
+    let has_node = has_node();
     // Under CI (.ci/run installs the validator) only a missing Node.js may skip.
     assert!(
         !(has_node && std::env::var_os("CI").is_some() && !installed.exists()),
         "CI has Node.js but no glTF validator at {}",
         installed.display()
     );
-    if has_node && installed.exists() {
-        Some(script)
-    } else {
-        None
-    }
+    (has_node && installed.exists()).then(validator_script)
 }
 
 /// Validates `file`; panics with the validator's report when it has errors. Prints a
