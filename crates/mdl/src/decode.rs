@@ -241,18 +241,8 @@ impl Mdl<'_> {
         scratch: &mut [u32],
     ) -> Result<usize> {
         let sizes = self.weld_sizes();
-        let small = |what: &'static str, len: usize, need: usize| {
-            Error::at(
-                ErrorKind::TooMany {
-                    what,
-                    count: u64::try_from(need).unwrap_or(u64::MAX),
-                    max: u64::try_from(len).unwrap_or(u64::MAX),
-                },
-                0,
-            )
-        };
         if indices.len() < sizes.indices {
-            return Err(small(
+            return Err(too_small(
                 "welded mesh indices for the output slice",
                 indices.len(),
                 sizes.indices,
@@ -261,21 +251,59 @@ impl Mdl<'_> {
         let scratch_len = scratch.len();
         let remap_len = self.vertex_count().saturating_mul(2);
         let remap = scratch.get_mut(..remap_len).ok_or_else(|| {
-            small(
+            too_small(
                 "remap entries for the scratch slice",
                 scratch_len,
                 remap_len,
             )
         })?;
-        remap.fill(0);
         let (w, h) = (self.skin_width(), self.skin_height());
+        let texcoords = self.texcoords();
+        self.weld_topology(rule, remap, indices, |count, source, back| {
+            let out = vertices.get_mut(count).ok_or_else(|| {
+                too_small(
+                    "welded vertices for the output slice",
+                    count,
+                    count.saturating_add(1),
+                )
+            })?;
+            // `texel` depends on the facing only through `back` (seam and back-facing).
+            let texel = texcoords
+                .get(source)
+                .map_or([0, 0], |st| rule.texel(st, !back, w));
+            *out = WeldedVertex {
+                source: u32::try_from(source).unwrap_or(u32::MAX),
+                back_side: back,
+                texel,
+                uv: rule.uv(texel, w, h),
+            };
+            Ok(())
+        })
+    }
+
+    /// The topology of QuakeSpasm's weld, shared by [`Mdl::weld_into`] and
+    /// [`Mdl::weld_pose_into`]: one welded vertex per (source vertex, seam side) in order
+    /// of first use. Clears `remap` (`2 · numverts` entries), writes three indices per
+    /// triangle into `indices`, and calls `new_vertex(count, source, back)` once per new
+    /// welded vertex, before its index is written; stops at its first error. Returns the
+    /// number of welded vertices.
+    #[inline(always)]
+    fn weld_topology(
+        &self,
+        rule: SeamRule,
+        remap: &mut [u32],
+        indices: &mut [u32],
+        mut new_vertex: impl FnMut(usize, usize, bool) -> Result<()>,
+    ) -> Result<usize> {
+        remap.fill(0);
+        let texcoords = self.texcoords();
         let mut count = 0usize;
         let mut out_index = indices.iter_mut();
         for tri in self.triangles() {
             let front = tri.faces_front.get() != 0;
             for v in tri.vert_index {
                 let source = usize::try_from(v.get()).unwrap_or(0);
-                let Some(st) = self.texcoords().get(source) else {
+                let Some(st) = texcoords.get(source) else {
                     continue;
                 };
                 let back = !front && rule.is_seam(st.onseam.get());
@@ -284,25 +312,13 @@ impl Mdl<'_> {
                     continue;
                 };
                 if *entry == 0 {
-                    let out = vertices.get_mut(count).ok_or_else(|| {
-                        small(
-                            "welded vertices for the output slice",
-                            count,
-                            count.saturating_add(1),
-                        )
-                    })?;
-                    let texel = rule.texel(st, front, w);
-                    *out = WeldedVertex {
-                        source: u32::try_from(source).unwrap_or(u32::MAX),
-                        back_side: back,
-                        texel,
-                        uv: rule.uv(texel, w, h),
-                    };
+                    new_vertex(count, source, back)?;
                     count = count.saturating_add(1);
                     *entry = u32::try_from(count).unwrap_or(u32::MAX);
                 }
+                let e = *entry;
                 if let Some(o) = out_index.next() {
-                    *o = entry.saturating_sub(1);
+                    *o = e.saturating_sub(1);
                 }
             }
         }
@@ -333,18 +349,8 @@ impl Mdl<'_> {
             indices,
         } = out;
         let sizes = self.weld_sizes();
-        let small = |what: &'static str, len: usize, need: usize| {
-            Error::at(
-                ErrorKind::TooMany {
-                    what,
-                    count: u64::try_from(need).unwrap_or(u64::MAX),
-                    max: u64::try_from(len).unwrap_or(u64::MAX),
-                },
-                0,
-            )
-        };
         if indices.len() < sizes.indices {
-            return Err(small(
+            return Err(too_small(
                 "welded mesh indices for the output slice",
                 indices.len(),
                 sizes.indices,
@@ -354,54 +360,33 @@ impl Mdl<'_> {
         let (remap, order) = scratch
             .get_mut(..sizes.scratch)
             .ok_or_else(|| {
-                small(
+                too_small(
                     "remap and order entries for the scratch slice",
                     scratch_len,
                     sizes.scratch,
                 )
             })?
             .split_at_mut(self.vertex_count().saturating_mul(2).min(sizes.scratch));
-        remap.fill(0);
         let room = positions
             .len()
             .min(normals.len())
             .min(uvs.len())
             .min(order.len());
-        let texcoords = self.texcoords();
         // Pass 1, topology only: the remap, the indices, and in `order` the slot
         // (`2·source + back`) of each new vertex.
-        let mut count = 0usize;
-        let mut out_index = indices.iter_mut();
-        for tri in self.triangles() {
-            let front = tri.faces_front.get() != 0;
-            for v in tri.vert_index {
-                let source = usize::try_from(v.get()).unwrap_or(0);
-                let Some(st) = texcoords.get(source) else {
-                    continue;
-                };
-                let back = !front && rule.is_seam(st.onseam.get());
-                let slot = source.saturating_mul(2).saturating_add(usize::from(back));
-                let Some(entry) = remap.get_mut(slot) else {
-                    continue;
-                };
-                if *entry == 0 {
-                    let Some(o) = order.get_mut(count).filter(|_| count < room) else {
-                        return Err(small(
-                            "welded vertices for the output slice",
-                            room,
-                            count.saturating_add(1),
-                        ));
-                    };
-                    *o = u32::try_from(slot).unwrap_or(u32::MAX);
-                    count = count.saturating_add(1);
-                    *entry = u32::try_from(count).unwrap_or(u32::MAX);
-                }
-                let e = *entry;
-                if let Some(o) = out_index.next() {
-                    *o = e.saturating_sub(1);
-                }
-            }
-        }
+        let count = self.weld_topology(rule, remap, indices, |count, source, back| {
+            let Some(o) = order.get_mut(count).filter(|_| count < room) else {
+                return Err(too_small(
+                    "welded vertices for the output slice",
+                    room,
+                    count.saturating_add(1),
+                ));
+            };
+            let slot = source.saturating_mul(2).saturating_add(usize::from(back));
+            *o = u32::try_from(slot).unwrap_or(u32::MAX);
+            Ok(())
+        })?;
+        let texcoords = self.texcoords();
         // Pass 2: decode each welded vertex once, in order.
         let off = rule.texel_offset();
         let (w, h) = (self.skin_width(), self.skin_height());
@@ -466,13 +451,10 @@ impl Mdl<'_> {
         let need = self.triangles().len().saturating_mul(3);
         let room = positions.len().min(normals.len()).min(uvs.len());
         if room < need {
-            return Err(Error::at(
-                ErrorKind::TooMany {
-                    what: "triangle corners for the output slices",
-                    count: u64::try_from(need).unwrap_or(u64::MAX),
-                    max: u64::try_from(room).unwrap_or(u64::MAX),
-                },
-                0,
+            return Err(too_small(
+                "triangle corners for the output slices",
+                room,
+                need,
             ));
         }
         let off = rule.texel_offset();
@@ -535,4 +517,16 @@ fn divide_uvs(uvs: &mut [[f32; 2]], w: usize, h: usize) {
     for uv in pairs.into_remainder() {
         *uv = [uv[0] / dw, uv[1] / dh];
     }
+}
+
+/// The error for an output or scratch slice of `len` entries where `need` are needed.
+fn too_small(what: &'static str, len: usize, need: usize) -> Error {
+    Error::at(
+        ErrorKind::TooMany {
+            what,
+            count: u64::try_from(need).unwrap_or(u64::MAX),
+            max: u64::try_from(len).unwrap_or(u64::MAX),
+        },
+        0,
+    )
 }

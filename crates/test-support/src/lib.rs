@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The corpus directory from `$IDMODEL_CORPUS`, or `None` (with a printed notice) when
-/// the variable is unset. `.ci/run` sets it to `../shared/corpus`.
+/// the variable is unset. `.ci/run` sets it to the shared corpus beside the repository.
 ///
 /// # Panics
 ///
