@@ -721,7 +721,9 @@ fn anim_bones(anim: &Anim, frame: usize) -> Vec<Bone> {
         .collect()
 }
 
-fn anim_scene(input: &Input<'_>, request: &Request<'_>) -> Result<Scene, Failure> {
+/// An md5anim given to `convert`/`render` directly, and the frame asked for (`--frame`,
+/// default 0), checked against its frame count; `--anim` is refused here.
+fn anim_at_frame(input: &Input<'_>, request: &Request<'_>) -> Result<(Anim, usize), Failure> {
     if !request.anims.is_empty() {
         return Err(Failure::new("--anim applies to an md5mesh"));
     }
@@ -730,6 +732,11 @@ fn anim_scene(input: &Input<'_>, request: &Request<'_>) -> Result<Scene, Failure
     if n >= anim.frames.len() {
         return Err(frame_range(n, anim.frames.len(), "animation"));
     }
+    Ok((anim, n))
+}
+
+fn anim_scene(input: &Input<'_>, request: &Request<'_>) -> Result<Scene, Failure> {
+    let (anim, n) = anim_at_frame(input, request)?;
     let mut nodes: Vec<Node> = anim
         .hierarchy
         .iter()
@@ -822,14 +829,7 @@ fn bone_primitive(bones: &[Bone]) -> Primitive {
 }
 
 fn anim_frame(input: &Input<'_>, request: &Request<'_>) -> Result<FrameMesh, Failure> {
-    if !request.anims.is_empty() {
-        return Err(Failure::new("--anim applies to an md5mesh"));
-    }
-    let anim = parse_anim(input)?;
-    let n = request.frame.unwrap_or(0);
-    if n >= anim.frames.len() {
-        return Err(frame_range(n, anim.frames.len(), "animation"));
-    }
+    let (anim, n) = anim_at_frame(input, request)?;
     let bones = bone_primitive(&anim_bones(&anim, n));
     if bones.indices.is_empty() {
         return Err(Failure::new(
