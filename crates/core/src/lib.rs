@@ -9,6 +9,7 @@
 //! * [`anorms`]: the 162-entry vertex normal table of MDL and MD2, and its encoder.
 //! * [`md3_normal`]: the MD3 lat/long normal codec, engine-exact and ideal.
 //! * [`quat`]: Doom 3's quaternion and joint maths, operation for operation.
+//! * [`vec`]: small vector and quaternion helpers (axes to quaternion, rigid matrices).
 //! * [`detect`]: what a buffer holds (the four formats and their common impostors).
 //!
 //! ## Contract
@@ -38,6 +39,7 @@ pub mod detect;
 pub mod error;
 pub mod md3_normal;
 pub mod quat;
+pub mod vec;
 
 pub use bytes::{Cursor, Name};
 pub use error::{Error, ErrorKind, Result};

@@ -46,13 +46,12 @@ extern crate alloc;
 mod axes;
 mod error;
 mod export;
-mod ir;
 
 pub use axes::{Axes, ExportOptions, Winding, yfov_from_xfov};
 pub use error::ExportError;
 pub use export::{GltfFiles, png_rgba8, to_glb, to_gltf};
-pub use idmodel;
-pub use ir::{
+pub use idmodel_scene;
+pub use idmodel_scene::{
     AlphaMode, Animation, Camera, Channel, ChannelValues, Image, Interpolation, Material, Mesh,
     MorphTarget, Node, Primitive, Scene, Skin, unit_or_up,
 };

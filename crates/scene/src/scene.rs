@@ -1,14 +1,13 @@
 //! The intermediate scene: what a format adapter builds and the exporter writes.
 //!
 //! Everything here is in the **file's conventions**: id axes (Z up, models face +X),
-//! id triangle winding (clockwise front faces, see [`Winding`](crate::Winding)), id camera
-//! orientation (a camera looks along its node's local +X with +Z up). The exporter converts
-//! all of that to glTF's conventions as [`ExportOptions`](crate::ExportOptions) says, so an
-//! adapter never has to.
+//! id triangle winding (clockwise front faces), id camera orientation (a camera looks
+//! along its node's local +X with +Z up). The glTF writer (`idmodel-gltf`) converts all of
+//! that to glTF's conventions as its options say, so an adapter never has to.
 //!
 //! Indices between the lists (`Node::mesh`, `Primitive::material`, `Skin::joints`, …) are
 //! positions in the [`Scene`] vectors; the exporter checks every one of them and returns an
-//! [`ExportError`](crate::ExportError) rather than writing an invalid file.
+//! error rather than writing an invalid file.
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -58,7 +57,7 @@ pub struct Primitive {
     /// the image. Empty for none, else one per vertex.
     pub uvs: Vec<[f32; 2]>,
     /// Triangle list, three indices per triangle, in the file's winding (clockwise front
-    /// faces for every id format); see [`Winding`](crate::Winding).
+    /// faces for every id format).
     pub indices: Vec<u32>,
     /// Index into [`Scene::materials`]; `None` uses glTF's default material.
     pub material: Option<usize>,
@@ -288,7 +287,7 @@ pub enum ChannelValues {
 pub struct Camera {
     /// Name.
     pub name: String,
-    /// Vertical field of view in radians (see [`yfov_from_xfov`](crate::yfov_from_xfov)).
+    /// Vertical field of view in radians (`idmodel_gltf::yfov_from_xfov` turns a horizontal one into it).
     pub yfov: f32,
     /// Width / height, if known.
     pub aspect_ratio: Option<f32>,

@@ -1,0 +1,35 @@
+//! # idmodel-scene
+//!
+//! The format-independent scene of idmodel: what every adapter builds from a parsed
+//! model and what every consumer (the glTF writer, the OBJ writer, the renderer, and the
+//! importers going the other way) reads.
+//!
+//! ```text
+//! bytes ─▶ format crate view ─▶ adapter (this crate) ─▶ Scene ─▶ glTF / OBJ / picture
+//! glTF ─▶ importer ─▶ Scene ─▶ adapter back ─▶ owned model ─▶ writer ─▶ bytes
+//! ```
+//!
+//! Everything in a [`Scene`] is in the **file's conventions**: id axes (Z up, models face
+//! +X), id triangle winding (clockwise front faces), id camera orientation (a camera
+//! looks along its node's local +X with +Z up). Consumers convert as they need to.
+//!
+//! `#![no_std]` with `alloc`, no `unsafe`, no panics, no I/O: side files (`.skin`,
+//! `animation.cfg`, md5anims) arrive parsed; textures arrive as names the caller
+//! resolves.
+#![no_std]
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+extern crate alloc;
+
+mod error;
+mod scene;
+
+pub use error::Error;
+pub use scene::{
+    AlphaMode, Animation, Camera, Channel, ChannelValues, Image, Interpolation, Material, Mesh,
+    MorphTarget, Node, Primitive, Scene, Skin, unit_or_up,
+};
+
+/// `Result` with this crate's [`Error`].
+pub type Result<T, E = Error> = core::result::Result<T, E>;
