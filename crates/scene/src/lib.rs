@@ -23,9 +23,11 @@
 extern crate alloc;
 
 mod error;
+mod options;
 mod scene;
 
 pub use error::Error;
+pub use options::{Options, frame_out_of_range};
 pub use scene::{
     AlphaMode, Animation, Camera, Channel, ChannelValues, Image, Interpolation, Material, Mesh,
     MorphTarget, Node, Primitive, Scene, Skin, unit_or_up,
