@@ -92,6 +92,22 @@ fn read(path: &Path) -> Result<Vec<u8>, Failure> {
 /// What `bytes` is, and the module that reads it.
 fn identify(bytes: &[u8]) -> Result<(Format, &'static dyn ModelFormat), Failure> {
     match detect(bytes) {
+        None if idmodel::core::detect::starts_like_md5(bytes) => {
+            // MD5 text that the detector cannot place: say where it goes wrong.
+            let why = match idmodel::md5::mesh::Model::parse(bytes) {
+                Err(e) => format!(
+                    "{} (line {}, column {}, at byte {})",
+                    e.kind(),
+                    e.line(),
+                    e.column(),
+                    e.offset()
+                ),
+                Ok(_) => "its header names none of the three kinds".to_owned(),
+            };
+            Err(Failure::new(format!(
+                "starts like Doom 3 MD5 text but is not a valid md5mesh, md5anim or md5camera: {why}"
+            )))
+        }
         None => {
             let head: Vec<String> = bytes.iter().take(4).map(|b| format!("{b:02x}")).collect();
             Err(Failure::new(if bytes.is_empty() {

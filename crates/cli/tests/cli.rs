@@ -116,11 +116,59 @@ fn impostors_and_unknown_files_are_named() {
         assert!(stderr(&o).contains("Half-Life studio model (IDST)"));
         assert!(o.stdout.is_empty(), "no JSON for a refused file");
     }
+    // Bytes nothing knows are shown as hex.
     let junk = dir.join("junk.md2");
-    std::fs::write(&junk, b"\x89PNG\r\n\x1a\n").unwrap();
+    std::fs::write(&junk, b"\x13\x37\xc0\xde and more").unwrap();
     let o = idmodel(&[&"info", &junk]);
     assert_one_line_failure(&o, &junk, "junk");
-    assert!(stderr(&o).contains("89 50 4e 47"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("13 37 c0 de"), "{}", stderr(&o));
+    // Files that travel with models are named, whatever their extension.
+    let named: &[(&str, &[u8], &str)] = &[
+        ("image.md2", b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR", "PNG image"),
+        ("photo.md3", b"\xff\xd8\xff\xe0\0\x10JFIF\0", "JPEG image"),
+        ("pak0.mdl", b"PACK\x0c\0\0\0\0\0\0\0", "Quake PACK archive"),
+        ("pak0.md3", b"PK\x03\x04\x14\0\0\0", "zip archive"),
+        ("model.md3", b"glTF\x02\0\0\0\x0c\0\0\0", "binary glTF"),
+        (
+            "model.md5mesh",
+            b"{\"asset\":{\"version\":\"2.0\"}}",
+            "glTF JSON",
+        ),
+        (
+            "model.mdl",
+            b"# exported\nv 0 0 0\nv 1 0 0\nf 1 2 1\n",
+            "Wavefront OBJ",
+        ),
+        (
+            "iqm.md5mesh",
+            b"INTERQUAKEMODEL\0\x02\0\0\0",
+            "Inter-Quake Model",
+        ),
+        (
+            "source.mdl",
+            b"IDST\x30\0\0\0",
+            "Source engine studio model",
+        ),
+        (
+            "tga.md2",
+            &[0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 2, 0, 32, 0x28],
+            "TGA image",
+        ),
+    ];
+    for (name, bytes, what) in named {
+        let f = dir.join(name);
+        std::fs::write(&f, bytes).unwrap();
+        let o = idmodel(&[&"info", &f]);
+        assert_one_line_failure(&o, &f, name);
+        assert!(stderr(&o).contains(what), "{name}: {}", stderr(&o));
+    }
+    // MD5 text that fails is reported at line:column, not called unknown.
+    let md5 = dir.join("broken.md5mesh");
+    std::fs::write(&md5, b"MD5Version 10\ncommandline \"\"\nnumMeshes 1\n").unwrap();
+    let o = idmodel(&[&"info", &md5]);
+    assert_one_line_failure(&o, &md5, "md5 text");
+    assert!(stderr(&o).contains("line 3, column 1"), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("knows"), "{}", stderr(&o));
     let missing = dir.join("missing.md3");
     assert_one_line_failure(&idmodel(&[&"info", &missing]), &missing, "missing");
     assert_one_line_failure(&idmodel(&[&"check", &dir]), &dir, "folder");

@@ -1,8 +1,10 @@
 //! Format detection: what a buffer holds, from its first bytes.
 //!
 //! Recognises the formats idmodel reads and names the common impostors that share an
-//! extension with them (Half-Life and 3D GameStudio `.mdl`, sprites, MD4, MDR, MDC, IQM),
-//! so a reader can say "this is a Half-Life model" instead of "bad magic".
+//! extension with them (Half-Life, Source and 3D GameStudio `.mdl`, sprites, MD4, MDR, MDC,
+//! IQM) and the files that travel with models (archives: zip/`.pk3`/`.pk4` and Quake
+//! `PACK`; glTF and GLB; Wavefront OBJ; PNG, JPEG, TGA and PCX images), so a reader can say
+//! "this is a Half-Life model" or "this is a zip archive" instead of "bad magic".
 //!
 //! ```
 //! use idmodel_core::detect::{detect, Format};
@@ -47,6 +49,26 @@ pub enum Format {
     Mdc,
     /// Inter-Quake Model (`INTERQUAKEMODEL`).
     Iqm,
+    /// Source engine studio model (`IDST` with version 44 to 49), also a `.mdl`.
+    SourceStudio,
+    /// A zip archive (`PK\x03\x04`): Quake III `.pk3`, Doom 3 `.pk4`.
+    Zip,
+    /// A Quake / Quake II `PACK` archive (`.pak`).
+    Pak,
+    /// Binary glTF (`glTF`, `.glb`).
+    Glb,
+    /// glTF JSON (an object with an `"asset"` member, `.gltf`).
+    Gltf,
+    /// Wavefront OBJ text (first statement `v`, `vt`, `vn`, `f`, `o`, `g`, `mtllib`, …).
+    Obj,
+    /// A PNG image.
+    Png,
+    /// A JPEG image.
+    Jpeg,
+    /// A Truevision TGA image (recognised from its header fields; TGA has no magic).
+    Tga,
+    /// A ZSoft PCX image (Quake II skins).
+    Pcx,
 }
 
 impl Format {
@@ -86,6 +108,16 @@ impl Format {
             Format::Mdr => "MDR skeletal model (RDM5)",
             Format::Mdc => "Return to Castle Wolfenstein MDC (IDPC)",
             Format::Iqm => "Inter-Quake Model (IQM)",
+            Format::SourceStudio => "Source engine studio model (IDST, version 44-49)",
+            Format::Zip => "zip archive (.pk3/.pk4)",
+            Format::Pak => "Quake PACK archive (.pak)",
+            Format::Glb => "binary glTF (GLB)",
+            Format::Gltf => "glTF JSON",
+            Format::Obj => "Wavefront OBJ",
+            Format::Png => "PNG image",
+            Format::Jpeg => "JPEG image",
+            Format::Tga => "TGA image",
+            Format::Pcx => "PCX image",
         }
     }
 
@@ -107,6 +139,16 @@ impl Format {
             Format::Mdr => "mdr",
             Format::Mdc => "mdc",
             Format::Iqm => "iqm",
+            Format::SourceStudio => "source-studio",
+            Format::Zip => "zip",
+            Format::Pak => "pak",
+            Format::Glb => "glb",
+            Format::Gltf => "gltf",
+            Format::Obj => "obj",
+            Format::Png => "png",
+            Format::Jpeg => "jpeg",
+            Format::Tga => "tga",
+            Format::Pcx => "pcx",
         }
     }
 }
@@ -126,12 +168,24 @@ pub fn detect(bytes: &[u8]) -> Option<Format> {
     if bytes.starts_with(b"INTERQUAKEMODEL\0") {
         return Some(Format::Iqm);
     }
+    if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
+        return Some(Format::Png);
+    }
+    if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {
+        return Some(Format::Jpeg);
+    }
     if let Some(magic) = bytes.get(..4) {
         let found = match magic {
             b"IDPO" => Some(Format::Mdl),
             b"IDP2" => Some(Format::Md2),
             b"IDP3" => Some(Format::Md3),
-            b"IDST" => Some(Format::HalfLifeStudio),
+            b"IDST" => Some(match bytes.get(4..8) {
+                Some(&[44..=49, 0, 0, 0]) => Format::SourceStudio,
+                _ => Format::HalfLifeStudio,
+            }),
+            b"PK\x03\x04" | b"PK\x05\x06" => Some(Format::Zip),
+            b"PACK" => Some(Format::Pak),
+            b"glTF" => Some(Format::Glb),
             b"IDSQ" => Some(Format::HalfLifeSequence),
             b"IDS2" => Some(Format::Quake2Sprite),
             b"IDSP" => Some(Format::QuakeSprite),
@@ -145,7 +199,84 @@ pub fn detect(bytes: &[u8]) -> Option<Format> {
             return found;
         }
     }
-    detect_md5(bytes.get(..4096).unwrap_or(bytes))
+    let head = bytes.get(..4096).unwrap_or(bytes);
+    detect_md5(head)
+        .or_else(|| detect_text(head))
+        .or_else(|| detect_pcx(bytes))
+        .or_else(|| detect_tga(bytes))
+}
+
+/// glTF JSON or OBJ text, from the first statement.
+fn detect_text(text: &[u8]) -> Option<Format> {
+    let start = text.iter().position(|b| !b.is_ascii_whitespace())?;
+    let rest = text.get(start..)?;
+    if rest.first() == Some(&b'{') {
+        // A JSON object naming glTF's required "asset" member near the start.
+        let has_asset = rest.windows(7).any(|w| w == b"\"asset\"");
+        return has_asset.then_some(Format::Gltf);
+    }
+    // OBJ: skip comment lines, then the first keyword must be an OBJ statement.
+    for line in rest.split(|&b| b == b'\n') {
+        let line = line.trim_ascii();
+        if line.is_empty() || line.first() == Some(&b'#') {
+            continue;
+        }
+        let keyword = line
+            .split(|b| b.is_ascii_whitespace())
+            .next()
+            .unwrap_or(line);
+        let obj = matches!(
+            keyword,
+            b"v" | b"vt" | b"vn" | b"vp" | b"f" | b"o" | b"g" | b"s" | b"mtllib" | b"usemtl"
+        );
+        return (obj && line.len() > keyword.len()).then_some(Format::Obj);
+    }
+    None
+}
+
+/// A PCX header: manufacturer 10, version 0/2/3/4/5, RLE encoding 1, 1/2/4/8 bits per
+/// plane, 1 to 4 planes, `xmax ≥ xmin`, `ymax ≥ ymin`.
+fn detect_pcx(b: &[u8]) -> Option<Format> {
+    let h = b.get(..128)?;
+    let word = |i: usize| Some(u16::from_le_bytes([*h.get(i)?, *h.get(i.checked_add(1)?)?]));
+    let ok = h.first() == Some(&10)
+        && matches!(h.get(1), Some(0 | 2 | 3 | 4 | 5))
+        && h.get(2) == Some(&1)
+        && matches!(h.get(3), Some(1 | 2 | 4 | 8))
+        && matches!(h.get(65), Some(1..=4))
+        && word(8)? >= word(4)?
+        && word(10)? >= word(6)?;
+    ok.then_some(Format::Pcx)
+}
+
+/// A TGA header (18 bytes, no magic): colour-map type 0 or 1, an image type the id engines
+/// read (1, 2, 3, 9, 10, 11), a colour map only for colour-mapped types, a pixel depth of
+/// 8, 15, 16, 24 or 32 bits, a non-zero size, and the reserved bits of the descriptor clear.
+fn detect_tga(b: &[u8]) -> Option<Format> {
+    let h = b.get(..18)?;
+    let word = |i: usize| Some(u16::from_le_bytes([*h.get(i)?, *h.get(i.checked_add(1)?)?]));
+    let cmap = *h.get(1)?;
+    let kind = *h.get(2)?;
+    let mapped = matches!(kind, 1 | 9);
+    let ok = matches!(kind, 1 | 2 | 3 | 9 | 10 | 11)
+        && (cmap == 1) == mapped
+        && (!mapped || matches!(h.get(7), Some(15 | 16 | 24 | 32)))
+        && matches!(h.get(16), Some(8 | 15 | 16 | 24 | 32))
+        && word(12)? > 0
+        && word(14)? > 0
+        && h.get(17).is_some_and(|d| d & 0xC0 == 0);
+    ok.then_some(Format::Tga)
+}
+
+/// True when `bytes` starts like MD5 text (`MD5Version` after whitespace and comments),
+/// whether or not [`detect`] can tell which of the three kinds it is: a reader can then
+/// parse it to report where it goes wrong instead of calling it unknown.
+pub fn starts_like_md5(bytes: &[u8]) -> bool {
+    let mut words = Words {
+        text: bytes.get(..4096).unwrap_or(bytes),
+        pos: 0,
+    };
+    words.next() == Some(b"MD5Version".as_slice())
 }
 
 /// Recognises the three MD5 text files by their leading keywords, skipping whitespace,
@@ -266,6 +397,16 @@ mod tests {
             (b"RDM5", Format::Mdr),
             (b"IDPC", Format::Mdc),
             (b"INTERQUAKEMODEL\0\x02\0\0\0", Format::Iqm),
+            (b"IDST\x30\0\0\0", Format::SourceStudio),
+            (b"PK\x03\x04\x14\0", Format::Zip),
+            (b"PK\x05\x06", Format::Zip),
+            (b"PACK\x0c\0\0\0\0\0\0\0", Format::Pak),
+            (b"glTF\x02\0\0\0", Format::Glb),
+            (b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR", Format::Png),
+            (b"\xff\xd8\xff\xe0\0\x10JFIF", Format::Jpeg),
+            (b"  {\n \"asset\": {\"version\": \"2.0\"}}", Format::Gltf),
+            (b"# Blender\nmtllib a.mtl\nv 0 0 0\n", Format::Obj),
+            (b"v 1 2 3\nf 1 1 1\n", Format::Obj),
         ];
         for (bytes, want) in cases {
             assert_eq!(detect(bytes), Some(*want), "{bytes:?}");
@@ -275,6 +416,38 @@ mod tests {
         }
         assert!(!Format::GameStudio(5).is_supported());
         assert_eq!(Format::GameStudio(5).name(), "3D GameStudio model (MDL5)");
+    }
+
+    #[test]
+    fn images_without_magic() {
+        // PCX: 8 bits, one plane... 128-byte header, 2x2 image.
+        let mut pcx = [0u8; 128];
+        pcx[..4].copy_from_slice(&[10, 5, 1, 8]);
+        pcx[8] = 1; // xmax
+        pcx[10] = 1; // ymax
+        pcx[65] = 1; // planes
+        assert_eq!(detect(&pcx), Some(Format::Pcx));
+        pcx[2] = 0; // not RLE: not a PCX id's tools write
+        assert_eq!(detect(&pcx), None);
+        // TGA: uncompressed true colour 4x2, 32 bits, top-left origin.
+        let tga = [0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 2, 0, 32, 0x28];
+        assert_eq!(detect(&tga), Some(Format::Tga));
+        let mut bad = tga;
+        bad[16] = 7; // no such pixel depth
+        assert_eq!(detect(&bad), None);
+        let mut mapped = tga;
+        mapped[2] = 1; // colour-mapped without a colour map
+        assert_eq!(detect(&mapped), None);
+    }
+
+    #[test]
+    fn text_that_is_not_obj_or_gltf() {
+        assert_eq!(detect(b"{\"name\": 1}"), None);
+        assert_eq!(detect(b"hello world\n"), None);
+        assert_eq!(detect(b"# only a comment\n"), None);
+        assert_eq!(detect(b"v\n"), None);
+        assert!(starts_like_md5(b"// x\nMD5Version 10 junk"));
+        assert!(!starts_like_md5(b"MD5Versio"));
     }
 
     #[test]
