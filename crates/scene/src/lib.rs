@@ -22,6 +22,9 @@
 
 extern crate alloc;
 
+/// Quake III MD3 models and players (with their `.skin` and `animation.cfg`) as scenes.
+pub mod md3;
+
 mod error;
 mod options;
 mod scene;
