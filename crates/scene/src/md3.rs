@@ -94,7 +94,9 @@ use alloc::vec::Vec;
 
 use idmodel_md3::{Md3, Skin};
 
-pub use clips::{CfgUse, Clip, DEFAULT_FPS, MAX_CLIP_KEYS, Role, cfg_clips, clips, q3_animations};
+pub use clips::{
+    CfgUse, Clip, DEFAULT_FPS, MAX_CLIP_KEYS, Role, cfg_clips, clips, part_name, q3_animations,
+};
 pub use parts::{MARKER_LENGTH, MAX_MORPH_BYTES, shader_uri};
 pub use player::{PLAYER_PARTS, Player, player_frame, player_scene};
 

@@ -12,7 +12,7 @@ use std::path::Path;
 use idmodel::md3::{AnimationCfg, Md3 as Model, Profile, Skin};
 use idmodel_gltf::Scene;
 use idmodel_scene::Options;
-use idmodel_scene::md3::{self as adapter, CfgUse, Clip, DEFAULT_FPS, PLAYER_PARTS, Player, Role};
+use idmodel_scene::md3::{self as adapter, CfgUse, Clip, PLAYER_PARTS, Player, Role};
 
 use super::{Bounds, Engine, Finding, FrameMesh, Info, Input, ModelFormat, Request};
 use crate::failure::Failure;
@@ -71,17 +71,9 @@ fn sidecar(dir: &Path, name: &str) -> Option<Vec<u8>> {
     std::fs::read(path).ok()
 }
 
-/// The part name of a model file: its file name without extension, lower-cased, without
-/// a LOD suffix (`lower_1.md3` → `lower`).
+/// The part name of a model file (`lower_1.md3` → `lower`).
 fn part_name(path: &Path) -> String {
-    let stem = path
-        .file_stem()
-        .map(|s| s.to_string_lossy().to_ascii_lowercase())
-        .unwrap_or_default();
-    match stem.strip_suffix("_1").or_else(|| stem.strip_suffix("_2")) {
-        Some(base) if !base.is_empty() => base.to_owned(),
-        _ => stem,
-    }
+    adapter::part_name(&path.file_name().unwrap_or_default().to_string_lossy())
 }
 
 /// The skin a part uses: `<part>_default.skin` when it parses and has surface entries.
@@ -145,29 +137,6 @@ fn model_name(input: &Input<'_>) -> String {
         .path
         .file_stem()
         .map_or_else(|| "md3".to_owned(), |s| s.to_string_lossy().into_owned())
-}
-
-/// What drives a clip, for `info`.
-fn about(clip: &Clip) -> String {
-    let Some(a) = clip.source else {
-        let n = clip.frames.len();
-        return format!("frames 0-{} ({n}), {DEFAULT_FPS} fps", n.saturating_sub(1));
-    };
-    let last = i64::from(a.first_frame)
-        .saturating_add(i64::from(a.num_frames))
-        .saturating_sub(1);
-    format!(
-        "frames {}-{last} ({}), {} ms a frame{}{}",
-        a.first_frame,
-        a.num_frames,
-        a.frame_lerp,
-        if a.reversed { ", reversed" } else { "" },
-        if a.loop_frames > 0 {
-            format!(", loops the last {}", a.loop_frames)
-        } else {
-            String::new()
-        }
-    )
 }
 
 // ---------------------------------------------------------------------------------------
@@ -348,7 +317,7 @@ impl ModelFormat for Md3 {
             ),
         ));
         for c in &side.clips {
-            details.push((format!("  {}", c.name), about(c)));
+            details.push((format!("  {}", c.name), c.to_string()));
         }
         let findings: Vec<String> = Profile::ALL
             .iter()
@@ -473,20 +442,5 @@ mod tests {
         assert_eq!(part_name(Path::new("a/lower_1.md3")), "lower");
         assert_eq!(part_name(Path::new("a/Upper.MD3")), "upper");
         assert_eq!(part_name(Path::new("_1.md3")), "_1");
-    }
-
-    #[test]
-    fn clips_are_described_as_before() {
-        let (clips, _) = adapter::clips("head", None, 20);
-        assert_eq!(about(&clips[0]), "frames 0-19 (20), 15 fps");
-        let mut text = String::new();
-        for i in 0..25 {
-            text += &format!("{} {} 2 {}\n", 3 * i, if i == 0 { -3 } else { 3 }, 20);
-        }
-        let (clips, _) = adapter::clips("lower", Some(text.as_bytes()), 100);
-        assert_eq!(
-            about(&clips[0]),
-            "frames 0-2 (3), 50 ms a frame, reversed, loops the last 2"
-        );
     }
 }

@@ -5,6 +5,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
+use core::fmt;
 
 use idmodel_md3::{AnimId, Animation, AnimationCfg, BodyPart, MAX_ANIMATIONS, Q3Animations};
 
@@ -24,6 +25,26 @@ pub enum Role {
     Torso,
     /// Anything else: no `animation.cfg` entries apply.
     Other,
+}
+
+/// The part name of a model file name: without extension, lower-cased, without a LOD
+/// suffix (`lower_1.md3` → `lower`; `_1.md3` stays `_1`). It names the part's skin
+/// (`<part>_default.skin`) and decides its [`Role`].
+///
+/// ```
+/// use idmodel_scene::md3::part_name;
+/// assert_eq!(part_name("Upper_2.MD3"), "upper");
+/// ```
+pub fn part_name(file_name: &str) -> String {
+    let stem = match file_name.rsplit_once('.') {
+        Some((stem, _)) if !stem.is_empty() => stem,
+        _ => file_name,
+    };
+    let stem = stem.to_ascii_lowercase();
+    match stem.strip_suffix("_1").or_else(|| stem.strip_suffix("_2")) {
+        Some(base) if !base.is_empty() => base.to_owned(),
+        _ => stem,
+    }
 }
 
 impl Role {
@@ -72,6 +93,37 @@ pub struct Clip {
     /// The `animation.cfg` entry it comes from (after the Quake III rules); `None` for
     /// the all-frames clip.
     pub source: Option<Animation>,
+}
+
+/// What drives the clip, in one line: `frames 90-115 (26), 50 ms a frame, loops the last
+/// 26` for an `animation.cfg` entry (with `, reversed` when it plays backwards), `frames
+/// 0-19 (20), 15 fps` for the all-frames clip.
+impl fmt::Display for Clip {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Some(a) = self.source else {
+            let n = self.frames.len();
+            return write!(
+                f,
+                "frames 0-{} ({n}), {DEFAULT_FPS} fps",
+                n.saturating_sub(1)
+            );
+        };
+        let last = i64::from(a.first_frame)
+            .saturating_add(i64::from(a.num_frames))
+            .saturating_sub(1);
+        write!(
+            f,
+            "frames {}-{last} ({}), {} ms a frame",
+            a.first_frame, a.num_frames, a.frame_lerp
+        )?;
+        if a.reversed {
+            f.write_str(", reversed")?;
+        }
+        if a.loop_frames > 0 {
+            write!(f, ", loops the last {}", a.loop_frames)?;
+        }
+        Ok(())
+    }
 }
 
 impl Clip {
@@ -361,6 +413,26 @@ mod tests {
             CfgUse::Unusable(why) => assert!(why.starts_with("animation.cfg"), "{why}"),
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn names_and_descriptions() {
+        assert_eq!(part_name("lower_1.md3"), "lower");
+        assert_eq!(part_name("Upper.MD3"), "upper");
+        assert_eq!(part_name("_1.md3"), "_1");
+        assert_eq!(part_name("a.b_2.md3"), "a.b");
+        assert_eq!(part_name("head"), "head");
+        let (c, _) = clips("head", None, 20);
+        assert_eq!(c[0].to_string(), "frames 0-19 (20), 15 fps");
+        let mut text = String::new();
+        for i in 0..25 {
+            text += &format!("{} {} 2 {}\n", 3 * i, if i == 0 { -3 } else { 3 }, 20);
+        }
+        let (c, _) = clips("lower", Some(text.as_bytes()), 100);
+        assert_eq!(
+            c[0].to_string(),
+            "frames 0-2 (3), 50 ms a frame, reversed, loops the last 2"
+        );
     }
 
     #[test]
