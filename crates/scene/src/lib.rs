@@ -22,6 +22,10 @@
 
 extern crate alloc;
 
+// Quake III MD3 models and players (with their `.skin` and `animation.cfg`) as scenes;
+// the module docs (inner, so their links resolve inside it) say what the scenes hold.
+pub mod md3;
+
 mod error;
 mod options;
 mod scene;

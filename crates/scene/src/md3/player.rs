@@ -1,0 +1,362 @@
+//! A Quake III player: `lower.md3`, `upper.md3` and `head.md3` assembled on their tags.
+
+use alloc::format;
+use alloc::vec::Vec;
+
+use idmodel_md3::{Md3, Orientation, Skin, position_on_tag};
+
+use super::clips::{Clip, player_clips};
+use super::parts::{
+    Materials, PartNodes, add_part, check_budget, frame_of, frame_primitives, part_channels, sane,
+    tag_index,
+};
+use super::{frame_scene, select_clips, usable};
+use crate::{Animation, Error, Node, Options, Scene};
+
+/// The three parts of a Quake III player, in attachment order (their file names
+/// without `.md3`).
+pub const PLAYER_PARTS: [&str; 3] = ["lower", "upper", "head"];
+
+/// The three models of a Quake III player folder and its side files, parsed or read by
+/// the caller.
+#[derive(Debug, Clone, Copy)]
+pub struct Player<'a> {
+    /// Name of the scene and of its root node (the folder's name, e.g. `sarge`).
+    pub name: &'a str,
+    /// `lower.md3`: the legs, at the origin; plays BOTH_* and LEGS_*.
+    pub lower: Md3<'a>,
+    /// `upper.md3`: the torso, on lower's `tag_torso`; plays BOTH_* and TORSO_*.
+    pub upper: Md3<'a>,
+    /// `head.md3`: on upper's `tag_head`, always frame 0.
+    pub head: Md3<'a>,
+    /// The bytes of `animation.cfg`, if the folder has one.
+    pub animation_cfg: Option<&'a [u8]>,
+    /// `lower_default.skin`, `upper_default.skin`, `head_default.skin` (or another skin's
+    /// files), parsed. A skin without surface entries is not used, as in the engine.
+    pub skins: [Option<Skin<'a>>; 3],
+}
+
+impl Player<'_> {
+    /// Checks `frame` against both animated parts (the range error names the part:
+    /// `lower.md3: frame 9 is out of range: …`).
+    fn frame(&self, frame: Option<usize>) -> Result<usize, Error> {
+        frame_of(&self.lower, frame).map_err(|e| Error::new(format!("lower.md3: {e}")))?;
+        frame_of(&self.upper, frame).map_err(|e| Error::new(format!("upper.md3: {e}")))
+    }
+
+    fn skin(&self, i: usize) -> Option<&Skin<'_>> {
+        usable(self.skins.get(i).and_then(Option::as_ref))
+    }
+}
+
+/// The player as one scene: a root node named after the player holding `lower`;
+/// `upper` hangs under lower's `tag_torso` node and `head` under upper's `tag_head` node
+/// (a missing tag places the part at its parent's origin, as the engine does). LEGS_*
+/// clips drive lower and its tags, TORSO_* clips upper and its tags, BOTH_* clips both;
+/// without a usable Quake III `animation.cfg`, one clip of all frames per animated part
+/// (`lower`, `upper`).
+///
+/// Reads `options.frame` (that frame of lower and upper as the base, no animation) and
+/// `options.clip` (only that clip; an error names the clips when none has that name).
+/// `options.skin` is not read: the caller passes the skins it chose in
+/// [`Player::skins`].
+pub fn player_scene(player: &Player<'_>, options: &Options) -> Result<Scene, Error> {
+    let (lower, upper, head) = (&player.lower, &player.upper, &player.head);
+    let base = player.frame(options.frame)?;
+    let animated = options.frame.is_none();
+    let clips = if animated {
+        select_clips(
+            player_clips(player.animation_cfg, lower.num_frames(), upper.num_frames()),
+            options,
+            |c| &c.0,
+        )?
+    } else {
+        Vec::new()
+    };
+    let lower_clips: Vec<Clip> = clips.iter().filter(|c| c.1).map(|c| c.0.clone()).collect();
+    let upper_clips: Vec<Clip> = clips.iter().filter(|c| c.2).map(|c| c.0.clone()).collect();
+    if animated {
+        check_budget(lower, &lower_clips, "lower.md3")?;
+        check_budget(upper, &upper_clips, "upper.md3")?;
+    }
+    let mut scene = Scene {
+        name: player.name.into(),
+        ..Scene::default()
+    };
+    let mut materials = Materials::default();
+    // The root (node 0) holds lower, which add_part puts at node 1.
+    let mut root = Node::new(player.name);
+    root.children.push(1);
+    scene.nodes.push(root);
+    let legs_animated = animated && lower.num_frames() > 1;
+    let torso_animated = animated && upper.num_frames() > 1;
+    let lower_part = add_part(
+        &mut scene,
+        &mut materials,
+        lower,
+        "lower",
+        player.skin(0),
+        base,
+        legs_animated,
+    );
+    let upper_part = add_part(
+        &mut scene,
+        &mut materials,
+        upper,
+        "upper",
+        player.skin(1),
+        base,
+        torso_animated,
+    );
+    // The head is always drawn at frame 0.
+    let head_part = add_part(
+        &mut scene,
+        &mut materials,
+        head,
+        "head",
+        player.skin(2),
+        0,
+        false,
+    );
+    // A missing tag places the child at the parent's origin (identity), as the engine.
+    let attach = |parent: &PartNodes, md3: &Md3<'_>, tag: &str| {
+        tag_index(md3, tag)
+            .and_then(|t| parent.tags.get(t).copied())
+            .unwrap_or(parent.node)
+    };
+    let torso_on = attach(&lower_part, lower, "tag_torso");
+    let head_on = attach(&upper_part, upper, "tag_head");
+    if let Some(n) = scene.nodes.get_mut(torso_on) {
+        n.children.push(upper_part.node);
+    }
+    if let Some(n) = scene.nodes.get_mut(head_on) {
+        n.children.push(head_part.node);
+    }
+    for (clip, on_lower, on_upper) in &clips {
+        let times = clip.times();
+        let mut channels = Vec::new();
+        if *on_lower {
+            channels.extend(part_channels(lower, &lower_part, &clip.frames, &times));
+        }
+        if *on_upper {
+            channels.extend(part_channels(upper, &upper_part, &clip.frames, &times));
+        }
+        if !channels.is_empty() {
+            scene.animations.push(Animation {
+                name: clip.name.clone(),
+                channels,
+            });
+        }
+    }
+    scene.materials = materials.0;
+    Ok(scene)
+}
+
+/// One posed frame of the player, static: frame `options.frame` (default 0) of lower and
+/// upper, head frame 0, the parts moved onto their tags as `CG_PositionEntityOnTag`
+/// places them, all in one mesh on one node (see [`frame`](super::frame)).
+///
+/// Reads `options.frame` only.
+pub fn player_frame(player: &Player<'_>, options: &Options) -> Result<Scene, Error> {
+    let (lower, upper, head) = (&player.lower, &player.upper, &player.head);
+    let frame = player.frame(options.frame)?;
+    let mut materials = Materials::default();
+    let torso = lower
+        .lerp_tag("tag_torso", frame, frame, 0.0)
+        .map_or(Orientation::IDENTITY, sane);
+    let torso = position_on_tag(&Orientation::IDENTITY, &torso);
+    let head_tag = upper
+        .lerp_tag("tag_head", frame, frame, 0.0)
+        .map_or(Orientation::IDENTITY, sane);
+    let head_at = position_on_tag(&torso, &head_tag);
+    let mut primitives = Vec::new();
+    for (i, (md3, at, f)) in [
+        (lower, Orientation::IDENTITY, frame),
+        (upper, torso, frame),
+        (head, head_at, 0),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        // Even the identity goes through the placement, as it always has: it turns
+        // −0.0 into 0.0, and the outputs stay the same bits.
+        primitives.extend(frame_primitives(
+            md3,
+            player.skin(i),
+            f,
+            Some(&at),
+            &mut materials,
+        ));
+    }
+    Ok(frame_scene(player.name, primitives, materials.0))
+}
+
+// Tests may index, unwrap and compute freely: a panic here is a failed assertion.
+#[allow(
+    clippy::indexing_slicing,
+    clippy::unwrap_used,
+    clippy::arithmetic_side_effects
+)]
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ChannelValues;
+    use alloc::vec;
+    use idmodel_md3::{Model, TagInfo, write};
+
+    /// The example model with its one tag renamed and moved to `origin`.
+    fn part(tag: &[u8], origin: [f32; 3]) -> Vec<u8> {
+        let mut m = Model::example();
+        for frame in &mut m.tags {
+            frame[0] = TagInfo {
+                name: tag.to_vec(),
+                origin,
+                axis: [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
+            };
+        }
+        write(&m).unwrap()
+    }
+
+    fn files() -> [Vec<u8>; 3] {
+        [
+            part(b"tag_torso", [0.0, 0.0, 24.0]),
+            part(b"tag_head", [0.0, 0.0, 16.0]),
+            part(b"tag_unused", [0.0; 3]),
+        ]
+    }
+
+    fn player(files: &[Vec<u8>; 3]) -> Player<'_> {
+        Player {
+            name: "sarge",
+            lower: Md3::parse(&files[0]).unwrap(),
+            upper: Md3::parse(&files[1]).unwrap(),
+            head: Md3::parse(&files[2]).unwrap(),
+            animation_cfg: None,
+            skins: [None; 3],
+        }
+    }
+
+    #[test]
+    fn parts_hang_on_their_tags() {
+        let files = files();
+        let scene = player_scene(&player(&files), &Options::default()).unwrap();
+        let find = |name: &str| scene.nodes.iter().position(|n| n.name == name).unwrap();
+        let (root, lower, upper, head) =
+            (find("sarge"), find("lower"), find("upper"), find("head"));
+        assert_eq!(scene.nodes[root].children, vec![lower]);
+        let torso = find("tag_torso");
+        assert!(scene.nodes[lower].children.contains(&torso));
+        assert_eq!(scene.nodes[torso].translation, [0.0, 0.0, 24.0]);
+        assert!(scene.nodes[torso].children.contains(&upper));
+        let tag_head = find("tag_head");
+        assert!(scene.nodes[upper].children.contains(&tag_head));
+        assert!(scene.nodes[tag_head].children.contains(&head));
+        // Without animation.cfg: one all-frames clip per animated part.
+        let names: Vec<&str> = scene.animations.iter().map(|a| a.name.as_str()).collect();
+        assert_eq!(names, ["lower", "upper"]);
+        // The lower clip moves lower's mesh and tags, never upper's.
+        let lower_clip = &scene.animations[0];
+        assert!(
+            lower_clip
+                .channels
+                .iter()
+                .all(|c| c.node == lower || c.node == torso)
+        );
+        assert!(
+            lower_clip
+                .channels
+                .iter()
+                .any(|c| matches!(c.values, ChannelValues::Weights(_)))
+        );
+        // The head is not animated: no morph targets.
+        let head_mesh = scene.nodes[head].mesh.unwrap();
+        assert!(scene.meshes[head_mesh].primitives[0].targets.is_empty());
+    }
+
+    #[test]
+    fn a_missing_tag_places_the_part_at_the_parent() {
+        let mut files = files();
+        files[0] = part(b"tag_elsewhere", [1.0, 2.0, 3.0]);
+        let scene = player_scene(&player(&files), &Options::default()).unwrap();
+        let find = |name: &str| scene.nodes.iter().position(|n| n.name == name).unwrap();
+        assert!(scene.nodes[find("lower")].children.contains(&find("upper")));
+    }
+
+    #[test]
+    fn one_frame_is_posed_on_the_tags() {
+        let files = files();
+        let p = player(&files);
+        let options = Options {
+            frame: Some(1),
+            ..Options::default()
+        };
+        let scene = player_scene(&p, &options).unwrap();
+        assert!(scene.animations.is_empty());
+        assert!(
+            scene
+                .meshes
+                .iter()
+                .all(|m| m.primitives[0].targets.is_empty())
+        );
+        let posed = player_frame(&p, &options).unwrap();
+        assert_eq!((posed.meshes.len(), posed.nodes.len()), (1, 1));
+        assert_eq!(posed.nodes[0].mesh, Some(0));
+        assert!(posed.animations.is_empty());
+        // Two surfaces per part; upper is raised by tag_torso, head by both tags.
+        let prims = &posed.meshes[0].primitives;
+        assert_eq!(prims.len(), 6);
+        let lowest = |p: &crate::Primitive| {
+            p.positions
+                .iter()
+                .map(|v| v[2])
+                .fold(f32::INFINITY, f32::min)
+        };
+        // Example body: frame 1 is lifted by 2; the head is frame 0.
+        assert_eq!(lowest(&prims[0]), 2.0);
+        assert_eq!(lowest(&prims[2]), 26.0);
+        assert_eq!(lowest(&prims[4]), 40.0);
+        // Materials from the surfaces' shader names, shared by the three parts.
+        assert_eq!(posed.materials.len(), 2);
+    }
+
+    #[test]
+    fn a_frame_past_either_part_is_refused_naming_it() {
+        let files = files();
+        let p = player(&files);
+        let options = Options {
+            frame: Some(3),
+            ..Options::default()
+        };
+        let e = player_frame(&p, &options).unwrap_err();
+        assert_eq!(
+            e.message(),
+            "lower.md3: frame 3 is out of range: the model has 3 frames (0 to 2)"
+        );
+        assert_eq!(player_scene(&p, &options).unwrap_err(), e);
+    }
+
+    #[test]
+    fn the_clip_option_picks_one_clip() {
+        let files = files();
+        let p = player(&files);
+        let options = Options {
+            clip: Some("upper".into()),
+            ..Options::default()
+        };
+        let scene = player_scene(&p, &options).unwrap();
+        assert_eq!(scene.animations.len(), 1);
+        assert_eq!(scene.animations[0].name, "upper");
+        let e = player_scene(
+            &p,
+            &Options {
+                clip: Some("LEGS_WALK".into()),
+                ..Options::default()
+            },
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.message(),
+            "no clip named 'LEGS_WALK' (the clips: lower, upper)"
+        );
+    }
+}
