@@ -6,7 +6,7 @@ use core::fmt;
 use idmodel_core::md3_normal;
 
 use crate::raw;
-use crate::read::{Md3, Surface};
+use crate::view::{Md3, Surface};
 
 /// `MD3_XYZ_SCALE`: stored positions are multiplied by 1/64.
 pub const XYZ_SCALE: f32 = 1.0 / 64.0;

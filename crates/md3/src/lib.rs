@@ -55,9 +55,9 @@ mod lod;
 #[cfg(feature = "alloc")]
 mod owned;
 pub mod raw;
-mod read;
 mod skin;
 mod text;
+mod view;
 
 pub use animcfg::{
     AnimFinding, AnimFindingKind, AnimId, Animation, AnimationCfg, BodyPart, Footsteps, Gender,
@@ -80,9 +80,9 @@ pub use owned::{
     FrameInfo, Model, ShaderInfo, SurfaceData, TagInfo, Vertex, WriteError, write, write_into,
     written_size,
 };
-pub use read::{Md3, Surface, Surfaces};
 pub use skin::{
     EntryKind, MAX_SKIN_SURFACES_IOQ3, MAX_SKIN_SURFACES_QUAKE3, MAX_SURFACE_NAME, Skin,
     SkinEntries, SkinEntry, SkinFinding, SkinFindingKind,
 };
 pub use text::{TextError, TextErrorKind};
+pub use view::{Md3, Surface, Surfaces};

@@ -1,5 +1,6 @@
-//! Shared pieces of the two text parsers: positioned errors and the byte classes of
-//! Quake III's tokenizers.
+//! Shared pieces of the two text parsers: positioned errors, line counting and the one
+//! Quake III tokenizer both use ([`Tokenizer`]: `COM_ParseExt` for `animation.cfg`,
+//! `CommaParse` for `.skin`, which differ only in whether a comma ends a word).
 
 use core::fmt;
 
@@ -118,4 +119,130 @@ impl core::error::Error for TextError {}
 /// NUL is handled separately (it ends the text).
 pub(crate) fn is_space(b: u8) -> bool {
     b <= b' ' || b >= 0x80
+}
+
+/// A token, borrowed from the text.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Token<'a> {
+    /// The token's bytes (for a quoted string, without the quotes); empty at the end of
+    /// the text.
+    pub(crate) bytes: &'a [u8],
+    /// Offset of the token's first byte (its quote for a quoted string).
+    pub(crate) start: usize,
+}
+
+impl Token<'_> {
+    /// The empty token at offset 0.
+    pub(crate) const EMPTY: Token<'static> = Token {
+        bytes: &[],
+        start: 0,
+    };
+}
+
+/// What ends an unquoted word.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum WordEnd {
+    /// Whitespace only (`COM_ParseExt`, `animation.cfg`).
+    Space,
+    /// Whitespace or a comma (`CommaParse`, `.skin`); the word's first byte is always
+    /// taken, even a comma.
+    SpaceOrComma,
+}
+
+/// Quake III's tokenizer over `text`, which ends at its first NUL as the engine's C
+/// string does: whitespace is any byte ≤ 0x20 or ≥ 0x80 (signed `char`, [`is_space`]);
+/// `//` and `/* */` comments only where a token would start; `"…"` strings without
+/// escapes; words run to the next whitespace (or comma, see [`WordEnd`]).
+#[derive(Debug, Clone)]
+pub(crate) struct Tokenizer<'a> {
+    /// The whole text.
+    pub(crate) text: &'a [u8],
+    /// Offset of the next byte to read.
+    pub(crate) pos: usize,
+    words: WordEnd,
+}
+
+impl<'a> Tokenizer<'a> {
+    /// A tokenizer at offset `pos` of `text`.
+    pub(crate) fn new(text: &'a [u8], pos: usize, words: WordEnd) -> Self {
+        Self { text, pos, words }
+    }
+
+    /// The byte at `i`, or NUL past the end.
+    pub(crate) fn byte(&self, i: usize) -> u8 {
+        self.text.get(i).copied().unwrap_or(0)
+    }
+
+    /// The next token; an empty token means the end of the text (or `""`). The only
+    /// error is a `"` string that never closes.
+    pub(crate) fn next(&mut self) -> Result<Token<'a>, TextError> {
+        let mut c;
+        loop {
+            loop {
+                c = self.byte(self.pos);
+                if c == 0 || !is_space(c) {
+                    break;
+                }
+                self.pos = self.pos.saturating_add(1);
+            }
+            let next = self.byte(self.pos.saturating_add(1));
+            if c == b'/' && next == b'/' {
+                self.pos = self.pos.saturating_add(2);
+                while !matches!(self.byte(self.pos), 0 | b'\n') {
+                    self.pos = self.pos.saturating_add(1);
+                }
+            } else if c == b'/' && next == b'*' {
+                self.pos = self.pos.saturating_add(2);
+                while self.byte(self.pos) != 0
+                    && (self.byte(self.pos) != b'*'
+                        || self.byte(self.pos.saturating_add(1)) != b'/')
+                {
+                    self.pos = self.pos.saturating_add(1);
+                }
+                if self.byte(self.pos) != 0 {
+                    self.pos = self.pos.saturating_add(2);
+                }
+            } else {
+                break;
+            }
+        }
+        let start = self.pos;
+        if c == 0 {
+            return Ok(Token { bytes: &[], start });
+        }
+        if c == b'"' {
+            let from = start.saturating_add(1);
+            let rest = self.text.get(from..).unwrap_or(&[]);
+            return match rest.iter().position(|&b| b == b'"' || b == 0) {
+                Some(len) if rest.get(len) == Some(&b'"') => {
+                    self.pos = from.saturating_add(len).saturating_add(1);
+                    Ok(Token {
+                        bytes: rest.get(..len).unwrap_or(&[]),
+                        start,
+                    })
+                }
+                _ => Err(TextError::at(
+                    TextErrorKind::UnterminatedQuote,
+                    self.text,
+                    start,
+                )),
+            };
+        }
+        // A word: the first byte is always taken, then bytes up to whitespace (NUL
+        // counts as whitespace) or, for `CommaParse`, a comma.
+        let comma_ends = self.words == WordEnd::SpaceOrComma;
+        let mut end = start.saturating_add(1);
+        loop {
+            let b = self.byte(end);
+            if is_space(b) || (comma_ends && b == b',') {
+                break;
+            }
+            end = end.saturating_add(1);
+        }
+        self.pos = end;
+        Ok(Token {
+            bytes: self.text.get(start..end).unwrap_or(&[]),
+            start,
+        })
+    }
 }
