@@ -70,8 +70,8 @@ pub use check::{
     SHADER_MAX_VERTEXES, Severity,
 };
 pub use decode::{
-    DecodeError, EngineName, NormalDecode, Orientation, XYZ_SCALE, matrix_multiply,
-    position_on_tag, position_rotated_on_tag, q_rsqrt, vector_normalize,
+    DecodeError, EngineName, NormalDecode, Orientation, matrix_multiply, position_on_tag,
+    position_rotated_on_tag, q_rsqrt, vector_normalize,
 };
 pub use idmodel_core::{Error, ErrorKind, Name, Result};
 pub use lod::{LodName, LodRule, LodSet, lod_name};
@@ -80,6 +80,7 @@ pub use owned::{
     FrameInfo, Model, ShaderInfo, SurfaceData, TagInfo, Vertex, WriteError, write, write_into,
     written_size,
 };
+pub use raw::XYZ_SCALE;
 pub use skin::{
     EntryKind, MAX_SKIN_SURFACES_IOQ3, MAX_SKIN_SURFACES_QUAKE3, MAX_SURFACE_NAME, Skin,
     SkinEntries, SkinEntry, SkinFinding, SkinFindingKind,

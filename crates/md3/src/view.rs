@@ -511,11 +511,6 @@ impl<'a> Surface<'a> {
         Name::from_field(&self.header.name)
     }
 
-    /// The name the engine uses (lower-cased, a final `_x` cut when longer than 2).
-    pub fn engine_name(&self) -> crate::EngineName {
-        crate::EngineName::from_raw(self.name().as_bytes())
-    }
-
     /// `numVerts`.
     pub fn num_verts(&self) -> usize {
         self.num_verts
