@@ -246,3 +246,50 @@ impl<'a> Tokenizer<'a> {
         })
     }
 }
+
+#[cfg(test)]
+// Tests index and unwrap freely: a panic is a failed test.
+#[allow(clippy::indexing_slicing, clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    /// Every token of `text` (bytes and start) until the end or the first error.
+    fn tokens(text: &[u8], words: WordEnd) -> Result<[(&[u8], usize); 6], TextError> {
+        let mut lex = Tokenizer::new(text, 0, words);
+        let mut out = [(&[][..], 0usize); 6];
+        for slot in &mut out {
+            let t = lex.next()?;
+            *slot = (t.bytes, t.start);
+        }
+        Ok(out)
+    }
+
+    /// `COM_ParseExt` and `CommaParse` are one tokenizer: they differ only in whether a
+    /// comma ends a word (and a word's first byte is taken even when it is a comma).
+    #[test]
+    fn comma_ends_words_only_for_comma_parse() {
+        let text = b"a,b ,c // x\n/* y */\"q,r\"";
+        let space = tokens(text, WordEnd::Space).unwrap();
+        let comma = tokens(text, WordEnd::SpaceOrComma).unwrap();
+        let space_bytes: [&[u8]; 6] = space.map(|t| t.0);
+        let comma_bytes: [&[u8]; 6] = comma.map(|t| t.0);
+        assert_eq!(space_bytes, [&b"a,b"[..], b",c", b"q,r", b"", b"", b""]);
+        assert_eq!(comma_bytes, [&b"a"[..], b",b", b",c", b"q,r", b"", b""]);
+        // Starts: the quoted string starts at its quote; the end token at the end.
+        assert_eq!(space.map(|t| t.1), [0, 4, 19, 24, 24, 24]);
+        assert_eq!(comma.map(|t| t.1), [0, 1, 4, 19, 24, 24]);
+    }
+
+    /// A NUL ends the text, bytes ≥ 0x80 are whitespace, and an open quote is an error at
+    /// the quote's line and column.
+    #[test]
+    fn nul_high_bytes_and_open_quotes() {
+        let t = tokens(b"a\x80b\0c", WordEnd::Space).unwrap();
+        assert_eq!(t.map(|t| t.0)[..3], [&b"a"[..], b"b", b""]);
+        let e = tokens(b"x\n  \"open", WordEnd::SpaceOrComma).unwrap_err();
+        assert_eq!(e.kind, TextErrorKind::UnterminatedQuote);
+        assert_eq!((e.line, e.column), (2, 3));
+        let e = tokens(b"\"open\0\"", WordEnd::Space).unwrap_err();
+        assert_eq!(e.kind, TextErrorKind::UnterminatedQuote);
+    }
+}
