@@ -16,7 +16,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use idmodel::md5::anim::{self, Anim, BaseJoint, HierarchyJoint, flags};
 use idmodel::md5::mesh::{self, Joint, Mesh, Model, Vertex, Weight};
 use idmodel::md5::pose::{self, JointPose};
-use idmodel::md5::skin;
+use idmodel::md5::skinning;
 use idmodel_core::quat::JointMat;
 
 const JOINTS: usize = 64;
@@ -136,7 +136,7 @@ fn bench_mesh(c: &mut Criterion, name: &str, bytes: &[u8]) {
     g.bench_function("bind-pose skinning (vertices)", |b| {
         b.iter(|| {
             for (m, o) in model.meshes.iter().zip(out.iter_mut()) {
-                skin::skin(&m.vertices, &m.weights, black_box(&joints), o);
+                skinning::skin(&m.vertices, &m.weights, black_box(&joints), o);
             }
         })
     });
@@ -182,7 +182,7 @@ fn bench_anim(c: &mut Criterion, name: &str, anim_bytes: &[u8], model: Option<&M
                 a.local_pose_at(t, pose::RootMotion::Raw, &mut scratch, &mut local);
                 pose::model_space(&a.hierarchy, &local, &mut mats);
                 for (m, o) in model.meshes.iter().zip(out.iter_mut()) {
-                    skin::skin(&m.vertices, &m.weights, &mats, o);
+                    skinning::skin(&m.vertices, &m.weights, &mats, o);
                 }
             })
         });

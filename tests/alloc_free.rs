@@ -229,7 +229,7 @@ fn md5_paths() {
     use idmodel::md5::anim::{self, BaseJoint, HierarchyJoint};
     use idmodel::md5::mesh::{self, Vertex, Weight};
     use idmodel::md5::pose::{self, JointPose};
-    use idmodel::md5::{Profile, skin};
+    use idmodel::md5::{Profile, skinning};
     let meshes = corpus(
         "md5_paths_do_not_allocate",
         &["md5/Bob.md5mesh", "md5/unv_human_light_body.md5mesh"],
@@ -267,7 +267,7 @@ fn md5_paths() {
                 m.fill_vertices(&mut verts);
                 m.fill_weights(&mut weights);
                 m.fill_triangles(&mut tris);
-                skin::skin(&verts[..nv], &weights[..nw], &joints, &mut out);
+                skinning::skin(&verts[..nv], &weights[..nw], &joints, &mut out);
                 m.skin(&joints, &mut out);
                 black_box(m.shader());
             }

@@ -49,7 +49,7 @@ use idmodel::md3::{Md3, NormalDecode};
 use idmodel::md5::anim::{self, BaseJoint, HierarchyJoint};
 use idmodel::md5::mesh::{self, Triangle, Vertex, Weight};
 use idmodel::md5::pose::{self, JointPose};
-use idmodel::md5::skin;
+use idmodel::md5::skinning;
 use idmodel::mdl::{Mdl, SeamRule, WeldTargets, WeldedVertex};
 
 /// Engine-ready frame-0 buffers.
@@ -387,7 +387,7 @@ fn md5mesh_load_view(bytes: &[u8]) -> Buffers {
         m.fill_weights(&mut weights);
         m.fill_triangles(&mut tris);
         let n = verts.len();
-        skin::skin(&verts, &weights, &joints, &mut b.positions[at..at + n]);
+        skinning::skin(&verts, &weights, &joints, &mut b.positions[at..at + n]);
         b.uvs.extend(verts.iter().map(|v| v.uv));
         let base = at as u32;
         b.indices
@@ -413,7 +413,7 @@ fn md5mesh_load_owned(bytes: &[u8]) -> Buffers {
     let mut at = 0usize;
     for m in &model.meshes {
         let n = m.vertices.len();
-        skin::skin(
+        skinning::skin(
             &m.vertices,
             &m.weights,
             &joints,

@@ -474,7 +474,7 @@ pub mod md5mesh {
             for m in &owned.meshes {
                 let positions: Vec<[f32; 3]> = {
                     let mut out = vec![[0.0; 3]; m.vertices.len()];
-                    idmodel::md5::skin::skin(&m.vertices, &m.weights, &mats, &mut out);
+                    idmodel::md5::skinning::skin(&m.vertices, &m.weights, &mats, &mut out);
                     out
                 };
                 let uv: Vec<[f32; 2]> = m.vertices.iter().map(|v| v.uv).collect();

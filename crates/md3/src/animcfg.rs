@@ -8,7 +8,7 @@ use core::fmt;
 use idmodel_core::Name;
 
 use crate::check::{Profile, Severity};
-use crate::text::{LineCounter, TextError, TextErrorKind, is_space};
+use crate::text::{LineCounter, TextError, TextErrorKind, Token, Tokenizer, WordEnd};
 
 /// The engine reads the file into a 20000-byte buffer and refuses 19999 bytes or more.
 pub const MAX_FILE_LEN: usize = 19998;
@@ -127,95 +127,6 @@ pub enum Gender {
     Female,
     /// `n…`/`N…`.
     Neuter,
-}
-
-#[derive(Debug, Clone, Copy)]
-struct Tok<'a> {
-    bytes: &'a [u8],
-    start: usize,
-}
-
-/// `COM_ParseExt(…, qtrue)` (ioq3): whitespace is any byte ≤ 0x20 or ≥ 0x80 (signed
-/// `char`); `//` and `/* */` comments only at the start of a token.
-#[derive(Debug, Clone)]
-struct Lexer<'a> {
-    text: &'a [u8],
-    pos: usize,
-}
-
-impl<'a> Lexer<'a> {
-    fn byte(&self, i: usize) -> u8 {
-        self.text.get(i).copied().unwrap_or(0)
-    }
-
-    fn next(&mut self) -> Result<Tok<'a>, TextError> {
-        let mut c;
-        loop {
-            loop {
-                c = self.byte(self.pos);
-                if c == 0 {
-                    return Ok(Tok {
-                        bytes: &[],
-                        start: self.pos,
-                    });
-                }
-                if !is_space(c) {
-                    break;
-                }
-                self.pos = self.pos.saturating_add(1);
-            }
-            let next = self.byte(self.pos.saturating_add(1));
-            if c == b'/' && next == b'/' {
-                self.pos = self.pos.saturating_add(2);
-                while !matches!(self.byte(self.pos), 0 | b'\n') {
-                    self.pos = self.pos.saturating_add(1);
-                }
-            } else if c == b'/' && next == b'*' {
-                self.pos = self.pos.saturating_add(2);
-                while self.byte(self.pos) != 0
-                    && (self.byte(self.pos) != b'*'
-                        || self.byte(self.pos.saturating_add(1)) != b'/')
-                {
-                    self.pos = self.pos.saturating_add(1);
-                }
-                if self.byte(self.pos) != 0 {
-                    self.pos = self.pos.saturating_add(2);
-                }
-            } else {
-                break;
-            }
-        }
-        let start = self.pos;
-        if c == b'"' {
-            let from = start.saturating_add(1);
-            let rest = self.text.get(from..).unwrap_or(&[]);
-            match rest.iter().position(|&b| b == b'"' || b == 0) {
-                Some(len) if rest.get(len) == Some(&b'"') => {
-                    self.pos = from.saturating_add(len).saturating_add(1);
-                    return Ok(Tok {
-                        bytes: rest.get(..len).unwrap_or(&[]),
-                        start,
-                    });
-                }
-                _ => {
-                    return Err(TextError::at(
-                        TextErrorKind::UnterminatedQuote,
-                        self.text,
-                        start,
-                    ));
-                }
-            }
-        }
-        let mut end = start.saturating_add(1);
-        while !is_space(self.byte(end)) {
-            end = end.saturating_add(1);
-        }
-        self.pos = end;
-        Ok(Tok {
-            bytes: self.text.get(start..end).unwrap_or(&[]),
-            start,
-        })
-    }
 }
 
 /// C's `atoi` (glibc: `strtol` saturating to 64 bits, then truncated to `int`).
@@ -376,8 +287,8 @@ struct Keywords {
 
 #[derive(Debug, Clone, Copy)]
 enum KeywordEvent<'a> {
-    Unknown(Tok<'a>),
-    BadFootsteps(Tok<'a>),
+    Unknown(Token<'a>),
+    BadFootsteps(Token<'a>),
 }
 
 fn keywords<'a>(
@@ -393,7 +304,7 @@ fn keywords<'a>(
         entries_at: text.len(),
         numbers_found: false,
     };
-    let mut lex = Lexer { text, pos: 0 };
+    let mut lex = Tokenizer::new(text, 0, WordEnd::Space);
     loop {
         let prev = lex.pos;
         let tok = lex.next()?;
@@ -485,10 +396,7 @@ impl<'a> AnimationCfg<'a> {
         let text = text.get(..end).unwrap_or(text);
         let kw = keywords(text, &mut |_| {})?;
         // Walk the rest once so later iteration cannot meet a lexer error.
-        let mut lex = Lexer {
-            text,
-            pos: kw.entries_at,
-        };
+        let mut lex = Tokenizer::new(text, kw.entries_at, WordEnd::Space);
         while !lex.next()?.bytes.is_empty() {}
         Ok(Self { text, kw })
     }
@@ -527,10 +435,7 @@ impl<'a> AnimationCfg<'a> {
     /// game (Quake III, Tremulous, …). An incomplete last entry is not yielded.
     pub fn raw_entries(&self) -> RawAnims<'a> {
         RawAnims {
-            lex: Lexer {
-                text: self.text,
-                pos: self.kw.entries_at,
-            },
+            lex: Tokenizer::new(self.text, self.kw.entries_at, WordEnd::Space),
             lines: LineCounter::default(),
         }
     }
@@ -554,10 +459,7 @@ impl<'a> AnimationCfg<'a> {
             return Err(TextError::at(kind, self.text, MAX_FILE_LEN));
         }
         let mut a = [Animation::default(); MAX_TOTAL_ANIMATIONS];
-        let mut lex = Lexer {
-            text: self.text,
-            pos: self.kw.entries_at,
-        };
+        let mut lex = Tokenizer::new(self.text, self.kw.entries_at, WordEnd::Space);
         let gesture = AnimId::TORSO_GESTURE.index();
         let walkcr = AnimId::LEGS_WALKCR.index();
         let getflag = AnimId::TORSO_GETFLAG.index();
@@ -781,7 +683,7 @@ impl<'a> AnimationCfg<'a> {
 /// The raw entries of an [`AnimationCfg`] (from [`AnimationCfg::raw_entries`]).
 #[derive(Debug, Clone)]
 pub struct RawAnims<'a> {
-    lex: Lexer<'a>,
+    lex: Tokenizer<'a>,
     lines: LineCounter,
 }
 
@@ -789,10 +691,7 @@ impl Iterator for RawAnims<'_> {
     type Item = RawAnim;
 
     fn next(&mut self) -> Option<RawAnim> {
-        let mut toks = [Tok {
-            bytes: &[],
-            start: 0,
-        }; 4];
+        let mut toks = [Token::EMPTY; 4];
         for t in &mut toks {
             // `parse` walked these tokens without error.
             let tok = self.lex.next().ok()?;

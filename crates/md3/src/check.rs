@@ -5,7 +5,7 @@ use core::fmt;
 
 use idmodel_core::Name;
 
-use crate::read::Md3;
+use crate::view::Md3;
 
 /// `MD3_MAX_LODS`.
 pub const MAX_LODS: usize = 3;

@@ -5,11 +5,8 @@ use core::fmt;
 
 use idmodel_core::md3_normal;
 
-use crate::raw;
-use crate::read::{Md3, Surface};
-
-/// `MD3_XYZ_SCALE`: stored positions are multiplied by 1/64.
-pub const XYZ_SCALE: f32 = 1.0 / 64.0;
+use crate::raw::{self, XYZ_SCALE};
+use crate::view::{Md3, Surface};
 
 /// How to decode the lat/long normals.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -404,6 +401,13 @@ impl<'a> Md3<'a> {
 pub struct EngineName {
     buf: [u8; raw::MAX_QPATH],
     len: u8,
+}
+
+impl Surface<'_> {
+    /// The name the engine uses (lower-cased, a final `_x` cut when longer than 2).
+    pub fn engine_name(&self) -> EngineName {
+        EngineName::from_raw(self.name().as_bytes())
+    }
 }
 
 impl EngineName {

@@ -55,9 +55,9 @@ mod lod;
 #[cfg(feature = "alloc")]
 mod owned;
 pub mod raw;
-mod read;
 mod skin;
 mod text;
+mod view;
 
 pub use animcfg::{
     AnimFinding, AnimFindingKind, AnimId, Animation, AnimationCfg, BodyPart, Footsteps, Gender,
@@ -70,8 +70,8 @@ pub use check::{
     SHADER_MAX_VERTEXES, Severity,
 };
 pub use decode::{
-    DecodeError, EngineName, NormalDecode, Orientation, XYZ_SCALE, matrix_multiply,
-    position_on_tag, position_rotated_on_tag, q_rsqrt, vector_normalize,
+    DecodeError, EngineName, NormalDecode, Orientation, matrix_multiply, position_on_tag,
+    position_rotated_on_tag, q_rsqrt, vector_normalize,
 };
 pub use idmodel_core::{Error, ErrorKind, Name, Result};
 pub use lod::{LodName, LodRule, LodSet, lod_name};
@@ -80,9 +80,10 @@ pub use owned::{
     FrameInfo, Model, ShaderInfo, SurfaceData, TagInfo, Vertex, WriteError, write, write_into,
     written_size,
 };
-pub use read::{Md3, Surface, Surfaces};
+pub use raw::XYZ_SCALE;
 pub use skin::{
     EntryKind, MAX_SKIN_SURFACES_IOQ3, MAX_SKIN_SURFACES_QUAKE3, MAX_SURFACE_NAME, Skin,
     SkinEntries, SkinEntry, SkinFinding, SkinFindingKind,
 };
 pub use text::{TextError, TextErrorKind};
+pub use view::{Md3, Surface, Surfaces};

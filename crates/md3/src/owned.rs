@@ -8,7 +8,7 @@ use zerocopy::IntoBytes;
 use zerocopy::little_endian::{F32, I16, I32};
 
 use crate::raw;
-use crate::read::{Md3, Surface};
+use crate::view::{Md3, Surface};
 
 /// One frame's bounds, cull sphere and name.
 #[derive(Debug, Clone, PartialEq)]

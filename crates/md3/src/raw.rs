@@ -13,6 +13,8 @@ use idmodel_core::Name;
 pub const IDENT: [u8; 4] = *b"IDP3";
 /// `MD3_VERSION`.
 pub const VERSION: i32 = 15;
+/// `MD3_XYZ_SCALE`: stored positions are multiplied by 1/64.
+pub const XYZ_SCALE: f32 = 1.0 / 64.0;
 /// `MAX_QPATH`: the size of header, tag, surface and shader name fields.
 pub const MAX_QPATH: usize = 64;
 
@@ -219,9 +221,9 @@ impl XyzNormal {
     pub fn position(&self) -> [f32; 3] {
         let [x, y, z] = self.xyz();
         [
-            f32::from(x) * crate::XYZ_SCALE,
-            f32::from(y) * crate::XYZ_SCALE,
-            f32::from(z) * crate::XYZ_SCALE,
+            f32::from(x) * XYZ_SCALE,
+            f32::from(y) * XYZ_SCALE,
+            f32::from(z) * XYZ_SCALE,
         ]
     }
 }

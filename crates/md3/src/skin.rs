@@ -6,8 +6,8 @@ use core::fmt;
 use idmodel_core::Name;
 
 use crate::check::{Profile, Severity};
-use crate::read::Md3;
-use crate::text::{TextError, TextErrorKind, is_space};
+use crate::text::{LineCounter, TextError, Tokenizer, WordEnd};
+use crate::view::Md3;
 
 /// ioq3's `MAX_SKIN_SURFACES`: entries after this many are dropped.
 pub const MAX_SKIN_SURFACES_IOQ3: usize = 256;
@@ -15,101 +15,6 @@ pub const MAX_SKIN_SURFACES_IOQ3: usize = 256;
 pub const MAX_SKIN_SURFACES_QUAKE3: usize = 32;
 /// The engine keeps at most this many bytes of a surface name (`MAX_QPATH − 1`).
 pub const MAX_SURFACE_NAME: usize = 63;
-
-#[derive(Debug, Clone, Copy)]
-struct Token<'a> {
-    bytes: &'a [u8],
-    /// Offset of the token's first byte (its quote for a quoted string).
-    start: usize,
-}
-
-/// `CommaParse` over `text` (which ends at its first NUL, as the engine's C string does).
-#[derive(Debug, Clone)]
-struct Comma<'a> {
-    text: &'a [u8],
-    pos: usize,
-}
-
-impl<'a> Comma<'a> {
-    fn byte(&self, i: usize) -> u8 {
-        self.text.get(i).copied().unwrap_or(0)
-    }
-
-    /// The next token; an empty token means the end of the text (or `""`).
-    fn next(&mut self) -> Result<Token<'a>, TextError> {
-        let mut c;
-        loop {
-            loop {
-                c = self.byte(self.pos);
-                if c == 0 || !is_space(c) {
-                    break;
-                }
-                self.pos = self.pos.saturating_add(1);
-            }
-            let next = self.byte(self.pos.saturating_add(1));
-            if c == b'/' && next == b'/' {
-                self.pos = self.pos.saturating_add(2);
-                while !matches!(self.byte(self.pos), 0 | b'\n') {
-                    self.pos = self.pos.saturating_add(1);
-                }
-            } else if c == b'/' && next == b'*' {
-                self.pos = self.pos.saturating_add(2);
-                while self.byte(self.pos) != 0
-                    && (self.byte(self.pos) != b'*'
-                        || self.byte(self.pos.saturating_add(1)) != b'/')
-                {
-                    self.pos = self.pos.saturating_add(1);
-                }
-                if self.byte(self.pos) != 0 {
-                    self.pos = self.pos.saturating_add(2);
-                }
-            } else {
-                break;
-            }
-        }
-        let start = self.pos;
-        if c == 0 {
-            return Ok(Token { bytes: &[], start });
-        }
-        if c == b'"' {
-            let from = start.saturating_add(1);
-            let rest = self.text.get(from..).unwrap_or(&[]);
-            let Some(len) = rest.iter().position(|&b| b == b'"' || b == 0) else {
-                return Err(TextError::at(
-                    TextErrorKind::UnterminatedQuote,
-                    self.text,
-                    start,
-                ));
-            };
-            if rest.get(len) == Some(&0) {
-                return Err(TextError::at(
-                    TextErrorKind::UnterminatedQuote,
-                    self.text,
-                    start,
-                ));
-            }
-            self.pos = from.saturating_add(len).saturating_add(1);
-            return Ok(Token {
-                bytes: rest.get(..len).unwrap_or(&[]),
-                start,
-            });
-        }
-        // A word: the first byte is always taken (even a comma), then bytes > 32 up to a comma.
-        let mut end = start.saturating_add(1);
-        loop {
-            let b = self.byte(end);
-            if b == 0 || is_space(b) || b == b',' {
-                break;
-            }
-            end = end.saturating_add(1);
-        }
-        self.pos = end;
-        Ok(Token {
-            bytes: self.text.get(start..end).unwrap_or(&[]),
-            start,
-        })
-    }
-}
 
 /// What a skin entry does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -358,31 +263,23 @@ impl<'a> Skin<'a> {
 /// The entries of a [`Skin`] (from [`Skin::entries`]).
 #[derive(Debug, Clone)]
 pub struct SkinEntries<'a> {
-    lex: Comma<'a>,
-    /// Newlines counted up to `counted`.
-    line: u32,
-    counted: usize,
+    lex: Tokenizer<'a>,
+    lines: LineCounter,
     done: bool,
 }
 
 impl<'a> SkinEntries<'a> {
     fn new(text: &'a [u8]) -> Self {
         Self {
-            lex: Comma { text, pos: 0 },
-            line: 1,
-            counted: 0,
+            lex: Tokenizer::new(text, 0, WordEnd::SpaceOrComma),
+            lines: LineCounter::default(),
             done: false,
         }
     }
 
+    /// The 1-based line of `offset` (offsets are asked in increasing order).
     fn line_of(&mut self, offset: usize) -> u32 {
-        let span = self.lex.text.get(self.counted..offset).unwrap_or(&[]);
-        let n = span.iter().filter(|&&b| b == b'\n').count();
-        self.line = self
-            .line
-            .saturating_add(u32::try_from(n).unwrap_or(u32::MAX));
-        self.counted = offset.max(self.counted);
-        self.line
+        self.lines.line_at(self.lex.text, offset)
     }
 
     fn step(&mut self) -> Result<Option<SkinEntry<'a>>, TextError> {

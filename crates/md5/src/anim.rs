@@ -25,90 +25,12 @@
 //! # Ok::<(), idmodel_md5::Md5Error>(())
 //! ```
 
-use core::ops::Range;
-
-use idmodel_core::quat::Vec3;
-
-use crate::common::{self, ParseOptions};
 use crate::error::{Expected, Md5ErrorKind, Result};
 use crate::findings::{Finding, FindingKind, Profile, Severity, lex_findings};
 use crate::lexer::{CommentRule, LexNotes, Parser};
+use crate::parse::{self, ParseOptions};
 use crate::text::Text;
-
-/// Flag bits of a hierarchy entry (Anim.h): which components a joint animates.
-pub mod flags {
-    /// Translation x.
-    pub const TX: u8 = 1;
-    /// Translation y.
-    pub const TY: u8 = 2;
-    /// Translation z.
-    pub const TZ: u8 = 4;
-    /// Orientation x.
-    pub const QX: u8 = 8;
-    /// Orientation y.
-    pub const QY: u8 = 16;
-    /// Orientation z.
-    pub const QZ: u8 = 32;
-    /// Every valid bit.
-    pub const ALL: u8 = 63;
-}
-
-/// A joint of the md5anim hierarchy.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct HierarchyJoint<N> {
-    /// The joint's name.
-    pub name: N,
-    /// The parent's index, or a negative value for the root (joint 0 only).
-    pub parent: i32,
-    /// Which components are animated ([`flags`]), within `0..=63`.
-    pub flags: u8,
-    /// Index of the joint's first animated component in each frame.
-    pub first_component: i32,
-}
-
-impl<N> HierarchyJoint<N> {
-    /// The parent's index, `None` for the root.
-    pub fn parent_index(&self) -> Option<usize> {
-        usize::try_from(self.parent).ok()
-    }
-
-    /// How many components the flags select.
-    pub fn component_count(&self) -> u32 {
-        self.flags.count_ones()
-    }
-
-    /// The joint's components as a range of a frame's values (empty without flags).
-    pub fn components(&self) -> Range<usize> {
-        if self.flags == 0 {
-            return 0..0;
-        }
-        let first = usize::try_from(self.first_component).unwrap_or(0);
-        let n = usize::try_from(self.component_count()).unwrap_or(0);
-        first..first.saturating_add(n)
-    }
-
-    /// The same joint with its name mapped by `f`.
-    pub fn map_name<M>(self, f: impl FnOnce(N) -> M) -> HierarchyJoint<M> {
-        HierarchyJoint {
-            name: f(self.name),
-            parent: self.parent,
-            flags: self.flags,
-            first_component: self.first_component,
-        }
-    }
-}
-
-/// A base-frame joint: parent-relative position and Doom-form orientation `(x, y, z)`.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct BaseJoint {
-    /// Parent-relative position.
-    pub position: Vec3,
-    /// Parent-relative orientation `(x, y, z)`; `w = +√|1 − x² − y² − z²|`.
-    pub orientation: Vec3,
-}
-
-/// A frame's model-space bounds `[min, max]` (used by Doom for culling only).
-pub type Bounds = [Vec3; 2];
+pub use crate::types::{BaseJoint, Bounds, HierarchyJoint, flags};
 
 trait Sink<'a> {
     fn header(&mut self, _commandline: Text<'a>, _frame_rate: i32, _num_animated: u32) {}
@@ -234,14 +156,14 @@ fn parse_into<'a>(
     opts: ParseOptions,
     sink: &mut impl Sink<'a>,
 ) -> Result<AnimFile<'a>> {
-    let mut p = common::parser(src, false, opts);
-    let commandline = common::header(&mut p)?;
+    let mut p = parse::parser(src, false, opts);
+    let commandline = parse::header(&mut p)?;
     p.expect("numFrames")?;
-    let num_frames = common::count(&mut p, "numFrames", 1)?;
+    let num_frames = parse::count(&mut p, "numFrames", 1)?;
     p.expect("numJoints")?;
-    let num_joints = common::count(&mut p, "numJoints", 1)?;
+    let num_joints = parse::count(&mut p, "numJoints", 1)?;
     p.expect("frameRate")?;
-    let frame_rate = i32::try_from(common::count(&mut p, "frameRate", 0)?).unwrap_or(i32::MAX);
+    let frame_rate = i32::try_from(parse::count(&mut p, "frameRate", 0)?).unwrap_or(i32::MAX);
     p.expect("numAnimatedComponents")?;
     let (n, at) = p.parse_int_at()?;
     let num_animated = match u32::try_from(n) {
@@ -345,7 +267,7 @@ impl<'a> AnimFile<'a> {
     }
 
     fn at(&self, pos: usize) -> Parser<'a> {
-        common::parser_at(self.src, false, self.rule, pos)
+        parse::parser_at(self.src, false, self.rule, pos)
     }
 
     /// The hierarchy, in order.

@@ -29,10 +29,10 @@
 
 use idmodel_core::quat::{Quat, Vec3, doom_quat, slerp_doom, to_standard};
 
-use crate::common::{self, ParseOptions};
 use crate::error::{Md5ErrorKind, Result};
 use crate::findings::{Finding, FindingKind, Profile, Severity, lex_findings};
 use crate::lexer::{CommentRule, LexNotes, Parser};
+use crate::parse::{self, ParseOptions};
 use crate::text::Text;
 
 /// Doom's tick rate (`USERCMD_HZ`): a camera at this rate is stepped without lerp.
@@ -116,12 +116,12 @@ fn parse_into<'a>(
     opts: ParseOptions,
     sink: &mut dyn Sink<'a>,
 ) -> Result<CameraFile<'a>> {
-    let mut p = common::parser(src, false, opts);
-    let commandline = common::header(&mut p)?;
+    let mut p = parse::parser(src, false, opts);
+    let commandline = parse::header(&mut p)?;
     p.expect("numFrames")?;
-    let num_frames = common::count(&mut p, "numFrames", 1)?;
+    let num_frames = parse::count(&mut p, "numFrames", 1)?;
     p.expect("frameRate")?;
-    let frame_rate = common::count(&mut p, "frameRate", 1)?;
+    let frame_rate = parse::count(&mut p, "frameRate", 1)?;
     sink.header(commandline, frame_rate);
     p.expect("numCuts")?;
     let (n, at) = p.parse_int_at()?;
@@ -197,7 +197,7 @@ impl<'a> CameraFile<'a> {
     /// The cuts, in file order; each is in `1..numFrames`.
     pub fn cuts(&self) -> Cuts<'a> {
         Cuts {
-            p: common::parser_at(self.src, false, self.rule, self.cuts_at),
+            p: parse::parser_at(self.src, false, self.rule, self.cuts_at),
             next: 0,
             len: self.num_cuts,
             num_frames: self.num_frames,
@@ -207,7 +207,7 @@ impl<'a> CameraFile<'a> {
     /// The frames, in order.
     pub fn frames(&self) -> CameraFrames<'a> {
         CameraFrames {
-            p: common::parser_at(self.src, false, self.rule, self.frames_at),
+            p: parse::parser_at(self.src, false, self.rule, self.frames_at),
             next: 0,
             len: self.num_frames,
         }

@@ -6,7 +6,7 @@
 
 use core::fmt;
 
-use crate::lexer::TokenKind;
+use crate::types::TokenKind;
 
 /// What the parser wanted when it failed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

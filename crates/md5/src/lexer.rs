@@ -33,47 +33,8 @@
 
 use crate::error::{Expected, Found, Md5Error, Md5ErrorKind, Result};
 use crate::text::Text;
-
-/// How `/* */` comments end.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum CommentRule {
-    /// As Doom 3's `ReadWhiteSpace`: the character right after `*/` is skipped too
-    /// (Errata 2). The default, so that files read as the engine reads them.
-    #[default]
-    Engine,
-    /// The comment ends at `*/`; nothing after it is skipped.
-    Strict,
-}
-
-/// The base of an integer token.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Base {
-    /// Decimal digits.
-    Decimal,
-    /// A leading `0` and octal digits (`010` is 8).
-    Octal,
-    /// `0x` or `0X` and hex digits.
-    Hex,
-    /// `0b` or `0B` and binary digits.
-    Binary,
-}
-
-/// The kind of a [`Token`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum TokenKind {
-    /// An integer literal.
-    Integer(Base),
-    /// A decimal number with one dot or an exponent.
-    Float,
-    /// A `"…"` string (the text excludes the quotes).
-    String,
-    /// A `'…'` literal (the text excludes the quotes).
-    Literal,
-    /// A name (letters, digits and path characters).
-    Name,
-    /// Punctuation such as `(`, `{`, `-` or `--`.
-    Punctuation,
-}
+pub use crate::types::{Base, CommentRule, LexNotes, Tally, TokenKind};
+use crate::whitespace;
 
 /// A token, borrowing its text from the input.
 #[derive(Debug, Clone, Copy)]
@@ -354,50 +315,6 @@ fn digit(b: u8) -> Option<u8> {
     (d < 10).then_some(d)
 }
 
-/// Something odd but accepted that the lexer or parser saw: how often, and where first.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct Tally {
-    /// How many times.
-    pub count: u32,
-    /// Byte offset of the first occurrence.
-    pub first: Option<usize>,
-}
-
-impl Tally {
-    fn note(&mut self, at: usize) {
-        self.count = self.count.saturating_add(1);
-        if self.first.is_none() {
-            self.first = Some(at);
-        }
-    }
-
-    /// True when it never happened.
-    pub fn is_empty(&self) -> bool {
-        self.count == 0
-    }
-}
-
-/// The lexer's and parser's warnings: things Doom accepts (some with a console
-/// warning) that a modder may want to know about.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct LexNotes {
-    /// `/*` inside a `/* */` comment (Doom: "nested comment"; comments do not nest).
-    pub nested_comments: Tally,
-    /// Characters other than whitespace swallowed right after a `*/` ([`CommentRule::Engine`]).
-    pub swallowed: Tally,
-    /// `'…'` literals that are not one character long (Doom warns).
-    pub long_literals: Tally,
-    /// Floats read where an integer is expected, truncated (`numverts 3.9` is 3).
-    pub float_as_int: Tally,
-    /// Bytes ≥ 0x80 outside strings, which Doom treats as whitespace.
-    pub high_bytes: Tally,
-    /// A NUL byte before the end of the input: Doom stops reading there.
-    pub nul: Tally,
-    /// md5mesh `vert`/`tri`/`weight` numbers that differ from the line's position
-    /// (Doom ignores them; Assimp uses them as storage indices).
-    pub element_index: Tally,
-}
-
 /// Doom 3's lexer over a byte slice. See the [module docs](self).
 #[derive(Debug, Clone)]
 pub struct Lexer<'a> {
@@ -469,121 +386,7 @@ impl<'a> Lexer<'a> {
     /// text (the end of the slice, or a NUL byte).
     #[inline(always)]
     pub fn skip_whitespace(&mut self) -> bool {
-        // Fast path: plain ASCII whitespace (0x01..=0x20) up to a character that starts a
-        // token and is not `/`. Everything else (comments, NUL, bytes ≥ 0x80, the end)
-        // goes through the full loop, which also keeps the notes.
-        let mut p = self.pos;
-        while let Some(&b) = self.src.get(p) {
-            if b.wrapping_sub(1) >= b' ' {
-                break;
-            }
-            p = p.wrapping_add(1);
-        }
-        self.pos = p;
-        match self.src.get(p) {
-            Some(&b) if b > b' ' && b < 0x80 && b != b'/' => true,
-            _ => self.skip_whitespace_full(),
-        }
-    }
-
-    #[inline(never)]
-    fn skip_whitespace_full(&mut self) -> bool {
-        loop {
-            let rest = self.src.get(self.pos..).unwrap_or(&[]);
-            let mut skipped = 0usize;
-            for &b in rest {
-                if b == 0 || (b > b' ' && b < 0x80) {
-                    break;
-                }
-                if b >= 0x80 {
-                    let at = self.pos.saturating_add(skipped);
-                    self.notes.high_bytes.note(at);
-                }
-                skipped = skipped.saturating_add(1);
-            }
-            self.pos = self.pos.saturating_add(skipped);
-            let c = self.at(self.pos);
-            if c == 0 {
-                self.note_nul();
-                return false;
-            }
-            if c != b'/' {
-                return true;
-            }
-            match self.at(self.pos.saturating_add(1)) {
-                b'/' => {
-                    let from = self.pos.saturating_add(2);
-                    let rest = self.src.get(from..).unwrap_or(&[]);
-                    match rest.iter().position(|&b| b == b'\n' || b == 0) {
-                        Some(n) => {
-                            let at = from.saturating_add(n);
-                            if self.at(at) == 0 {
-                                self.pos = at;
-                                self.note_nul();
-                                return false;
-                            }
-                            self.pos = at.saturating_add(1);
-                        }
-                        None => {
-                            self.pos = self.src.len();
-                            return false;
-                        }
-                    }
-                }
-                b'*' => {
-                    // Doom starts looking at the character after `/*`, and a `/` there
-                    // closes the comment when the character before it is `*`: `/*/` is a
-                    // whole comment.
-                    let mut p = self.pos.saturating_add(2);
-                    loop {
-                        let rest = self.src.get(p..).unwrap_or(&[]);
-                        let Some(n) = rest.iter().position(|&b| b == b'/' || b == 0) else {
-                            self.pos = self.src.len();
-                            return false;
-                        };
-                        p = p.saturating_add(n);
-                        if self.at(p) == 0 {
-                            self.pos = p;
-                            self.note_nul();
-                            return false;
-                        }
-                        if self.at(p.wrapping_sub(1)) == b'*' {
-                            break;
-                        }
-                        if self.at(p.saturating_add(1)) == b'*' {
-                            self.notes.nested_comments.note(p);
-                        }
-                        p = p.saturating_add(1);
-                    }
-                    p = p.saturating_add(1);
-                    if self.at(p) == 0 {
-                        self.pos = p;
-                        self.note_nul();
-                        return false;
-                    }
-                    if self.comments == CommentRule::Engine {
-                        let b = self.at(p);
-                        if b > b' ' && b < 0x80 {
-                            self.notes.swallowed.note(p);
-                        }
-                        p = p.saturating_add(1);
-                        if self.at(p) == 0 {
-                            self.pos = p;
-                            self.note_nul();
-                            return false;
-                        }
-                    }
-                    self.pos = p;
-                }
-                _ => return true,
-            }
-        }
-    }
-
-    fn note_nul(&mut self) {
-        if self.pos < self.src.len() {
-            self.notes.nul.note(self.pos);
-        }
+        whitespace::skip(self.src, &mut self.pos, self.comments, &mut self.notes)
     }
 
     /// `ReadToken`: the next token, `Ok(None)` at the end of the text.

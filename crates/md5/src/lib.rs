@@ -11,7 +11,7 @@
 //!   view whose iterators borrow names from the text; `Model`, `Anim`, `Camera` (feature
 //!   `alloc`) are the owned forms, with writers through `core::fmt::Write` such that
 //!   `parse(write(x)) == x`.
-//! * [`skin`]: vertex positions from weights, as Doom's `TransformVerts` computes them.
+//! * [`skinning`]: vertex positions from weights, as Doom's `TransformVerts` computes them.
 //! * [`pose`]: frame → parent-relative → model-space joints, Doom's slerp between frames,
 //!   `ConvertTimeToFrame`, optional root-motion extraction, and the mesh/anim
 //!   compatibility report.
@@ -52,18 +52,25 @@ extern crate alloc;
 
 pub mod anim;
 pub mod camera;
-mod common;
 pub mod error;
 pub mod findings;
 pub mod lexer;
 pub mod mesh;
 pub mod normals;
+mod parse;
 pub mod pose;
-pub mod skin;
+pub mod skinning;
 mod text;
+mod types;
+mod whitespace;
 pub mod write;
 
-pub use common::{MD5_VERSION, ParseOptions};
 pub use error::{Expected, Found, Md5Error, Md5ErrorKind};
 pub use findings::{Finding, FindingKind, Profile, Severity};
+pub use parse::{MD5_VERSION, ParseOptions};
 pub use text::{Chunks, Text};
+
+/// The old name of [`skinning`], kept while code written against it (the CLI's md5
+/// converter, being moved into `idmodel-scene`) moves over; use `skinning`.
+#[doc(hidden)]
+pub use skinning as skin;

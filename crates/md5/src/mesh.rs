@@ -31,15 +31,14 @@
 //! # Ok::<(), idmodel_md5::Md5Error>(())
 //! ```
 
-use core::ops::Range;
-
 use idmodel_core::quat::{JointMat, Quat, Vec3, doom_quat, to_standard};
 
-use crate::common::{self, ParseOptions};
 use crate::error::{Expected, Md5ErrorKind, Result};
 use crate::findings::{Finding, FindingKind, Profile, Severity, lex_findings};
 use crate::lexer::{CommentRule, LexNotes, Parser};
+use crate::parse::{self, ParseOptions};
 use crate::text::Text;
+pub use crate::types::{Triangle, Vertex, Weight};
 
 /// A joint of the md5mesh skeleton, with its name as `N` (a borrowed [`Text`] in the
 /// view, a `String` in the owned [`Model`]).
@@ -92,40 +91,6 @@ impl<N> Joint<N> {
     }
 }
 
-/// A vertex: texture coordinates and a range of its mesh's weights.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct Vertex {
-    /// `(s, t)`, used unchanged by Doom; `t = 0` is the top of the image.
-    pub uv: [f32; 2],
-    /// The first weight (an index into the mesh's weights).
-    pub first_weight: u32,
-    /// How many weights (at least 1).
-    pub weight_count: u32,
-}
-
-impl Vertex {
-    /// The vertex's weights as an index range into its mesh's weights.
-    pub fn weights(&self) -> Range<usize> {
-        let first = usize::try_from(self.first_weight).unwrap_or(usize::MAX);
-        let count = usize::try_from(self.weight_count).unwrap_or(0);
-        first..first.saturating_add(count)
-    }
-}
-
-/// A triangle: three vertex indices, clockwise front faces (Doom's winding).
-pub type Triangle = [u32; 3];
-
-/// A weight: a joint, a bias and an offset in that joint's space.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct Weight {
-    /// The joint index.
-    pub joint: u32,
-    /// The bias (not normalised; may be negative).
-    pub bias: f32,
-    /// The offset in the joint's space.
-    pub position: Vec3,
-}
-
 /// Receives the elements as the parser meets them (the owned model's builder).
 trait Sink<'a> {
     fn header(&mut self, _commandline: Text<'a>) {}
@@ -170,13 +135,13 @@ fn parse_into<'a>(
     opts: ParseOptions,
     sink: &mut impl Sink<'a>,
 ) -> Result<MeshFile<'a>> {
-    let mut p = common::parser(src, true, opts);
-    let commandline = common::header(&mut p)?;
+    let mut p = parse::parser(src, true, opts);
+    let commandline = parse::header(&mut p)?;
     sink.header(commandline);
     p.expect("numJoints")?;
-    let num_joints = common::count(&mut p, "numJoints", 0)?;
+    let num_joints = parse::count(&mut p, "numJoints", 0)?;
     p.expect("numMeshes")?;
-    let num_meshes = common::count(&mut p, "numMeshes", 0)?;
+    let num_meshes = parse::count(&mut p, "numMeshes", 0)?;
     p.expect("joints")?;
     p.expect("{")?;
     let joints_at = p.pos();
@@ -227,7 +192,7 @@ fn read_joint<'a>(p: &mut Parser<'a>, i: u32) -> Result<Joint<Text<'a>>> {
 
 fn read_vertex(p: &mut Parser<'_>, i: u32, strict: bool) -> Result<(Vertex, usize)> {
     let at = p.expect("vert")?;
-    common::element_index(p, "vert", i, strict)?;
+    parse::element_index(p, "vert", i, strict)?;
     let uv = p.parse_vec::<2>()?;
     let first = p.parse_int()?;
     let count = p.parse_int()?;
@@ -257,17 +222,17 @@ fn read_vertex(p: &mut Parser<'_>, i: u32, strict: bool) -> Result<(Vertex, usiz
 
 fn read_triangle(p: &mut Parser<'_>, i: u32, num_vertices: u32, strict: bool) -> Result<Triangle> {
     p.expect("tri")?;
-    common::element_index(p, "tri", i, strict)?;
-    let a = common::index(p, "triangle vertex index", num_vertices)?;
-    let b = common::index(p, "triangle vertex index", num_vertices)?;
-    let c = common::index(p, "triangle vertex index", num_vertices)?;
+    parse::element_index(p, "tri", i, strict)?;
+    let a = parse::index(p, "triangle vertex index", num_vertices)?;
+    let b = parse::index(p, "triangle vertex index", num_vertices)?;
+    let c = parse::index(p, "triangle vertex index", num_vertices)?;
     Ok([a, b, c])
 }
 
 fn read_weight(p: &mut Parser<'_>, i: u32, num_joints: u32, strict: bool) -> Result<Weight> {
     p.expect("weight")?;
-    common::element_index(p, "weight", i, strict)?;
-    let joint = common::index(p, "weight joint index", num_joints)?;
+    parse::element_index(p, "weight", i, strict)?;
+    let joint = parse::index(p, "weight joint index", num_joints)?;
     let bias = p.parse_float()?;
     let position = p.parse_vec::<3>()?;
     Ok(Weight {
@@ -295,7 +260,7 @@ fn read_mesh<'a>(
     let shader = p.read(Expected::Token)?.text;
     sink.mesh(name, shader);
     p.expect("numverts")?;
-    let num_vertices = common::count(p, "numverts", 0)?;
+    let num_vertices = parse::count(p, "numverts", 0)?;
     let vertices_at = p.pos();
     // The vertex whose weight range reaches furthest, checked once numweights is known.
     let mut furthest: Option<(u64, u32, Vertex, usize)> = None;
@@ -308,13 +273,13 @@ fn read_mesh<'a>(
         sink.vertex(v);
     }
     p.expect("numtris")?;
-    let num_triangles = common::count(p, "numtris", 0)?;
+    let num_triangles = parse::count(p, "numtris", 0)?;
     let triangles_at = p.pos();
     for i in 0..num_triangles {
         sink.triangle(read_triangle(p, i, num_vertices, strict)?);
     }
     p.expect("numweights")?;
-    let num_weights = common::count(p, "numweights", 0)?;
+    let num_weights = parse::count(p, "numweights", 0)?;
     if let Some((end, i, v, at)) = furthest {
         if end > u64::from(num_weights) {
             return Err(p.error(
@@ -398,7 +363,7 @@ impl<'a> MeshFile<'a> {
     /// The joints, in file order.
     pub fn joints(&self) -> Joints<'a> {
         Joints {
-            p: common::parser_at(self.src, true, self.rule, self.joints_at),
+            p: parse::parser_at(self.src, true, self.rule, self.joints_at),
             next: 0,
             len: self.num_joints,
         }
@@ -423,7 +388,7 @@ impl<'a> MeshFile<'a> {
     /// The meshes, in file order. Each step reads one mesh's text again.
     pub fn meshes(&self) -> Meshes<'a> {
         Meshes {
-            p: common::parser_at(self.src, true, self.rule, self.meshes_at),
+            p: parse::parser_at(self.src, true, self.rule, self.meshes_at),
             num_joints: self.num_joints,
             next: 0,
             len: self.num_meshes,
@@ -441,7 +406,7 @@ impl<'a> MeshFile<'a> {
             let rule = self.rule;
             let weights_from = move |first: u32| {
                 let mut it = Weights {
-                    p: common::parser_at(src, true, rule, weights_at),
+                    p: parse::parser_at(src, true, rule, weights_at),
                     next: 0,
                     len: m.num_weights,
                     ctx: u32::MAX,
@@ -788,7 +753,7 @@ impl<'a> MeshView<'a> {
     /// The vertices, in order.
     pub fn vertices(&self) -> Vertices<'a> {
         Vertices {
-            p: common::parser_at(self.src, true, self.rule, self.vertices_at),
+            p: parse::parser_at(self.src, true, self.rule, self.vertices_at),
             next: 0,
             len: self.num_vertices,
             ctx: 0,
@@ -798,7 +763,7 @@ impl<'a> MeshView<'a> {
     /// The triangles, in order; every index is below [`MeshView::num_vertices`].
     pub fn triangles(&self) -> Triangles<'a> {
         Triangles {
-            p: common::parser_at(self.src, true, self.rule, self.triangles_at),
+            p: parse::parser_at(self.src, true, self.rule, self.triangles_at),
             next: 0,
             len: self.num_triangles,
             ctx: self.num_vertices,
@@ -808,7 +773,7 @@ impl<'a> MeshView<'a> {
     /// The weights, in order; every joint index is below the file's joint count.
     pub fn weights(&self) -> Weights<'a> {
         Weights {
-            p: common::parser_at(self.src, true, self.rule, self.weights_at),
+            p: parse::parser_at(self.src, true, self.rule, self.weights_at),
             next: 0,
             len: self.num_weights,
             ctx: u32::MAX,
@@ -833,7 +798,7 @@ impl<'a> MeshView<'a> {
     /// Skinned positions for `joints` (model-space matrices, for example
     /// [`MeshFile::bind_pose`] or an evaluated pose) into `out`, without allocating.
     /// Walks the text; for repeated skinning, fill slices once and use
-    /// [`crate::skin::skin`]. Returns how many vertices were written.
+    /// [`crate::skinning::skin`]. Returns how many vertices were written.
     pub fn skin(&self, joints: &[JointMat], out: &mut [Vec3]) -> usize {
         let mut walk = self.weights();
         let mut at = 0u32;
@@ -848,7 +813,7 @@ impl<'a> MeshView<'a> {
                 at = at.saturating_add(1);
             }
             let ws = (&mut walk).take(usize::try_from(v.weight_count).unwrap_or(0));
-            *slot = crate::skin::skin_vertex(ws, joints);
+            *slot = crate::skinning::skin_vertex(ws, joints);
             at = at.saturating_add(v.weight_count);
             n = n.saturating_add(1);
         }

@@ -15,7 +15,7 @@
 
 use idmodel_core::quat::Vec3;
 
-use crate::mesh::Triangle;
+use crate::types::Triangle;
 
 fn sub(a: Vec3, b: Vec3) -> Vec3 {
     [a[0] - b[0], a[1] - b[1], a[2] - b[2]]

@@ -24,8 +24,8 @@
 
 use idmodel_core::quat::{self, JointMat, Quat, Vec3, doom_quat, lerp3, slerp_doom};
 
-use crate::anim::{BaseJoint, HierarchyJoint};
 use crate::text::Text;
+use crate::types::{BaseJoint, HierarchyJoint};
 
 /// A joint transform: position and full Doom-form quaternion (`w ≥ 0` as computed).
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -2,7 +2,8 @@
 
 use core::fmt;
 
-use crate::lexer::{CommentRule, Lexer};
+use crate::types::{CommentRule, LexNotes};
+use crate::whitespace;
 
 /// The text of a token, borrowed from the input.
 ///
@@ -157,10 +158,10 @@ impl<'a> Iterator for Chunks<'a> {
         let piece = rest.get(..len)?;
         let after = start.checked_add(len)?.checked_add(1)?;
         // Skip the whitespace and comments to the next opening quote, as the lexer did.
-        let mut lex = Lexer::new(self.raw, false, c.comments);
-        lex.set_pos(after);
-        if lex.skip_whitespace() && lex.pos() < self.raw.len() {
-            self.pos = lex.pos();
+        let mut pos = after;
+        let mut notes = LexNotes::default();
+        if whitespace::skip(self.raw, &mut pos, c.comments, &mut notes) && pos < self.raw.len() {
+            self.pos = pos;
         } else {
             self.done = true;
         }

@@ -17,7 +17,7 @@ use idmodel_core::quat::JointMat;
 use idmodel_md5::anim::{self, Anim};
 use idmodel_md5::mesh::{self, Model};
 use idmodel_md5::pose::{self, JointPose, Mismatch, RootMotion};
-use idmodel_md5::{Md5ErrorKind, Profile, camera, skin};
+use idmodel_md5::{Md5ErrorKind, Profile, camera, skinning};
 
 fn read(dir: &Path, name: &str) -> Vec<u8> {
     std::fs::read(dir.join("md5").join(name)).unwrap()
@@ -99,7 +99,7 @@ fn every_md5mesh_parses_with_the_documented_counts() {
         let joints = owned.bind_pose();
         for mesh in &owned.meshes {
             let mut out = vec![[f32::NAN; 3]; mesh.vertices.len()];
-            skin::skin(&mesh.vertices, &mesh.weights, &joints, &mut out);
+            skinning::skin(&mesh.vertices, &mesh.weights, &joints, &mut out);
             assert!(out.iter().flatten().all(|x| x.is_finite()), "{name}");
         }
         // The no-allocation skinning over the text agrees with the slice version.
@@ -109,7 +109,7 @@ fn every_md5mesh_parses_with_the_documented_counts() {
             let mut a = vec![[0.0; 3]; mesh.vertices.len()];
             let mut b = vec![[0.0; 3]; mesh.vertices.len()];
             view.skin(&mats, &mut a);
-            skin::skin(&mesh.vertices, &mesh.weights, &mats, &mut b);
+            skinning::skin(&mesh.vertices, &mesh.weights, &mats, &mut b);
             assert_eq!(a, b, "{name}");
         }
         let _ = m.findings(Profile::Doom3);
@@ -237,7 +237,7 @@ fn every_md5anim_evaluates_on_its_mesh() {
                 pose::model_space(&a.hierarchy, &local, &mut model);
                 for mesh in &m.meshes {
                     let mut out = vec![[f32::NAN; 3]; mesh.vertices.len()];
-                    skin::skin(&mesh.vertices, &mesh.weights, &model, &mut out);
+                    skinning::skin(&mesh.vertices, &mesh.weights, &model, &mut out);
                     assert!(
                         out.iter().flatten().all(|x| x.is_finite()),
                         "{name} on {mname}"

@@ -47,7 +47,7 @@ fn good_mesh_and_the_seed_worked_examples() {
     let joints = m.bind_pose();
     let mesh = &m.meshes[0];
     let mut out = [[0.0f32; 3]; 3];
-    idmodel_md5::skin::skin(&mesh.vertices, &mesh.weights, &joints, &mut out);
+    idmodel_md5::skinning::skin(&mesh.vertices, &mesh.weights, &joints, &mut out);
     assert_eq!(out[0], [0.0, 0.0, 40.0]); // one weight (0 0 8) on a joint at (0 0 32)
     assert_eq!(out[2], [0.0, 0.0, 37.0]); // two half weights at 0 and 10 → 5 above it
 }
@@ -299,7 +299,7 @@ fn doom_and_standard_quaternions_give_the_same_vertex() {
     }
     assert!((doom[1] + 8.0).abs() < 1e-5, "{doom:?}"); // +X turned to −Y
     let mut out = [[0.0; 3]; 3];
-    idmodel_md5::skin::skin(
+    idmodel_md5::skinning::skin(
         &m.meshes[0].vertices,
         &m.meshes[0].weights,
         &m.bind_pose(),

@@ -204,7 +204,7 @@ fn sample_md5mesh_is_the_writers_output() {
     assert_eq!(Model::parse(&bytes).unwrap(), m);
     // The middle ring sits at the joint between the segments.
     let mut out = vec![[0.0; 3]; 12];
-    idmodel_md5::skin::skin(
+    idmodel_md5::skinning::skin(
         &m.meshes[0].vertices,
         &m.meshes[0].weights,
         &m.bind_pose(),

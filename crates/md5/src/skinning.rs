@@ -10,7 +10,7 @@
 //! ```
 //! use idmodel_core::quat::{JointMat, IDENTITY};
 //! use idmodel_md5::mesh::{Vertex, Weight};
-//! use idmodel_md5::skin::skin;
+//! use idmodel_md5::skinning::skin;
 //! // Two half weights at heights 0 and 10 on an unrotated joint at the origin → height 5.
 //! let joints = [JointMat::from_quat(IDENTITY, [0.0; 3])];
 //! let weights = [
@@ -25,7 +25,7 @@
 
 use idmodel_core::quat::{JointMat, Vec3};
 
-use crate::mesh::{Vertex, Weight};
+use crate::types::{Vertex, Weight};
 
 /// One vertex from its weights. Weights whose joint is outside `joints` are skipped.
 pub fn skin_vertex(weights: impl Iterator<Item = Weight>, joints: &[JointMat]) -> Vec3 {

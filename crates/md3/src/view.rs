@@ -6,26 +6,38 @@ use idmodel_core::{Error, ErrorKind, Result};
 
 use crate::raw;
 
-/// Byte offsets of the header fields, used in error positions.
+/// Byte offsets of the header fields, used in error positions: taken from the wire
+/// structs with `offset_of!`, so they cannot drift from [`raw`].
 mod at {
-    pub const VERSION: usize = 4;
-    pub const NUM_FRAMES: usize = 76;
-    pub const NUM_TAGS: usize = 80;
-    pub const NUM_SURFACES: usize = 84;
-    pub const OFS_FRAMES: usize = 92;
-    pub const OFS_TAGS: usize = 96;
-    pub const OFS_SURFACES: usize = 100;
-    pub const OFS_END: usize = 104;
+    use core::mem::offset_of;
+
+    use crate::raw::{Header, SurfaceHeader};
+
+    pub const VERSION: usize = offset_of!(Header, version);
+    pub const NUM_FRAMES: usize = offset_of!(Header, num_frames);
+    pub const NUM_TAGS: usize = offset_of!(Header, num_tags);
+    pub const NUM_SURFACES: usize = offset_of!(Header, num_surfaces);
+    pub const OFS_FRAMES: usize = offset_of!(Header, ofs_frames);
+    pub const OFS_TAGS: usize = offset_of!(Header, ofs_tags);
+    pub const OFS_SURFACES: usize = offset_of!(Header, ofs_surfaces);
+    pub const OFS_END: usize = offset_of!(Header, ofs_end);
     // Inside a surface header.
-    pub const S_NUM_FRAMES: usize = 72;
-    pub const S_NUM_SHADERS: usize = 76;
-    pub const S_NUM_VERTS: usize = 80;
-    pub const S_NUM_TRIANGLES: usize = 84;
-    pub const S_OFS_TRIANGLES: usize = 88;
-    pub const S_OFS_SHADERS: usize = 92;
-    pub const S_OFS_ST: usize = 96;
-    pub const S_OFS_XYZ: usize = 100;
-    pub const S_OFS_END: usize = 104;
+    pub const S_NUM_FRAMES: usize = offset_of!(SurfaceHeader, num_frames);
+    pub const S_NUM_SHADERS: usize = offset_of!(SurfaceHeader, num_shaders);
+    pub const S_NUM_VERTS: usize = offset_of!(SurfaceHeader, num_verts);
+    pub const S_NUM_TRIANGLES: usize = offset_of!(SurfaceHeader, num_triangles);
+    pub const S_OFS_TRIANGLES: usize = offset_of!(SurfaceHeader, ofs_triangles);
+    pub const S_OFS_SHADERS: usize = offset_of!(SurfaceHeader, ofs_shaders);
+    pub const S_OFS_ST: usize = offset_of!(SurfaceHeader, ofs_st);
+    pub const S_OFS_XYZ: usize = offset_of!(SurfaceHeader, ofs_xyz_normals);
+    pub const S_OFS_END: usize = offset_of!(SurfaceHeader, ofs_end);
+    // Inside a triangle: the stride of one triangle and of one of its indices.
+    pub const TRIANGLE_SIZE: usize = size_of::<crate::raw::Triangle>();
+    pub const INDEX_SIZE: usize = size_of::<zerocopy::little_endian::I32>();
+
+    // The values the error positions have always had (md3Header_t, md3Surface_t).
+    const _: () = assert!(VERSION == 4 && NUM_FRAMES == 76 && OFS_END == 104);
+    const _: () = assert!(S_NUM_FRAMES == 72 && S_OFS_END == 104 && TRIANGLE_SIZE == 12);
 }
 
 const HEADER_SIZE: usize = size_of::<raw::Header>();
@@ -205,8 +217,8 @@ fn read_surface(
                 let ok = usize::try_from(v).is_ok_and(|v| v < num_verts);
                 if !ok {
                     let at = ofs_triangles
-                        .saturating_add(t.saturating_mul(12))
-                        .saturating_add(k.saturating_mul(4));
+                        .saturating_add(t.saturating_mul(at::TRIANGLE_SIZE))
+                        .saturating_add(k.saturating_mul(at::INDEX_SIZE));
                     return Err(err(
                         ErrorKind::IndexOutOfRange {
                             what: "triangle vertex index",
@@ -497,11 +509,6 @@ impl<'a> Surface<'a> {
     /// The name as stored in the file.
     pub fn name(&self) -> Name<'a> {
         Name::from_field(&self.header.name)
-    }
-
-    /// The name the engine uses (lower-cased, a final `_x` cut when longer than 2).
-    pub fn engine_name(&self) -> crate::EngineName {
-        crate::EngineName::from_raw(self.name().as_bytes())
     }
 
     /// `numVerts`.
