@@ -321,7 +321,7 @@ fn frame_group_parses() {
     assert!(m.pose(4).is_none());
     let anims: Vec<_> = m
         .animations()
-        .map(|a| (a.name.to_vec(), a.first_frame, a.frame_count))
+        .map(|a| (a.name.as_bytes().to_vec(), a.frames.start, a.frames.len()))
         .collect();
     assert_eq!(
         anims,
