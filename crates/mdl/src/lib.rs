@@ -51,7 +51,6 @@ mod flags;
 #[cfg(feature = "alloc")]
 mod owned;
 mod palette;
-mod palette_table;
 pub mod raw;
 mod view;
 
