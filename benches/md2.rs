@@ -12,7 +12,7 @@
 
 use core::hint::black_box;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use idmodel::md2::raw::Vertex;
+use idmodel::md2::raw::TriVertex;
 use idmodel::md2::{FrameData, Md2, Model, Triangle};
 
 /// A 40×40 grid (1600 vertices, 3042 triangles) with 200 frames: about 1.3 MB.
@@ -41,13 +41,13 @@ fn generated() -> Vec<u8> {
             scale: [0.5; 3],
             translate: [-64.0, -64.0, 0.0],
             vertices: (0..u32::from(n * n))
-                .map(|i| Vertex {
+                .map(|i| TriVertex {
                     v: [
                         (i % 40 * 6) as u8,
                         (i / 40 * 6) as u8,
                         ((i + f) % 250) as u8,
                     ],
-                    lightnormalindex: (i % 162) as u8,
+                    light_normal_index: (i % 162) as u8,
                 })
                 .collect(),
         })

@@ -7,6 +7,8 @@
 //! * [`bytes`]: bounds-checked little-endian reading over zerocopy wire structs, file
 //!   counts, NUL-padded names.
 //! * [`anorms`]: the 162-entry vertex normal table of MDL and MD2, and its encoder.
+//! * [`trivertx`]: id's packed vertex of MDL and MD2 and its decode.
+//! * [`anim`]: frame-name clips, the one animation shape of the MDL and MD2 crates.
 //! * [`md3_normal`]: the MD3 lat/long normal codec, engine-exact and ideal.
 //! * [`quat`]: Doom 3's quaternion and joint maths, operation for operation.
 //! * [`vec`]: small vector and quaternion helpers (axes to quaternion, rigid matrices).
@@ -33,12 +35,14 @@
 #[cfg(feature = "alloc")]
 extern crate alloc;
 
+pub mod anim;
 pub mod anorms;
 pub mod bytes;
 pub mod detect;
 pub mod error;
 pub mod md3_normal;
 pub mod quat;
+pub mod trivertx;
 pub mod vec;
 
 pub use bytes::{Cursor, Name};

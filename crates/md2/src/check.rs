@@ -377,7 +377,7 @@ impl Md2<'_> {
         }
         self.check_normals(&mut emit);
         let natural = nverts
-            .saturating_mul(size_of::<raw::Vertex>())
+            .saturating_mul(size_of::<raw::TriVertex>())
             .saturating_add(FRAME_HEADER_SIZE);
         if self.frame_size() > natural {
             emit(
@@ -506,10 +506,10 @@ impl Md2<'_> {
         let mut first = None;
         for (fi, frame) in self.frames().enumerate() {
             for (vi, v) in frame.vertices().iter().enumerate() {
-                if v.lightnormalindex >= limit {
+                if v.light_normal_index >= limit {
                     count = count.saturating_add(1);
                     if first.is_none() {
-                        first = Some((fi, vi, v.lightnormalindex));
+                        first = Some((fi, vi, v.light_normal_index));
                     }
                 }
             }

@@ -1,9 +1,6 @@
-//! Decoding: positions, normals, interpolation, both mesh topologies, animation ranges.
+//! Decoding: positions, normals, interpolation, both mesh topologies.
 
 use core::fmt;
-
-use idmodel_core::anorms;
-use idmodel_core::bytes::Name;
 
 use crate::raw;
 use crate::view::{Frame, Md2};
@@ -43,28 +40,17 @@ fn fill<T>(out: &mut [T], items: impl ExactSizeIterator<Item = T>) -> Result<usi
     Ok(needed)
 }
 
-/// Decodes one packed vertex: `v · scale + translate`, per axis, in f32.
-pub fn decode_position(v: &raw::Vertex, scale: [f32; 3], translate: [f32; 3]) -> [f32; 3] {
-    [
-        f32::from(v.v[0]) * scale[0] + translate[0],
-        f32::from(v.v[1]) * scale[1] + translate[1],
-        f32::from(v.v[2]) * scale[2] + translate[2],
-    ]
-}
-
 impl<'a> Frame<'a> {
     /// Vertex `i`'s position, or `None` past the end.
     pub fn position(&self, i: usize) -> Option<[f32; 3]> {
         let (s, t) = (self.scale(), self.translate());
-        self.vertices().get(i).map(|v| decode_position(v, s, t))
+        self.vertices().get(i).map(|v| v.position(s, t))
     }
 
     /// Every vertex position, `v · scale + translate`.
     pub fn positions(&self) -> impl ExactSizeIterator<Item = [f32; 3]> + 'a {
         let (s, t) = (self.scale(), self.translate());
-        self.vertices()
-            .iter()
-            .map(move |v| decode_position(v, s, t))
+        self.vertices().iter().map(move |v| v.position(s, t))
     }
 
     /// Writes [`Frame::positions`] into `out` (at least `vertex_count()` long); returns the
@@ -75,15 +61,13 @@ impl<'a> Frame<'a> {
 
     /// Every vertex's `lightnormalindex`.
     pub fn normal_indices(&self) -> impl ExactSizeIterator<Item = u8> + 'a {
-        self.vertices().iter().map(|v| v.lightnormalindex)
+        self.vertices().iter().map(|v| v.light_normal_index)
     }
 
     /// Every vertex normal from the shared 162-entry table. Indices 162..=255 (which the
     /// software renderer reads past its table for; see [`Md2::check`]) give `(0, 0, 1)`.
     pub fn normals(&self) -> impl ExactSizeIterator<Item = [f32; 3]> + 'a {
-        self.vertices()
-            .iter()
-            .map(|v| anorms::anorm_or_up(v.lightnormalindex))
+        self.vertices().iter().map(raw::TriVertex::normal)
     }
 
     /// Writes [`Frame::normals`] into `out`; returns the number written.
@@ -102,7 +86,7 @@ impl<'a> Frame<'a> {
             *o = usize::try_from(v.xyz)
                 .ok()
                 .and_then(|i| raw.get(i))
-                .map_or([0.0; 3], |v| decode_position(v, s, t));
+                .map_or([0.0; 3], |v| v.position(s, t));
             n = n.saturating_add(1);
         }
         n
@@ -117,7 +101,7 @@ impl<'a> Frame<'a> {
             *o = usize::try_from(v.xyz)
                 .ok()
                 .and_then(|i| raw.get(i))
-                .map_or([0.0, 0.0, 1.0], |v| anorms::anorm_or_up(v.lightnormalindex));
+                .map_or([0.0, 0.0, 1.0], raw::TriVertex::normal);
             n = n.saturating_add(1);
         }
         n
@@ -741,77 +725,5 @@ impl<'a> Md2<'a> {
             return Mesh::default();
         }
         Mesh { vertices, indices }
-    }
-
-    /// Animation ranges from the frame names, as Quake II's tools, the games and three.js
-    /// group them: a run of consecutive frames whose names are equal after removing the
-    /// trailing digits (and then one trailing `_`) is one animation: `stand01`…`stand40`
-    /// → `stand`, `stand_1` → `stand`. A name without trailing digits is its own stem.
-    pub fn animations(&self) -> Animations<'a> {
-        Animations {
-            frames: self.frames(),
-            index: 0,
-            pending: None,
-        }
-    }
-}
-
-/// A run of frames sharing a name stem.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Animation<'a> {
-    /// The stem (`stand` for `stand01`).
-    pub name: Name<'a>,
-    /// The frame numbers.
-    pub frames: core::ops::Range<usize>,
-}
-
-/// The stem of a frame name: trailing ASCII digits removed, then one trailing `_` unless
-/// it is all that is left.
-pub fn frame_name_stem(name: &[u8]) -> &[u8] {
-    let mut end = name.len();
-    while end > 0
-        && name
-            .get(end.saturating_sub(1))
-            .is_some_and(u8::is_ascii_digit)
-    {
-        end = end.saturating_sub(1);
-    }
-    if end < name.len() && end > 1 && name.get(end.saturating_sub(1)) == Some(&b'_') {
-        end = end.saturating_sub(1);
-    }
-    name.get(..end).unwrap_or(name)
-}
-
-/// Iterator over [`Md2::animations`].
-#[derive(Debug, Clone)]
-pub struct Animations<'a> {
-    frames: crate::view::Frames<'a>,
-    index: usize,
-    pending: Option<Animation<'a>>,
-}
-
-impl<'a> Iterator for Animations<'a> {
-    type Item = Animation<'a>;
-    fn next(&mut self) -> Option<Animation<'a>> {
-        loop {
-            let Some(frame) = self.frames.next() else {
-                return self.pending.take();
-            };
-            let i = self.index;
-            self.index = self.index.saturating_add(1);
-            let stem = Name::from_field(frame_name_stem(frame.name().as_bytes()));
-            match &mut self.pending {
-                Some(a) if a.name == stem => a.frames.end = self.index,
-                _ => {
-                    let done = self.pending.replace(Animation {
-                        name: stem,
-                        frames: i..self.index,
-                    });
-                    if done.is_some() {
-                        return done;
-                    }
-                }
-            }
-        }
     }
 }

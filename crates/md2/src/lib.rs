@@ -44,13 +44,15 @@
 #[cfg(feature = "alloc")]
 extern crate alloc;
 
+mod anim;
 mod check;
 mod decode;
+#[cfg(feature = "alloc")]
+mod owned;
 pub mod raw;
 mod view;
-#[cfg(feature = "alloc")]
-mod write;
 
+pub use anim::{Animation, Animations, frame_name_stem};
 pub use check::{
     Finding, FindingKind, MAX_FRAMES, MAX_LBM_HEIGHT, MAX_MD2SKINS, MAX_TRIANGLES, MAX_VERTS,
     MODEL_HUNK_SIZE, Profile, Severity,
@@ -58,13 +60,13 @@ pub use check::{
 #[cfg(feature = "alloc")]
 pub use decode::Mesh;
 pub use decode::{
-    Animation, Animations, MeshSizes, MeshVertex, SizeError, decode_position, frame_name_stem,
-    lerp_positions, lerp_positions_into, lerp_positions_moving,
+    MeshSizes, MeshVertex, SizeError, lerp_positions, lerp_positions_into, lerp_positions_moving,
 };
 pub use idmodel_core::bytes::Name;
+pub use idmodel_core::trivertx::decode_position;
 pub use idmodel_core::{Error, ErrorKind, Result};
+#[cfg(feature = "alloc")]
+pub use owned::{FrameData, Model, WriteError, build_gl_commands, write, write_into, written_size};
 pub use view::{
     FRAME_HEADER_SIZE, Frame, Frames, GlCommand, GlCommands, GlKind, HEADER_SIZE, Md2, Triangle,
 };
-#[cfg(feature = "alloc")]
-pub use write::{FrameData, Model, WriteError, build_gl_commands, write, write_into, written_size};

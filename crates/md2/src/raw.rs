@@ -87,29 +87,9 @@ pub struct Triangle {
 }
 const _: () = assert!(size_of::<Triangle>() == 12);
 
-/// `dtrivertx_t`: a packed frame vertex.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    FromBytes,
-    IntoBytes,
-    KnownLayout,
-    Immutable,
-    Unaligned,
-)]
-#[repr(C)]
-pub struct Vertex {
-    /// `v`: position, scaled and translated by the frame.
-    pub v: [u8; 3],
-    /// `lightnormalindex`: index into the 162-entry normal table.
-    pub lightnormalindex: u8,
-}
-const _: () = assert!(size_of::<Vertex>() == 4);
+/// `dtrivertx_t`: a packed frame vertex, the same as MDL's `trivertx_t` (defined once in
+/// `idmodel-core`, with its decode).
+pub use idmodel_core::trivertx::TriVertex;
 
 /// `daliasframe_t` without its vertices: the 40 bytes that start every frame.
 #[derive(Debug, Clone, Copy, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned)]

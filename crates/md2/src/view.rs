@@ -1,26 +1,12 @@
 //! The borrowed view: [`Md2::parse`] validates once, then accessors cannot fail.
 
 use core::fmt;
+use core::mem::offset_of;
 
 use idmodel_core::bytes::{self, Name};
 use idmodel_core::{Error, ErrorKind, Result};
 
 use crate::raw;
-
-// Byte offsets of the header fields, used to position errors.
-const AT_VERSION: usize = 4;
-const AT_FRAMESIZE: usize = 16;
-const AT_NUM_SKINS: usize = 20;
-const AT_NUM_XYZ: usize = 24;
-const AT_NUM_ST: usize = 28;
-const AT_NUM_TRIS: usize = 32;
-const AT_NUM_GLCMDS: usize = 36;
-const AT_NUM_FRAMES: usize = 40;
-const AT_OFS_SKINS: usize = 44;
-const AT_OFS_ST: usize = 48;
-const AT_OFS_TRIS: usize = 52;
-const AT_OFS_FRAMES: usize = 56;
-const AT_OFS_GLCMDS: usize = 60;
 
 /// Size of [`raw::Header`] in bytes.
 pub const HEADER_SIZE: usize = size_of::<raw::Header>();
@@ -159,21 +145,44 @@ impl<'a> Md2<'a> {
         if version != raw::VERSION {
             return Err(Error::at(
                 ErrorKind::UnsupportedVersion(version),
-                AT_VERSION,
+                offset_of!(raw::Header, version),
             ));
         }
         // The order of Quake II's own refusals (Mod_LoadAliasModel).
-        let num_xyz = bytes::positive_count(header.num_xyz.get(), "num_xyz", AT_NUM_XYZ)?;
-        let num_st = bytes::positive_count(header.num_st.get(), "num_st", AT_NUM_ST)?;
-        let num_tris = bytes::positive_count(header.num_tris.get(), "num_tris", AT_NUM_TRIS)?;
-        let num_frames =
-            bytes::positive_count(header.num_frames.get(), "num_frames", AT_NUM_FRAMES)?;
-        let num_skins = bytes::count(header.num_skins.get(), "num_skins", AT_NUM_SKINS)?;
-        let num_glcmds = bytes::count(header.num_glcmds.get(), "num_glcmds", AT_NUM_GLCMDS)?;
+        let num_xyz = bytes::positive_count(
+            header.num_xyz.get(),
+            "num_xyz",
+            offset_of!(raw::Header, num_xyz),
+        )?;
+        let num_st = bytes::positive_count(
+            header.num_st.get(),
+            "num_st",
+            offset_of!(raw::Header, num_st),
+        )?;
+        let num_tris = bytes::positive_count(
+            header.num_tris.get(),
+            "num_tris",
+            offset_of!(raw::Header, num_tris),
+        )?;
+        let num_frames = bytes::positive_count(
+            header.num_frames.get(),
+            "num_frames",
+            offset_of!(raw::Header, num_frames),
+        )?;
+        let num_skins = bytes::count(
+            header.num_skins.get(),
+            "num_skins",
+            offset_of!(raw::Header, num_skins),
+        )?;
+        let num_glcmds = bytes::count(
+            header.num_glcmds.get(),
+            "num_glcmds",
+            offset_of!(raw::Header, num_glcmds),
+        )?;
 
         let framesize_value = header.framesize.get();
         let min_framesize = num_xyz
-            .checked_mul(size_of::<raw::Vertex>())
+            .checked_mul(size_of::<raw::TriVertex>())
             .and_then(|n| n.checked_add(FRAME_HEADER_SIZE));
         let framesize = match (usize::try_from(framesize_value), min_framesize) {
             (Ok(fs), Some(min)) if fs >= min => fs,
@@ -183,7 +192,7 @@ impl<'a> Md2<'a> {
                         what: "framesize (below 40 + 4 * num_xyz)",
                         value: i64::from(framesize_value),
                     },
-                    AT_FRAMESIZE,
+                    offset_of!(raw::Header, framesize),
                 ));
             }
         };
@@ -191,7 +200,7 @@ impl<'a> Md2<'a> {
         let skin_bytes = block(
             data,
             header.ofs_skins.get(),
-            AT_OFS_SKINS,
+            offset_of!(raw::Header, ofs_skins),
             "ofs_skins",
             num_skins,
             size_of::<raw::SkinName>(),
@@ -199,7 +208,7 @@ impl<'a> Md2<'a> {
         let st_bytes = block(
             data,
             header.ofs_st.get(),
-            AT_OFS_ST,
+            offset_of!(raw::Header, ofs_st),
             "ofs_st",
             num_st,
             size_of::<raw::St>(),
@@ -207,7 +216,7 @@ impl<'a> Md2<'a> {
         let tri_bytes = block(
             data,
             header.ofs_tris.get(),
-            AT_OFS_TRIS,
+            offset_of!(raw::Header, ofs_tris),
             "ofs_tris",
             num_tris,
             size_of::<raw::Triangle>(),
@@ -215,7 +224,7 @@ impl<'a> Md2<'a> {
         let frames = block(
             data,
             header.ofs_frames.get(),
-            AT_OFS_FRAMES,
+            offset_of!(raw::Header, ofs_frames),
             "ofs_frames",
             num_frames,
             framesize,
@@ -223,7 +232,7 @@ impl<'a> Md2<'a> {
         let glcmds = block(
             data,
             header.ofs_glcmds.get(),
-            AT_OFS_GLCMDS,
+            offset_of!(raw::Header, ofs_glcmds),
             "ofs_glcmds",
             num_glcmds,
             4,
@@ -272,7 +281,9 @@ impl<'a> Md2<'a> {
                     idx.get(),
                     num_st,
                     "triangle index_st",
-                    tri_at.saturating_add(6).saturating_add(k.saturating_mul(2)),
+                    tri_at
+                        .saturating_add(offset_of!(raw::Triangle, index_st))
+                        .saturating_add(k.saturating_mul(2)),
                 )?;
             }
         }
@@ -403,7 +414,7 @@ impl<'a> Md2<'a> {
         let bytes = bytes::bytes_at(self.frames, start, self.framesize).ok()?;
         let header = bytes::read_at::<raw::FrameHeader>(bytes, 0).ok()?;
         let vertices =
-            bytes::slice_at::<raw::Vertex>(bytes, FRAME_HEADER_SIZE, self.num_xyz).ok()?;
+            bytes::slice_at::<raw::TriVertex>(bytes, FRAME_HEADER_SIZE, self.num_xyz).ok()?;
         Some(Frame { header, vertices })
     }
 
@@ -590,7 +601,7 @@ impl Triangle {
 #[derive(Debug, Clone, Copy)]
 pub struct Frame<'a> {
     header: &'a raw::FrameHeader,
-    vertices: &'a [raw::Vertex],
+    vertices: &'a [raw::TriVertex],
 }
 
 impl<'a> Frame<'a> {
@@ -615,7 +626,7 @@ impl<'a> Frame<'a> {
     }
 
     /// The packed vertices.
-    pub const fn vertices(&self) -> &'a [raw::Vertex] {
+    pub const fn vertices(&self) -> &'a [raw::TriVertex] {
         self.vertices
     }
 }

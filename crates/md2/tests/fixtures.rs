@@ -10,34 +10,7 @@
 )]
 
 use idmodel_md2::{ErrorKind, FindingKind, GlKind, Md2, Profile, Severity};
-
-/// A little-endian byte builder.
-#[derive(Default)]
-struct Le(Vec<u8>);
-
-impl Le {
-    fn i32(&mut self, v: i32) -> &mut Self {
-        self.0.extend_from_slice(&v.to_le_bytes());
-        self
-    }
-    fn i16(&mut self, v: i16) -> &mut Self {
-        self.0.extend_from_slice(&v.to_le_bytes());
-        self
-    }
-    fn f32(&mut self, v: f32) -> &mut Self {
-        self.0.extend_from_slice(&v.to_le_bytes());
-        self
-    }
-    fn bytes(&mut self, v: &[u8]) -> &mut Self {
-        self.0.extend_from_slice(v);
-        self
-    }
-    fn field(&mut self, v: &[u8], len: usize) -> &mut Self {
-        let mut f = v.to_vec();
-        f.resize(len, 0);
-        self.bytes(&f)
-    }
-}
+use idmodel_test_support::{LeBuffer, patch, patch_bytes};
 
 /// The header values of the fixture; tests change one and rebuild.
 #[derive(Clone)]
@@ -115,7 +88,7 @@ impl Fx {
 
     fn build(&self) -> Vec<u8> {
         let end = OFS_GLCMDS + 4 * self.glcmds.len() as i32;
-        let mut b = Le::default();
+        let mut b = LeBuffer::new();
         b.bytes(&self.ident) // ident
             .i32(self.version) // version
             .i32(self.skinwidth) // skinwidth
@@ -133,7 +106,7 @@ impl Fx {
             .i32(self.ofs_frames) // ofs_frames
             .i32(self.ofs_glcmds) // ofs_glcmds
             .i32(self.ofs_end.unwrap_or(end)); // ofs_end
-        b.field(&self.skin_name, 64); // skin 0 name
+        b.name(&self.skin_name, 64); // skin 0 name
         b.i16(0).i16(0); // st 0: s, t
         b.i16(7).i16(0); // st 1
         b.i16(0).i16(7); // st 2
@@ -142,14 +115,14 @@ impl Fx {
         }
         b.f32(1.0).f32(1.0).f32(1.0); // frame 0 scale
         b.f32(-1.0).f32(0.0).f32(2.0); // frame 0 translate
-        b.field(b"stand01", 16); // frame 0 name
+        b.name(b"stand01", 16); // frame 0 name
         b.bytes(&[0, 0, 0, self.lightnormal]); // vertex 0: v[3], lightnormalindex
         b.bytes(&[4, 0, 0, 0]); // vertex 1
         b.bytes(&[0, 4, 0, 0]); // vertex 2
         for w in &self.glcmds {
             b.i32(*w); // GL command words
         }
-        b.0
+        b.into_vec()
     }
 
     fn err(&self) -> idmodel_md2::Error {
@@ -461,7 +434,7 @@ fn zero_skins() {
 fn frame_name_with_odd_bytes() {
     let mut bytes = Fx::valid().build();
     let at = usize::try_from(OFS_FRAMES + 24).unwrap();
-    bytes[at..at + 16].copy_from_slice(b"E:\\MIJN\xffDOCU0001"); // 16 bytes, no NUL
+    patch_bytes(&mut bytes, at, b"E:\\MIJN\xffDOCU0001"); // 16 bytes, no NUL
     let md2 = Md2::parse(&bytes).unwrap();
     let name = md2.frame(0).unwrap().name();
     assert_eq!(name.len(), 16);
@@ -611,7 +584,7 @@ fn frame_padding() {
     let at = usize::try_from(OFS_GLCMDS).unwrap();
     bytes.splice(at..at, [0u8; 4]);
     let end = bytes.len() as i32;
-    bytes[64..68].copy_from_slice(&end.to_le_bytes());
+    patch(&mut bytes, 64, end); // ofs_end
     let md2 = Md2::parse_strict(&bytes).unwrap();
     let found = md2.findings(Profile::Quake2);
     assert_eq!(

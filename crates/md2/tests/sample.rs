@@ -10,7 +10,7 @@
     clippy::as_conversions
 )]
 
-use idmodel_md2::raw::Vertex;
+use idmodel_md2::raw::TriVertex;
 use idmodel_md2::{FrameData, Md2, Model, Profile, Triangle};
 
 /// An octahedron (6 vertices, 8 faces) with a 2-frame `stand` and a 3-frame `pulse`
@@ -41,9 +41,9 @@ fn sample_model() -> Model {
         vertices: dirs
             .iter()
             .zip(normals)
-            .map(|(d, n)| Vertex {
+            .map(|(d, n)| TriVertex {
                 v: d.map(|c| (128 + c * radius) as u8),
-                lightnormalindex: n,
+                light_normal_index: n,
             })
             .collect(),
     };

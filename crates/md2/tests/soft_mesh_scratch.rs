@@ -10,7 +10,7 @@
     clippy::as_conversions
 )]
 
-use idmodel_md2::raw::Vertex;
+use idmodel_md2::raw::TriVertex;
 use idmodel_md2::{FrameData, Md2, MeshVertex, Model, Triangle};
 use proptest::prelude::*;
 
@@ -37,7 +37,7 @@ fn model() -> impl Strategy<Value = Model> {
                     name: b"f".to_vec(),
                     scale: [1.0; 3],
                     translate: [0.0; 3],
-                    vertices: vec![Vertex::default(); nv],
+                    vertices: vec![TriVertex::default(); nv],
                 }],
                 gl_commands: false,
             })

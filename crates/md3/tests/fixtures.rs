@@ -14,39 +14,7 @@ use idmodel_md3::{
     ErrorKind, FindingKind, Md3, Model, NormalDecode, Orientation, Profile, Severity, Vertex,
     position_on_tag, position_rotated_on_tag, write,
 };
-
-/// A little-endian byte builder.
-#[derive(Default)]
-struct Le(Vec<u8>);
-
-impl Le {
-    fn i32(&mut self, v: i32) -> &mut Self {
-        self.0.extend_from_slice(&v.to_le_bytes());
-        self
-    }
-    fn i16(&mut self, v: i16) -> &mut Self {
-        self.0.extend_from_slice(&v.to_le_bytes());
-        self
-    }
-    fn f32(&mut self, v: f32) -> &mut Self {
-        self.0.extend_from_slice(&v.to_le_bytes());
-        self
-    }
-    fn bytes(&mut self, b: &[u8]) -> &mut Self {
-        self.0.extend_from_slice(b);
-        self
-    }
-    /// A NUL-padded name field of `n` bytes.
-    fn name(&mut self, s: &str, n: usize) -> &mut Self {
-        let mut f = vec![0u8; n];
-        f[..s.len()].copy_from_slice(s.as_bytes());
-        self.bytes(&f)
-    }
-}
-
-fn set_i32(b: &mut [u8], at: usize, v: i32) {
-    b[at..at + 4].copy_from_slice(&v.to_le_bytes());
-}
+use idmodel_test_support::{LeBuffer, patch, patch_bytes};
 
 // Offsets in the minimal file.
 const OFS_FRAMES: usize = 108;
@@ -57,7 +25,7 @@ const OFS_END: usize = OFS_SURF + SURF_END; // 512
 
 /// One frame, one tag, one surface (one shader, one triangle, three vertices).
 fn minimal() -> Vec<u8> {
-    let mut b = Le::default();
+    let mut b = LeBuffer::new();
     // md3Header_t
     b.bytes(b"IDP3") // ident
         .i32(15) // version
@@ -71,7 +39,7 @@ fn minimal() -> Vec<u8> {
         .i32(OFS_TAGS as i32) // ofsTags
         .i32(OFS_SURF as i32) // ofsSurfaces
         .i32(OFS_END as i32); // ofsEnd
-    assert_eq!(b.0.len(), OFS_FRAMES);
+    assert_eq!(b.len(), OFS_FRAMES);
     // md3Frame_t
     b.f32(-1.0)
         .f32(-1.0)
@@ -84,7 +52,7 @@ fn minimal() -> Vec<u8> {
         .f32(0.0) // localOrigin
         .f32(2.0) // radius
         .name("frame0", 16); // name
-    assert_eq!(b.0.len(), OFS_TAGS);
+    assert_eq!(b.len(), OFS_TAGS);
     // md3Tag_t
     b.name("tag_weapon", 64) // name
         .f32(1.0)
@@ -99,7 +67,7 @@ fn minimal() -> Vec<u8> {
         .f32(0.0)
         .f32(0.0)
         .f32(1.0); // axis[2]
-    assert_eq!(b.0.len(), OFS_SURF);
+    assert_eq!(b.len(), OFS_SURF);
     // md3Surface_t
     b.bytes(b"IDP3") // ident
         .name("Arm_L", 64) // name
@@ -124,8 +92,8 @@ fn minimal() -> Vec<u8> {
     b.i16(0).i16(0).i16(0).i16(0);
     b.i16(64).i16(0).i16(0).i16(0);
     b.i16(0).i16(128).i16(-64).i16(0x4040);
-    assert_eq!(b.0.len(), OFS_END);
-    b.0
+    assert_eq!(b.len(), OFS_END);
+    b.into_vec()
 }
 
 fn refused(bytes: &[u8]) -> idmodel_md3::Error {
@@ -174,21 +142,21 @@ fn symlink_stub_is_too_short() {
 #[test]
 fn bad_magic() {
     let mut b = minimal();
-    b[..4].copy_from_slice(b"XXXX");
+    patch_bytes(&mut b, 0, b"XXXX"); // ident
     assert_eq!(refused(&b).kind(), ErrorKind::BadMagic(*b"XXXX"));
 }
 
 #[test]
 fn md2_magic_is_named() {
     let mut b = minimal();
-    b[..4].copy_from_slice(b"IDP2");
+    patch_bytes(&mut b, 0, b"IDP2"); // ident
     assert!(matches!(refused(&b).kind(), ErrorKind::WrongFormat { .. }));
 }
 
 #[test]
 fn wrong_version() {
     let mut b = minimal();
-    set_i32(&mut b, 4, 16);
+    patch(&mut b, 4, 16);
     let e = refused(&b);
     assert_eq!(e.kind(), ErrorKind::UnsupportedVersion(16));
     assert_eq!(e.offset(), 4);
@@ -197,7 +165,7 @@ fn wrong_version() {
 #[test]
 fn zero_frame_count() {
     let mut b = minimal();
-    set_i32(&mut b, 76, 0);
+    patch(&mut b, 76, 0);
     let e = refused(&b);
     assert_eq!(
         e.kind(),
@@ -212,7 +180,7 @@ fn zero_frame_count() {
 #[test]
 fn negative_frame_count() {
     let mut b = minimal();
-    set_i32(&mut b, 76, -5);
+    patch(&mut b, 76, -5);
     assert_eq!(
         refused(&b).kind(),
         ErrorKind::BadCount {
@@ -225,7 +193,7 @@ fn negative_frame_count() {
 #[test]
 fn negative_tag_count() {
     let mut b = minimal();
-    set_i32(&mut b, 80, -1);
+    patch(&mut b, 80, -1);
     let e = refused(&b);
     assert_eq!(
         e.kind(),
@@ -240,14 +208,14 @@ fn negative_tag_count() {
 #[test]
 fn negative_surface_count() {
     let mut b = minimal();
-    set_i32(&mut b, 84, -1);
+    patch(&mut b, 84, -1);
     assert_eq!(refused(&b).offset(), 84);
 }
 
 #[test]
 fn ofs_end_past_file() {
     let mut b = minimal();
-    set_i32(&mut b, 104, 100_000);
+    patch(&mut b, 104, 100_000);
     assert_eq!(
         refused(&b).kind(),
         ErrorKind::Truncated {
@@ -260,7 +228,7 @@ fn ofs_end_past_file() {
 #[test]
 fn ofs_end_inside_header() {
     let mut b = minimal();
-    set_i32(&mut b, 104, 50);
+    patch(&mut b, 104, 50);
     let e = refused(&b);
     assert_eq!(
         e.kind(),
@@ -275,7 +243,7 @@ fn ofs_end_inside_header() {
 #[test]
 fn frames_past_ofs_end() {
     let mut b = minimal();
-    set_i32(&mut b, 92, OFS_END as i32 - 10);
+    patch(&mut b, 92, OFS_END as i32 - 10);
     let e = refused(&b);
     assert_eq!(
         e.kind(),
@@ -291,14 +259,14 @@ fn frames_past_ofs_end() {
 fn arrays_must_lie_before_ofs_end_even_with_trailing_bytes() {
     let mut b = minimal();
     b.extend_from_slice(&[0u8; 200]); // bytes after ofsEnd do not count
-    set_i32(&mut b, 92, OFS_END as i32 - 10);
+    patch(&mut b, 92, OFS_END as i32 - 10);
     assert!(matches!(refused(&b).kind(), ErrorKind::Truncated { .. }));
 }
 
 #[test]
 fn negative_tag_offset() {
     let mut b = minimal();
-    set_i32(&mut b, 96, -112);
+    patch(&mut b, 96, -112);
     assert_eq!(
         refused(&b).kind(),
         ErrorKind::BadOffset {
@@ -311,14 +279,14 @@ fn negative_tag_offset() {
 #[test]
 fn huge_tag_count() {
     let mut b = minimal();
-    set_i32(&mut b, 80, i32::MAX);
+    patch(&mut b, 80, i32::MAX);
     assert!(matches!(refused(&b).kind(), ErrorKind::Truncated { .. }));
 }
 
 #[test]
 fn huge_surface_count_is_bounded_by_the_file() {
     let mut b = minimal();
-    set_i32(&mut b, 84, i32::MAX);
+    patch(&mut b, 84, i32::MAX);
     // The second surface header would start at ofsEnd: refused, and quickly.
     let e = refused(&b);
     assert!(matches!(e.kind(), ErrorKind::Truncated { .. }), "{e}");
@@ -328,7 +296,7 @@ fn huge_surface_count_is_bounded_by_the_file() {
 #[test]
 fn surface_ofs_end_that_does_not_advance() {
     let mut b = minimal();
-    set_i32(&mut b, OFS_SURF + 104, 0);
+    patch(&mut b, OFS_SURF + 104, 0);
     let e = refused(&b);
     assert_eq!(
         e.kind(),
@@ -343,7 +311,7 @@ fn surface_ofs_end_that_does_not_advance() {
 #[test]
 fn surface_ofs_end_past_model() {
     let mut b = minimal();
-    set_i32(&mut b, OFS_SURF + 104, SURF_END as i32 + 4);
+    patch(&mut b, OFS_SURF + 104, SURF_END as i32 + 4);
     assert!(matches!(
         refused(&b).kind(),
         ErrorKind::BadOffset {
@@ -356,7 +324,7 @@ fn surface_ofs_end_past_model() {
 #[test]
 fn negative_vertex_count() {
     let mut b = minimal();
-    set_i32(&mut b, OFS_SURF + 80, -3);
+    patch(&mut b, OFS_SURF + 80, -3);
     let e = refused(&b);
     assert_eq!(
         e.kind(),
@@ -371,15 +339,15 @@ fn negative_vertex_count() {
 #[test]
 fn vertices_past_end() {
     let mut b = minimal();
-    set_i32(&mut b, OFS_SURF + 72, 2); // surface numFrames: a second frame is not there
+    patch(&mut b, OFS_SURF + 72, 2); // surface numFrames: a second frame is not there
     assert!(matches!(refused(&b).kind(), ErrorKind::Truncated { .. }));
 }
 
 #[test]
 fn verts_times_frames_overflow() {
     let mut b = minimal();
-    set_i32(&mut b, OFS_SURF + 72, i32::MAX);
-    set_i32(&mut b, OFS_SURF + 80, i32::MAX);
+    patch(&mut b, OFS_SURF + 72, i32::MAX);
+    patch(&mut b, OFS_SURF + 80, i32::MAX);
     // Either the st array or the product is refused; never a panic or a huge loop.
     assert!(Md3::parse(&b).is_err());
 }
@@ -387,9 +355,9 @@ fn verts_times_frames_overflow() {
 #[test]
 fn unbacked_surface_frame_count() {
     let mut b = minimal();
-    set_i32(&mut b, OFS_SURF + 80, 0); // numVerts: no vertex data at all
-    set_i32(&mut b, OFS_SURF + 84, 0); // numTriangles
-    set_i32(&mut b, OFS_SURF + 72, i32::MAX); // numFrames: nothing backs it
+    patch(&mut b, OFS_SURF + 80, 0); // numVerts: no vertex data at all
+    patch(&mut b, OFS_SURF + 84, 0); // numTriangles
+    patch(&mut b, OFS_SURF + 72, i32::MAX); // numFrames: nothing backs it
     let e = refused(&b);
     assert!(
         matches!(
@@ -404,7 +372,7 @@ fn unbacked_surface_frame_count() {
     );
     assert_eq!(e.offset(), (OFS_SURF + 72) as u64);
     // With as many frames as the header it is accepted.
-    set_i32(&mut b, OFS_SURF + 72, 1);
+    patch(&mut b, OFS_SURF + 72, 1);
     assert_eq!(Md3::parse(&b).unwrap().surface(0).unwrap().num_frames(), 1);
     let mut m = Model::example();
     m.surfaces[0].st.clear();
@@ -419,7 +387,7 @@ fn unbacked_surface_frame_count() {
 #[test]
 fn negative_shader_offset() {
     let mut b = minimal();
-    set_i32(&mut b, OFS_SURF + 92, -400);
+    patch(&mut b, OFS_SURF + 92, -400);
     assert_eq!(
         refused(&b).kind(),
         ErrorKind::BadOffset {
@@ -433,7 +401,7 @@ fn negative_shader_offset() {
 fn triangle_index_out_of_range() {
     let mut b = minimal();
     let at = OFS_SURF + 176 + 8; // third index of the triangle
-    set_i32(&mut b, at, 3);
+    patch(&mut b, at, 3);
     let e = refused(&b);
     assert_eq!(
         e.kind(),
@@ -449,7 +417,7 @@ fn triangle_index_out_of_range() {
 #[test]
 fn negative_triangle_index() {
     let mut b = minimal();
-    set_i32(&mut b, OFS_SURF + 176, -1);
+    patch(&mut b, OFS_SURF + 176, -1);
     assert!(matches!(
         refused(&b).kind(),
         ErrorKind::IndexOutOfRange { index: -1, .. }
@@ -475,8 +443,8 @@ fn trailing_bytes_are_exposed() {
 #[test]
 fn tags_only_model() {
     let mut b = minimal();
-    set_i32(&mut b, 84, 0); // numSurfaces
-    set_i32(&mut b, 104, OFS_SURF as i32); // ofsEnd
+    patch(&mut b, 84, 0); // numSurfaces
+    patch(&mut b, 104, OFS_SURF as i32); // ofsEnd
     b.truncate(OFS_SURF);
     let m = Md3::parse(&b).unwrap();
     assert_eq!(m.surfaces().len(), 0);
@@ -489,8 +457,8 @@ fn surface_with_fewer_frames_than_header() {
     let mut b = minimal();
     // Two header frames (add a second frame record by pointing both at the same bytes
     // is impossible, so give the header 2 frames that overlap the tag record).
-    set_i32(&mut b, 76, 2); // numFrames
-    set_i32(&mut b, 96, OFS_TAGS as i32 - 112); // ofsTags: 2 × 1 tags end where they did
+    patch(&mut b, 76, 2); // numFrames
+    patch(&mut b, 96, OFS_TAGS as i32 - 112); // ofsTags: 2 × 1 tags end where they did
     let m = Md3::parse(&b).unwrap();
     let s = m.surface(0).unwrap();
     assert_eq!((m.num_frames(), s.num_frames()), (2, 1));

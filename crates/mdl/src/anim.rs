@@ -1,7 +1,10 @@
 //! Animation timing (which pose of a frame group, which image of a skin group is shown
-//! at a given time) and frame-name helpers.
+//! at a given time) and frame-name clips ([`Mdl::animations`]).
 
 use core::iter::FusedIterator;
+
+use idmodel_core::anim::Clips;
+use idmodel_core::bytes::Name;
 
 use crate::{Frame, Frames, Mdl, Skin};
 
@@ -158,42 +161,39 @@ pub fn split_frame_name(name: &[u8]) -> (&[u8], Option<u32>) {
     (base, Some(value))
 }
 
-/// A run of consecutive frame entries whose names share a base (`run1` … `run6`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Animation<'a> {
-    /// The shared base name (`run`).
-    pub name: &'a [u8],
-    /// Index of the first frame entry.
-    pub first_frame: usize,
-    /// Number of frame entries.
-    pub frame_count: usize,
+/// A run of consecutive frame entries whose names share a base (`run1` … `run6` →
+/// `run`): `name` and `frames`, the entry numbers (a frame group counts once). The one
+/// clip shape of every format crate, [`idmodel_core::anim::Clip`].
+pub use idmodel_core::anim::Clip as Animation;
+
+/// The stem rule of MDL frame names: [`split_frame_name`]'s base.
+fn frame_name_base(name: &[u8]) -> &[u8] {
+    split_frame_name(name).0
 }
 
 /// Iterator over the [`Animation`]s of a model, from [`Mdl::animations`].
 #[derive(Debug, Clone)]
 pub struct Animations<'a> {
-    frames: core::iter::Peekable<core::iter::Enumerate<Frames<'a>>>,
+    clips: Clips<'a, FrameNames<'a>>,
+}
+
+/// The names of a model's frame entries, in order.
+#[derive(Debug, Clone)]
+struct FrameNames<'a>(Frames<'a>);
+
+impl<'a> Iterator for FrameNames<'a> {
+    type Item = Name<'a>;
+
+    fn next(&mut self) -> Option<Name<'a>> {
+        self.0.next().map(|f| f.name())
+    }
 }
 
 impl<'a> Iterator for Animations<'a> {
     type Item = Animation<'a>;
 
     fn next(&mut self) -> Option<Animation<'a>> {
-        let (first, frame) = self.frames.next()?;
-        let name = split_frame_name(frame.name().as_bytes()).0;
-        let mut count = 1usize;
-        while let Some((_, f)) = self.frames.peek() {
-            if split_frame_name(f.name().as_bytes()).0 != name {
-                break;
-            }
-            count = count.saturating_add(1);
-            self.frames.next();
-        }
-        Some(Animation {
-            name,
-            first_frame: first,
-            frame_count: count,
-        })
+        self.clips.next()
     }
 }
 
@@ -208,12 +208,13 @@ impl<'a> Mdl<'a> {
     /// let bytes = Model::example_groups().write().unwrap();
     /// let mdl = Mdl::parse(&bytes).unwrap();
     /// let anims: Vec<_> = mdl.animations().collect();
-    /// assert_eq!(anims[0].name, b"stand");
+    /// assert_eq!(anims[0].name, "stand");
+    /// assert_eq!(anims[0].frames, 0..2); // stand1, then a group starting with stand2
     /// # }
     /// ```
     pub fn animations(&self) -> Animations<'a> {
         Animations {
-            frames: self.frames().enumerate().peekable(),
+            clips: Clips::new(FrameNames(self.frames()), frame_name_base),
         }
     }
 }

@@ -3,7 +3,7 @@
 
 use idmodel_core::{Error, ErrorKind, Result};
 
-use crate::raw::{ALIAS_ONSEAM, StVert, Triangle};
+use crate::raw::{ALIAS_ONSEAM, StVert, TriVertex, Triangle};
 use crate::{Mdl, Pose};
 
 /// Which renderer's seam rule and texel convention to follow (§1.3.2).
@@ -165,9 +165,7 @@ impl Pose<'_> {
             *o = usize::try_from(w.source)
                 .ok()
                 .and_then(|i| self.vertices().get(i))
-                .map_or([0.0, 0.0, 1.0], |v| {
-                    idmodel_core::anorms::anorm_or_up(v.light_normal_index)
-                });
+                .map_or([0.0, 0.0, 1.0], TriVertex::normal);
             n = n.saturating_add(1);
         }
         n
@@ -406,9 +404,7 @@ impl Mdl<'_> {
                 .get(source)
                 .map_or([0, 0], |st| rule.texel(st, !back, w));
             *p = pose.position(source).unwrap_or_default();
-            *n = raw.get(source).map_or([0.0, 0.0, 1.0], |tv| {
-                idmodel_core::anorms::anorm_or_up(tv.light_normal_index)
-            });
+            *n = raw.get(source).map_or([0.0, 0.0, 1.0], TriVertex::normal);
             // The numerator of `rule.uv`; divided below.
             *uv = [int_to_f32(texel[0]) + off, int_to_f32(texel[1]) + off];
         }
@@ -473,9 +469,7 @@ impl Mdl<'_> {
                     .get(source)
                     .map_or([0, 0], |st| rule.texel(st, front, w));
                 *p = pose.position(source).unwrap_or_default();
-                *n = raw.get(source).map_or([0.0, 0.0, 1.0], |tv| {
-                    idmodel_core::anorms::anorm_or_up(tv.light_normal_index)
-                });
+                *n = raw.get(source).map_or([0.0, 0.0, 1.0], TriVertex::normal);
                 *uv = [int_to_f32(texel[0]) + off, int_to_f32(texel[1]) + off];
             }
         }

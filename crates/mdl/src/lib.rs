@@ -49,10 +49,9 @@ mod check;
 mod decode;
 mod flags;
 #[cfg(feature = "alloc")]
-mod model;
-mod palette_table;
+mod owned;
+mod palette;
 pub mod raw;
-mod skin;
 mod view;
 
 pub use anim::{AnimRule, Animation, Animations, gl_skin_slot_image, split_frame_name};
@@ -66,15 +65,16 @@ pub use decode::WeldedMesh;
 pub use decode::{SeamRule, WeldSizes, WeldTargets, WeldedVertex};
 pub use flags::{Flags, Trail};
 #[cfg(feature = "alloc")]
-pub use model::{
+pub use owned::{
     FrameData, Model, PoseData, Quantizer, SkinData, TexCoord, Tri, write, write_into, written_size,
 };
 #[cfg(feature = "alloc")]
-pub use skin::skin_to_rgba_vec;
-pub use skin::{
+pub use palette::skin_to_rgba_vec;
+pub use palette::{
     FIRST_FULLBRIGHT, Palette, QUAKE_PALETTE, SkinOptions, TRANSPARENT_INDEX, fullbright_mask,
     has_fullbrights, is_fullbright, skin_to_rgba,
 };
-pub use view::{AllPoses, Frame, Frames, Mdl, Pose, Poses, Skin, Skins, decode_position};
+pub use view::{AllPoses, Frame, Frames, Mdl, Pose, Poses, Skin, Skins};
 
+pub use idmodel_core::trivertx::decode_position;
 pub use idmodel_core::{Error, ErrorKind, Result};

@@ -119,29 +119,9 @@ pub struct Triangle {
 }
 const _: () = assert!(size_of::<Triangle>() == 16);
 
-/// `trivertx_t`: one packed vertex.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    FromBytes,
-    IntoBytes,
-    KnownLayout,
-    Immutable,
-    Unaligned,
-)]
-#[repr(C)]
-pub struct TriVertex {
-    /// `v`: the position, 0..=255 per axis, decoded as `scale * v + scale_origin`.
-    pub v: [u8; 3],
-    /// `lightnormalindex`: index into the 162-entry normal table.
-    pub light_normal_index: u8,
-}
-const _: () = assert!(size_of::<TriVertex>() == 4);
+/// `trivertx_t`: one packed vertex, the same as MD2's `dtrivertx_t` (defined once in
+/// `idmodel-core`, with its decode).
+pub use idmodel_core::trivertx::TriVertex;
 
 /// `daliasframe_t`: the 24-byte header of one pose (single frame or group member).
 #[derive(

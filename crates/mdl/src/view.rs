@@ -1,6 +1,7 @@
 //! The validated, borrowed view of an MDL file: [`Mdl::parse`] and its accessors.
 
 use core::iter::FusedIterator;
+use core::mem::offset_of;
 
 use idmodel_core::bytes::{self, Cursor, Name};
 use idmodel_core::{Error, ErrorKind, Result};
@@ -95,17 +96,21 @@ impl<'a> Mdl<'a> {
             m.copy_from_slice(magic);
             return Err(Error::at(ErrorKind::BadMagic(m), 0));
         }
-        let version = bytes::read_at::<zerocopy::little_endian::I32>(data, 4)?.get();
+        let at_version = offset_of!(Header, version);
+        let version = bytes::read_at::<zerocopy::little_endian::I32>(data, at_version)?.get();
         if version != raw::VERSION {
-            return Err(Error::at(ErrorKind::UnsupportedVersion(version), 4));
+            return Err(Error::at(
+                ErrorKind::UnsupportedVersion(version),
+                at_version,
+            ));
         }
         let header = bytes::read_at::<Header>(data, 0)?;
-        let num_skins = count_at(data, 48, "numskins")?;
-        let skin_width = count_at(data, 52, "skinwidth")?;
-        let skin_height = count_at(data, 56, "skinheight")?;
-        let num_verts = count_at(data, 60, "numverts")?;
-        let num_tris = count_at(data, 64, "numtris")?;
-        let num_frames = count_at(data, 68, "numframes")?;
+        let num_skins = count_at(data, offset_of!(Header, num_skins), "numskins")?;
+        let skin_width = count_at(data, offset_of!(Header, skin_width), "skinwidth")?;
+        let skin_height = count_at(data, offset_of!(Header, skin_height), "skinheight")?;
+        let num_verts = count_at(data, offset_of!(Header, num_verts), "numverts")?;
+        let num_tris = count_at(data, offset_of!(Header, num_tris), "numtris")?;
+        let num_frames = count_at(data, offset_of!(Header, num_frames), "numframes")?;
 
         let skins_offset = size_of::<Header>();
         let mut cur = Cursor::at(data, skins_offset);
@@ -145,7 +150,7 @@ impl<'a> Mdl<'a> {
             triangles
         };
         for tri in bad_triangles {
-            let mut field = at.saturating_add(4);
+            let mut field = at.saturating_add(offset_of!(Triangle, vert_index));
             for v in tri.vert_index {
                 let index = v.get();
                 if usize::try_from(index).map_or(true, |i| i >= num_verts) {
@@ -834,41 +839,37 @@ impl<'a> Pose<'a> {
 
     /// Decoded lower bound (`scale · bboxmin + origin`).
     pub fn bbox_min(&self) -> [f32; 3] {
-        decode_position(self.header.bbox_min.v, self.scale, self.origin)
+        self.header.bbox_min.position(self.scale, self.origin)
     }
 
     /// Decoded upper bound (`scale · bboxmax + origin`).
     pub fn bbox_max(&self) -> [f32; 3] {
-        decode_position(self.header.bbox_max.v, self.scale, self.origin)
+        self.header.bbox_max.position(self.scale, self.origin)
     }
 
     /// Decoded positions, `scale · v + origin` per axis.
     pub fn positions(&self) -> impl ExactSizeIterator<Item = [f32; 3]> + 'a {
         let (scale, origin) = (self.scale, self.origin);
-        self.vertices
-            .iter()
-            .map(move |v| decode_position(v.v, scale, origin))
+        self.vertices.iter().map(move |v| v.position(scale, origin))
     }
 
     /// Decoded position of vertex `index`.
     pub fn position(&self, index: usize) -> Option<[f32; 3]> {
         let v = self.vertices.get(index)?;
-        Some(decode_position(v.v, self.scale, self.origin))
+        Some(v.position(self.scale, self.origin))
     }
 
     /// Unit normals from the 162-entry table. An index ≥ 162 (which engines read out of
     /// bounds) decodes to the documented fallback `(0, 0, 1)`; [`Mdl::check`] reports it.
     pub fn normals(&self) -> impl ExactSizeIterator<Item = [f32; 3]> + 'a {
-        self.vertices
-            .iter()
-            .map(|v| idmodel_core::anorms::anorm_or_up(v.light_normal_index))
+        self.vertices.iter().map(TriVertex::normal)
     }
 
     /// Number of vertices whose normal index is ≥ 162.
     pub fn bad_normal_count(&self) -> usize {
         self.vertices
             .iter()
-            .filter(|v| usize::from(v.light_normal_index) >= idmodel_core::anorms::ANORMS.len())
+            .filter(|v| !v.normal_in_table())
             .count()
     }
 
@@ -882,15 +883,6 @@ impl<'a> Pose<'a> {
         }
         n
     }
-}
-
-/// `scale · v + origin` per axis (§1.3.1).
-pub fn decode_position(v: [u8; 3], scale: [f32; 3], origin: [f32; 3]) -> [f32; 3] {
-    [
-        scale[0] * f32::from(v[0]) + origin[0],
-        scale[1] * f32::from(v[1]) + origin[1],
-        scale[2] * f32::from(v[2]) + origin[2],
-    ]
 }
 
 #[cfg(test)]

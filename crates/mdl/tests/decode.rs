@@ -376,9 +376,9 @@ fn frame_names_split_into_animations() {
         .animations()
         .map(|a| {
             (
-                String::from_utf8(a.name.to_vec()).unwrap(),
-                a.first_frame,
-                a.frame_count,
+                String::from_utf8(a.name.as_bytes().to_vec()).unwrap(),
+                a.frames.start,
+                a.frames.len(),
             )
         })
         .collect();

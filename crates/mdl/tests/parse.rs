@@ -11,7 +11,8 @@
 
 mod common;
 
-use common::fixture::{self, Le, Spec};
+use common::fixture::{self, LeBuffer, Spec};
+use common::patch;
 use idmodel_mdl::{ErrorKind, Mdl};
 
 fn refuse(bytes: &[u8]) -> (ErrorKind, u64) {
@@ -148,7 +149,7 @@ fn negative_frame_count() {
 
 #[test]
 fn huge_skin_size_does_not_overflow() {
-    let mut b = Le::new();
+    let mut b = LeBuffer::new();
     fixture::header(
         &mut b,
         &Spec {
@@ -158,7 +159,7 @@ fn huge_skin_size_does_not_overflow() {
         },
     );
     fixture::single_skin(&mut b, 4, 2);
-    let bytes = b.0;
+    let bytes = b.into_vec();
     assert!(matches!(refuse(&bytes), (ErrorKind::Truncated { .. }, 88)));
 }
 
@@ -179,7 +180,7 @@ fn skin_past_end() {
 #[test]
 fn more_skins_than_bytes() {
     let mut bytes = fixture::minimal();
-    bytes[48..52].copy_from_slice(&i32::MAX.to_le_bytes()); // numskins
+    patch(&mut bytes, 48, i32::MAX); // numskins
     // The walk ends where the bytes do, not after 2^31 iterations: the stverts and
     // triangles are read as skin entries until one runs past the end or is invalid.
     let (kind, at) = refuse(&bytes);
@@ -238,14 +239,14 @@ fn frame_past_end() {
 #[test]
 fn more_frames_than_bytes() {
     let mut bytes = fixture::minimal();
-    bytes[68..72].copy_from_slice(&1_000_000i32.to_le_bytes());
+    patch(&mut bytes, 68, 1_000_000i32); // numframes
     assert!(matches!(refuse(&bytes), (ErrorKind::Truncated { .. }, 188)));
 }
 
 #[test]
 fn triangle_vertex_index_past_numverts() {
     let mut bytes = fixture::minimal();
-    bytes[144..148].copy_from_slice(&3i32.to_le_bytes()); // vertindex[2] = numverts
+    patch(&mut bytes, 144, 3i32); // vertindex[2] = numverts
     let (kind, at) = refuse(&bytes);
     assert_eq!(at, 144);
     assert_eq!(
@@ -261,7 +262,7 @@ fn triangle_vertex_index_past_numverts() {
 #[test]
 fn negative_triangle_vertex_index() {
     let mut bytes = fixture::minimal();
-    bytes[136..140].copy_from_slice(&(-1i32).to_le_bytes()); // vertindex[0]
+    patch(&mut bytes, 136, -1i32); // vertindex[0]
     assert_eq!(
         refuse(&bytes),
         (
@@ -276,7 +277,7 @@ fn negative_triangle_vertex_index() {
 }
 
 fn group_file(group_count: i32, intervals: &[f32], poses: usize, trailing: &[u8]) -> Vec<u8> {
-    let mut b = Le::new();
+    let mut b = LeBuffer::new();
     let s = Spec {
         numframes: 2,
         ..Spec::default()
@@ -297,7 +298,7 @@ fn group_file(group_count: i32, intervals: &[f32], poses: usize, trailing: &[u8]
         fixture::pose(&mut b, &format!("run{}", k + 1), 3, 0);
     }
     b.bytes(trailing);
-    b.0
+    b.into_vec()
 }
 
 #[test]
@@ -321,7 +322,7 @@ fn frame_group_parses() {
     assert!(m.pose(4).is_none());
     let anims: Vec<_> = m
         .animations()
-        .map(|a| (a.name.to_vec(), a.first_frame, a.frame_count))
+        .map(|a| (a.name.as_bytes().to_vec(), a.frames.start, a.frames.len()))
         .collect();
     assert_eq!(
         anims,
@@ -367,7 +368,7 @@ fn frame_group_past_end() {
 }
 
 fn skin_group_file(count: i32, intervals: &[f32], images: usize) -> Vec<u8> {
-    let mut b = Le::new();
+    let mut b = LeBuffer::new();
     fixture::header(&mut b, &Spec::default());
     b.i32(1); // skin type: ALIAS_SKIN_GROUP
     b.i32(count); // daliasskingroup_t numskins
@@ -380,7 +381,7 @@ fn skin_group_file(count: i32, intervals: &[f32], images: usize) -> Vec<u8> {
     fixture::stverts(&mut b, 3);
     fixture::triangle(&mut b, 1, [0, 1, 2]);
     fixture::single_frame(&mut b, "base", 3);
-    b.0
+    b.into_vec()
 }
 
 #[test]
@@ -433,7 +434,7 @@ fn skin_group_past_end() {
 #[test]
 fn any_nonzero_type_word_is_a_group() {
     let mut bytes = skin_group_file(1, &[0.1], 1);
-    bytes[84..88].copy_from_slice(&(-7i32).to_le_bytes());
+    patch(&mut bytes, 84, -7i32); // skin type word
     let m = Mdl::parse(&bytes).unwrap();
     assert_eq!(m.skin(0).unwrap().type_word(), -7);
     assert!(m.skin(0).unwrap().is_group());
@@ -463,7 +464,7 @@ fn unknown_flags_and_synctype_are_kept() {
 #[test]
 fn out_of_table_normal_decodes_to_up() {
     let mut bytes = fixture::minimal();
-    bytes[176 + 3] = 200; // lightnormalindex of vertex 0
+    patch(&mut bytes, 176 + 3, 200u8); // lightnormalindex of vertex 0
     let m = Mdl::parse(&bytes).unwrap();
     let p = m.pose(0).unwrap();
     assert_eq!(p.normals().next().unwrap(), [0.0, 0.0, 1.0]);

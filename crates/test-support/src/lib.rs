@@ -2,13 +2,19 @@
 //!
 //! Helpers shared by the tests of the idmodel workspace, and by nothing else: finding
 //! the real-file corpus (`$IDMODEL_CORPUS`, skipped with a printed notice when unset),
-//! listing its files, and finding the Khronos glTF validator (Node.js and the npm
-//! `gltf-validator` package, see `crates/gltf/tests/validate.mjs`). It uses `std`, is a
-//! dev-dependency only and is never published. Each test crate re-exports it from its
-//! `tests/common/mod.rs`, so the tests call `common::corpus_dir(..)` as before.
+//! listing its files, finding the Khronos glTF validator (Node.js and the npm
+//! `gltf-validator` package, see `crates/gltf/tests/validate.mjs`), and the one
+//! little-endian byte builder every format's fixtures are written with ([`LeBuffer`],
+//! after read-fonts' `BeBuffer`). It uses `std`, is a dev-dependency only and is never
+//! published. Each test crate re-exports it from its `tests/common/mod.rs`, so the tests
+//! call `common::corpus_dir(..)` as before.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+mod le_buffer;
+
+pub use le_buffer::{LeBuffer, LeScalar, patch, patch_bytes};
 
 /// The corpus directory from `$IDMODEL_CORPUS`, or `None` (with a printed notice) when
 /// the variable is unset. `.ci/run` sets it to the shared corpus beside the repository.

@@ -206,8 +206,7 @@ fn animations(mdl: &Model<'_>, targets: usize) -> Vec<Animation> {
     let frames: Vec<file::Frame<'_>> = mdl.frames().collect();
     mdl.animations()
         .map(|anim| {
-            let end = anim.first_frame.saturating_add(anim.frame_count);
-            let entries = frames.get(anim.first_frame..end).unwrap_or(&[]);
+            let entries = frames.get(anim.frames.clone()).unwrap_or(&[]);
             let mut times: Vec<f32> = Vec::new();
             let mut values = Vec::new();
             let mut clock = 0.0f64;
@@ -221,7 +220,7 @@ fn animations(mdl: &Model<'_>, targets: usize) -> Vec<Animation> {
                 }
             }
             Animation {
-                name: String::from_utf8_lossy(anim.name).into_owned(),
+                name: String::from_utf8_lossy(anim.name.as_bytes()).into_owned(),
                 channels: vec![Channel {
                     node: 0,
                     times,
@@ -308,8 +307,7 @@ fn details(mdl: &Model<'_>, mesh: &WeldedMesh) -> Vec<(String, String)> {
     );
     let frames: Vec<file::Frame<'_>> = mdl.frames().collect();
     for a in &anims {
-        let end = a.first_frame.saturating_add(a.frame_count);
-        let entries = frames.get(a.first_frame..end).unwrap_or(&[]);
+        let entries = frames.get(a.frames.clone()).unwrap_or(&[]);
         let first_pose = entries.first().map_or(0, file::Frame::first_pose);
         let poses: usize = entries.iter().map(file::Frame::pose_count).sum();
         let groups = entries.iter().filter(|f| f.is_group()).count();
@@ -319,7 +317,7 @@ fn details(mdl: &Model<'_>, mesh: &WeldedMesh) -> Vec<(String, String)> {
             _ => String::new(),
         };
         push(
-            &format!("  {}", String::from_utf8_lossy(a.name)),
+            &format!("  {}", String::from_utf8_lossy(a.name.as_bytes())),
             format!(
                 "poses {}-{} ({poses}; {names}{})",
                 first_pose,

@@ -1,39 +1,8 @@
-//! A little-endian byte builder and a field-by-field minimal MDL for the fixtures.
+//! A field-by-field minimal MDL for the fixtures, written with the workspace's one
+//! little-endian builder ([`LeBuffer`], from `idmodel-test-support`).
 #![allow(dead_code)] // each test binary uses a different subset
 
-/// A little-endian byte buffer builder.
-#[derive(Default)]
-pub struct Le(pub Vec<u8>);
-
-impl Le {
-    pub fn new() -> Self {
-        Le(Vec::new())
-    }
-    pub fn i32(&mut self, v: i32) -> &mut Self {
-        self.0.extend_from_slice(&v.to_le_bytes());
-        self
-    }
-    pub fn f32(&mut self, v: f32) -> &mut Self {
-        self.0.extend_from_slice(&v.to_le_bytes());
-        self
-    }
-    pub fn bytes(&mut self, b: &[u8]) -> &mut Self {
-        self.0.extend_from_slice(b);
-        self
-    }
-    pub fn fill(&mut self, n: usize, b: u8) -> &mut Self {
-        self.0.extend(core::iter::repeat_n(b, n));
-        self
-    }
-    pub fn name16(&mut self, name: &str) -> &mut Self {
-        let mut f = [0u8; 16];
-        f[..name.len()].copy_from_slice(name.as_bytes());
-        self.bytes(&f)
-    }
-    pub fn len(&self) -> usize {
-        self.0.len()
-    }
-}
+pub use idmodel_test_support::LeBuffer;
 
 /// Header values of the minimal fixture; tests change one field.
 #[derive(Clone, Copy)]
@@ -68,7 +37,7 @@ impl Default for Spec {
 }
 
 /// The 84-byte header, one field per line.
-pub fn header(b: &mut Le, s: &Spec) {
+pub fn header(b: &mut LeBuffer, s: &Spec) {
     b.bytes(&s.magic); // ident
     b.i32(s.version); // version
     b.f32(1.0).f32(1.0).f32(1.0); // scale
@@ -87,13 +56,13 @@ pub fn header(b: &mut Le, s: &Spec) {
 }
 
 /// One single skin of `w*h` bytes.
-pub fn single_skin(b: &mut Le, w: usize, h: usize) {
+pub fn single_skin(b: &mut LeBuffer, w: usize, h: usize) {
     b.i32(0); // skin type: ALIAS_SKIN_SINGLE
     b.fill(w * h, 7); // pixels
 }
 
 /// `n` texture coordinates at (i, 0), onseam 0.
-pub fn stverts(b: &mut Le, n: usize) {
+pub fn stverts(b: &mut LeBuffer, n: usize) {
     for i in 0..n {
         b.i32(0); // onseam
         b.i32(i as i32); // s
@@ -102,30 +71,30 @@ pub fn stverts(b: &mut Le, n: usize) {
 }
 
 /// One triangle.
-pub fn triangle(b: &mut Le, faces_front: i32, v: [i32; 3]) {
+pub fn triangle(b: &mut LeBuffer, faces_front: i32, v: [i32; 3]) {
     b.i32(faces_front); // facesfront
     b.i32(v[0]).i32(v[1]).i32(v[2]); // vertindex[3]
 }
 
 /// One pose body (daliasframe_t + verts), no type word.
-pub fn pose(b: &mut Le, name: &str, nverts: usize, normal: u8) {
+pub fn pose(b: &mut LeBuffer, name: &str, nverts: usize, normal: u8) {
     b.bytes(&[0, 0, 0, 0]); // bboxmin
     b.bytes(&[8, 8, 8, 0]); // bboxmax
-    b.name16(name); // name
+    b.name(name, 16); // name
     for i in 0..nverts {
         b.bytes(&[i as u8, 1, 2, normal]); // trivertx_t v[3], lightnormalindex
     }
 }
 
 /// One single frame.
-pub fn single_frame(b: &mut Le, name: &str, nverts: usize) {
+pub fn single_frame(b: &mut LeBuffer, name: &str, nverts: usize) {
     b.i32(0); // frame type: ALIAS_SINGLE
     pose(b, name, nverts, 0);
 }
 
 /// A valid file with the header from `s` and bodies sized from its (positive) counts.
 pub fn minimal_with(s: &Spec) -> Vec<u8> {
-    let mut b = Le::new();
+    let mut b = LeBuffer::new();
     header(&mut b, s);
     let (w, h) = (s.skinwidth.max(0) as usize, s.skinheight.max(0) as usize);
     for _ in 0..s.numskins.max(0) {
@@ -139,7 +108,7 @@ pub fn minimal_with(s: &Spec) -> Vec<u8> {
     for i in 0..s.numframes.max(0) {
         single_frame(&mut b, &format!("frame{}", i + 1), nv);
     }
-    b.0
+    b.into_vec()
 }
 
 /// The default minimal file: 1 skin 4x2, 3 vertices, 1 triangle, 1 frame.

@@ -10,7 +10,7 @@
     clippy::as_conversions
 )]
 
-use idmodel_md2::raw::Vertex;
+use idmodel_md2::raw::TriVertex;
 use idmodel_md2::{FindingKind, FrameData, Md2, Model, Profile, Triangle};
 use proptest::prelude::*;
 
@@ -31,9 +31,9 @@ fn model() -> impl Strategy<Value = Model> {
             proptest::array::uniform3(-1000.0f32..1000.0),
             proptest::collection::vec(
                 (proptest::array::uniform3(any::<u8>()), any::<u8>()).prop_map(
-                    |(v, lightnormalindex)| Vertex {
+                    |(v, light_normal_index)| TriVertex {
                         v,
-                        lightnormalindex,
+                        light_normal_index,
                     },
                 ),
                 nv,

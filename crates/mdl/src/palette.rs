@@ -1,8 +1,13 @@
-//! Skins to RGBA8 through a palette, fullbright masks and `MF_HOLEY` transparency.
+//! The palette and what it does to skins: the standard Quake palette, skins to RGBA8
+//! through any palette, fullbright masks and `MF_HOLEY` transparency.
+
+// The generated table is a file of its own, as core's normal table is.
+#[path = "palette_table.rs"]
+mod table;
 
 use idmodel_core::{Error, ErrorKind, Result};
 
-pub use crate::palette_table::QUAKE_PALETTE;
+pub use table::QUAKE_PALETTE;
 
 /// First fullbright palette index: QuakeSpasm's `Mod_CheckFullbrights` treats indices
 /// 224–255 as fullbright (drawn without lighting), as the software colormap does.

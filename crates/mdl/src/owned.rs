@@ -3,6 +3,7 @@
 
 use alloc::vec;
 use alloc::vec::Vec;
+use core::mem::offset_of;
 
 use idmodel_core::{Error, ErrorKind, Result};
 use zerocopy::IntoBytes;
@@ -304,20 +305,40 @@ fn mul(a: usize, b: usize, at: usize) -> Result<usize> {
 pub fn written_size(model: &Model) -> Result<usize> {
     let w = usize::try_from(model.skin_width).unwrap_or(usize::MAX);
     let h = usize::try_from(model.skin_height).unwrap_or(usize::MAX);
+    let (at_width, at_height) = (
+        offset_of!(raw::Header, skin_width),
+        offset_of!(raw::Header, skin_height),
+    );
     if w == 0 {
-        return Err(bad_count("skinwidth", 0, 52));
+        return Err(bad_count("skinwidth", 0, at_width));
     }
     if h == 0 {
-        return Err(bad_count("skinheight", 0, 56));
+        return Err(bad_count("skinheight", 0, at_height));
     }
-    to_i32(w, "skinwidth", 52)?;
-    to_i32(h, "skinheight", 56)?;
-    let image = mul(w, h, 52)?;
+    to_i32(w, "skinwidth", at_width)?;
+    to_i32(h, "skinheight", at_height)?;
+    let image = mul(w, h, at_width)?;
     for (what, n, at) in [
-        ("numskins", model.skins.len(), 48),
-        ("numverts", model.texcoords.len(), 60),
-        ("numtris", model.triangles.len(), 64),
-        ("numframes", model.frames.len(), 68),
+        (
+            "numskins",
+            model.skins.len(),
+            offset_of!(raw::Header, num_skins),
+        ),
+        (
+            "numverts",
+            model.texcoords.len(),
+            offset_of!(raw::Header, num_verts),
+        ),
+        (
+            "numtris",
+            model.triangles.len(),
+            offset_of!(raw::Header, num_tris),
+        ),
+        (
+            "numframes",
+            model.frames.len(),
+            offset_of!(raw::Header, num_frames),
+        ),
     ] {
         if n == 0 {
             return Err(bad_count(what, 0, at));
@@ -802,7 +823,7 @@ impl Quantizer {
 
     /// `scale · v + origin`.
     pub fn decode(&self, v: [u8; 3]) -> [f32; 3] {
-        crate::decode_position(v, self.scale, self.origin)
+        idmodel_core::trivertx::decode_position(v, self.scale, self.origin)
     }
 
     /// A pose from float positions and normals: positions quantised, normals encoded to

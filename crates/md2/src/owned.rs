@@ -20,7 +20,7 @@ pub struct FrameData {
     /// Per-axis translation.
     pub translate: [f32; 3],
     /// The packed vertices (the same count in every frame).
-    pub vertices: Vec<raw::Vertex>,
+    pub vertices: Vec<raw::TriVertex>,
 }
 
 /// An owned MD2 model: everything the file holds except the GL commands, which the
@@ -60,21 +60,21 @@ impl Model {
     pub fn example() -> Self {
         let verts = |d: u8| {
             vec![
-                raw::Vertex {
+                raw::TriVertex {
                     v: [0, 0, 0],
-                    lightnormalindex: 0,
+                    light_normal_index: 0,
                 },
-                raw::Vertex {
+                raw::TriVertex {
                     v: [200, 0, d],
-                    lightnormalindex: 1,
+                    light_normal_index: 1,
                 },
-                raw::Vertex {
+                raw::TriVertex {
                     v: [0, 200, 0],
-                    lightnormalindex: 2,
+                    light_normal_index: 2,
                 },
-                raw::Vertex {
+                raw::TriVertex {
                     v: [0, 0, 200],
-                    lightnormalindex: 3,
+                    light_normal_index: 3,
                 },
             ]
         };

@@ -256,7 +256,7 @@ proptest! {
         // A real header with small counts, so the walk gets past the header.
         let mut bytes = Model::example().write().unwrap()[..84].to_vec();
         for (i, c) in counts.iter().enumerate() {
-            bytes[48 + 4 * i..52 + 4 * i].copy_from_slice(&i32::from(*c % 8).to_le_bytes());
+            idmodel_test_support::patch(&mut bytes, 48 + 4 * i, i32::from(*c % 8));
         }
         bytes.extend_from_slice(&body);
         if let Ok(m) = Mdl::parse(&bytes) {
