@@ -22,8 +22,15 @@
 
 extern crate alloc;
 
+pub mod axes;
 mod error;
+pub mod md2;
+pub mod md5;
+pub mod mdl;
+pub mod obj;
 mod options;
+mod placed;
+pub mod render;
 mod scene;
 
 pub use error::Error;

@@ -69,8 +69,19 @@ use idmodel_gltf::{
     Primitive, Scene,
 };
 
-use super::{Bounds, Engine, Finding, FrameMesh, Info, Input, ModelFormat, Request};
+use super::{Bounds, Engine, Finding, Info, Input, ModelFormat, Request};
 use crate::failure::Failure;
+
+/// One posed frame: the parts and their materials, returned as a still scene.
+struct FrameMesh {
+    primitives: Vec<Primitive>,
+    materials: Vec<Material>,
+}
+
+/// `frame` as `ModelFormat::frame` returns it: one mesh on one node.
+fn still(frame: FrameMesh) -> Scene {
+    Scene::still("md3", frame.primitives, frame.materials)
+}
 
 /// The Quake III MD3 module.
 pub struct Md3;
@@ -996,7 +1007,7 @@ fn place(prim: &mut Primitive, o: &Orientation) {
 
 /// One posed frame of the player in `dir` (frame N of lower and upper, head frame 0),
 /// the parts placed on their tags as the engine places them.
-pub fn player_frame(dir: &Path, request: &Request<'_>) -> Result<FrameMesh, Failure> {
+pub fn player_frame(dir: &Path, request: &Request<'_>) -> Result<Scene, Failure> {
     let files = PlayerFiles::read(dir)?;
     let [lower, upper, head] = files.models()?;
     let frame = player_frame_of(&lower, &upper, request.frame)?;
@@ -1028,10 +1039,10 @@ pub fn player_frame(dir: &Path, request: &Request<'_>) -> Result<FrameMesh, Fail
             }
         }
     }
-    Ok(FrameMesh {
+    Ok(still(FrameMesh {
         primitives,
         materials: materials.0,
-    })
+    }))
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1261,7 +1272,7 @@ impl ModelFormat for Md3 {
         Ok(scene)
     }
 
-    fn frame(&self, input: &Input<'_>, request: &Request<'_>) -> Result<FrameMesh, Failure> {
+    fn frame(&self, input: &Input<'_>, request: &Request<'_>) -> Result<Scene, Failure> {
         let md3 = parse(input.bytes)?;
         let frame = frame_of(&md3, request.frame)?;
         let dir = input.path.parent().unwrap_or(Path::new(""));
@@ -1278,10 +1289,10 @@ impl ModelFormat for Md3 {
         if md3.num_surfaces() == 0 {
             primitives.extend(tag_markers(&md3, frame));
         }
-        Ok(FrameMesh {
+        Ok(still(FrameMesh {
             primitives,
             materials: materials.0,
-        })
+        }))
     }
 }
 
