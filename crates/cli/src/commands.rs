@@ -732,6 +732,65 @@ mod tests {
         );
     }
 
+    /// The PNG of a picture decodes to the picture's size (the renderer itself is tested in
+    /// `idmodel_scene::render`).
+    #[test]
+    fn rendered_pictures_encode_as_png_of_their_size() {
+        use idmodel_scene::Primitive;
+        let tri = Primitive {
+            positions: vec![[0.0, -1.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
+            indices: vec![0, 1, 2],
+            ..Primitive::default()
+        };
+        let scene = Scene::still("triangle", vec![tri], Vec::new());
+        for (name, size) in [
+            ("wide", (320, 200)),
+            ("square", (128, 128)),
+            ("tall", (64, 300)),
+        ] {
+            let options = RenderOptions {
+                width: size.0,
+                height: size.1,
+                ..RenderOptions::default()
+            };
+            let png_bytes = picture_png(&render::render(&scene, &options).unwrap()).unwrap();
+            // Set IDMODEL_RENDER_DUMP=folder to look at the pictures.
+            if let Some(dir) = std::env::var_os("IDMODEL_RENDER_DUMP") {
+                std::fs::write(Path::new(&dir).join(format!("{name}.png")), &png_bytes).unwrap();
+            }
+            let decoder = png::Decoder::new(std::io::Cursor::new(&png_bytes));
+            let mut reader = decoder.read_info().unwrap();
+            let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+            let info = reader.next_frame(&mut buf).unwrap();
+            assert_eq!((info.width, info.height), size, "{name}");
+        }
+    }
+
+    /// An embedded skin of an OBJ export is written beside it as a PNG, after the `.mtl`.
+    #[test]
+    fn obj_skins_are_written_as_png() {
+        use idmodel_scene::{Image, Material, Primitive};
+        let tri = Primitive {
+            positions: vec![[0.0; 3]; 3],
+            uvs: vec![[0.0; 2]; 3],
+            indices: vec![0, 1, 2],
+            material: Some(0),
+            ..Primitive::default()
+        };
+        let skin = Image::Rgba8 {
+            width: 1,
+            height: 1,
+            pixels: vec![1, 2, 3, 255],
+        };
+        let scene = Scene::still("ogre", vec![tri], vec![Material::new("skin 0", Some(skin))]);
+        let (text, beside) = obj_files(&scene, "ogre", Axes::YUp).unwrap();
+        assert!(text.contains("usemtl skin_0\n"));
+        assert_eq!(beside.len(), 2);
+        assert_eq!(beside[0].0, "ogre.mtl");
+        assert_eq!(beside[1].0, "ogre_0.png");
+        assert!(beside[1].1.starts_with(b"\x89PNG"));
+    }
+
     #[test]
     fn identify_names_impostors_and_garbage() {
         let e = identify(b"IDST\x0a\0\0\0").err().unwrap().to_string();

@@ -150,3 +150,63 @@ pub fn frame(anim: &Anim, name: &str, options: &Options) -> Result<Scene> {
     }
     Ok(Scene::still(name.to_owned(), vec![bones], Vec::new()))
 }
+
+// Tests may index, unwrap and compute freely: a panic here is a failed assertion.
+#[allow(
+    clippy::indexing_slicing,
+    clippy::unwrap_used,
+    clippy::arithmetic_side_effects,
+    clippy::as_conversions
+)]
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ANIM: &str = include_str!("../../../../samples/sample.md5anim");
+
+    #[test]
+    fn bones_are_tetrahedra_facing_outwards() {
+        let anim = Anim::parse(ANIM.as_bytes()).unwrap();
+        let s = frame(&anim, "bend", &Options::default()).unwrap();
+        let p = &s.meshes[0].primitives[0];
+        // Four faces of three corners per bone of non-zero length.
+        assert!(!p.indices.is_empty() && p.indices.len() % 12 == 0);
+        for tet in p.positions.chunks(12) {
+            let mut centre = [0.0f32; 3];
+            for v in tet {
+                centre = add(centre, scale(*v, 1.0 / 12.0));
+            }
+            for (face, normals) in tet.chunks(3).zip(p.normals[..].chunks(3)) {
+                let mid = scale(add(add(face[0], face[1]), face[2]), 1.0 / 3.0);
+                assert!(dot(normals[0], sub(mid, centre)) > 0.0);
+            }
+        }
+        let e = frame(
+            &anim,
+            "bend",
+            &Options {
+                frame: Some(9),
+                ..Options::default()
+            },
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.message(),
+            "frame 9 is out of range: the animation has 5 frames (0 to 4)"
+        );
+    }
+
+    #[test]
+    fn the_skeleton_scene_has_one_clip_unless_a_frame_is_asked_for() {
+        let anim = Anim::parse(ANIM.as_bytes()).unwrap();
+        let s = scene(&anim, "bend", &Options::default()).unwrap();
+        assert_eq!(s.nodes.len(), anim.hierarchy.len());
+        assert_eq!(s.animations.len(), 1);
+        assert!(s.meshes.is_empty());
+        let one = Options {
+            frame: Some(2),
+            ..Options::default()
+        };
+        assert!(scene(&anim, "bend", &one).unwrap().animations.is_empty());
+    }
+}

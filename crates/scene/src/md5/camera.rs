@@ -169,3 +169,46 @@ pub fn scene(cam: &CameraFile, name: &str, options: &Options) -> Result<Scene> {
         ..Scene::default()
     })
 }
+
+// Tests may index, unwrap and compute freely: a panic here is a failed assertion.
+#[allow(
+    clippy::indexing_slicing,
+    clippy::unwrap_used,
+    clippy::arithmetic_side_effects
+)]
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CAMERA: &str = include_str!("../../../../samples/sample.md5camera");
+
+    #[test]
+    fn a_cut_is_keyed_just_before_it_and_never_interpolated_across() {
+        let cam = CameraFile::parse(CAMERA.as_bytes()).unwrap();
+        let (times, frames, interpolation) = camera_keys(&cam);
+        assert_eq!(interpolation, Interpolation::Linear);
+        assert!(times.windows(2).all(|w| w[0] < w[1]), "{times:?}");
+        // The cut at 2: Doom shows stored frames 0, 1, 3, 4, 5 at ticks 0 to 4 (the cut
+        // skips frame 2); frame 2, the one before the cut, is keyed just before tick 2,
+        // where frame 3 takes over, so nothing is interpolated across the cut.
+        assert_eq!(frames, vec![0, 1, 2, 3, 4, 5]);
+        let tick = 1.0 / 30.0;
+        assert!((times[1] - tick).abs() < 1e-6 && (times[3] - 2.0 * tick).abs() < 1e-6);
+        assert!(times[3] - times[2] < tick * 0.01, "{times:?}");
+        assert!((times[5] - 4.0 * tick).abs() < 1e-6);
+        let s = scene(&cam, "shots", &Options::default()).unwrap();
+        assert_eq!(s.animations[0].channels[0].times, times);
+        assert_eq!(s.cameras[0].aspect_ratio, Some(CAMERA_ASPECT));
+    }
+
+    #[test]
+    fn fovs_outside_the_open_half_turn_are_90_degrees() {
+        assert_eq!(yfov(0.0), yfov(90.0));
+        assert_eq!(yfov(f32::NAN), yfov(90.0));
+        assert_eq!(yfov(180.0), yfov(90.0));
+        assert!(yfov(60.0) < yfov(90.0));
+        assert_eq!(just_before(1.0, 1.0), None);
+        let c = just_before(1.0, 0.0).unwrap();
+        assert!((0.999..1.0).contains(&c));
+    }
+}

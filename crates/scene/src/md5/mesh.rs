@@ -324,3 +324,138 @@ pub fn frame(
     let (primitives, materials) = primitives(model, &joints, false);
     Ok(Scene::still(name.to_owned(), primitives, materials))
 }
+
+// Tests may index, unwrap and compute freely: a panic here is a failed assertion.
+#[allow(
+    clippy::indexing_slicing,
+    clippy::unwrap_used,
+    clippy::arithmetic_side_effects,
+    clippy::as_conversions
+)]
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MESH: &str = include_str!("../../../../samples/sample.md5mesh");
+    const ANIM: &str = include_str!("../../../../samples/sample.md5anim");
+
+    fn sample() -> (Model, Anim) {
+        (
+            Model::parse(MESH.as_bytes()).unwrap(),
+            Anim::parse(ANIM.as_bytes()).unwrap(),
+        )
+    }
+
+    #[test]
+    fn the_draw_mesh_copies_mirrored_vertices() {
+        let (model, _) = sample();
+        let m = &model.meshes[0];
+        let (prims, materials) = primitives(&model, &model.bind_pose(), true);
+        let p = &prims[0];
+        let n = m.vertices.len();
+        // The column's UVs wrap around (u 0.75 → 0): the seam triangles are mirrored.
+        assert!(p.positions.len() > n, "{} of {n}", p.positions.len());
+        assert_eq!(p.uvs.len(), p.positions.len());
+        assert_eq!(p.normals.len(), p.positions.len());
+        assert_eq!(p.influences.len(), p.positions.len());
+        let mut bind = vec![[0.0f32; 3]; n];
+        skin::skin(&m.vertices, &m.weights, &model.bind_pose(), &mut bind);
+        let uvs: Vec<[f32; 2]> = m.vertices.iter().map(|v| v.uv).collect();
+        let setup = DoomTangents::new(&bind, &uvs, &m.triangles);
+        for (c, &src) in setup.mirrored().iter().enumerate() {
+            let src = src as usize;
+            assert_eq!(p.positions[n + c], bind[src]);
+            assert_eq!(p.uvs[n + c], uvs[src]);
+            assert_eq!(p.influences[n + c], p.influences[src]);
+        }
+        // Every index is in range, one material per shader.
+        assert!(p.indices.iter().all(|&i| (i as usize) < p.positions.len()));
+        assert_eq!(materials.len(), 1);
+        assert_eq!(materials[0].name, m.shader);
+    }
+
+    #[test]
+    fn anims_fit_by_index_and_names_only_warn() {
+        let (model, anim) = sample();
+        assert_eq!(fit(&model, &anim), Ok(None));
+        let mut renamed = anim.clone();
+        renamed.hierarchy[2].name = "top".into();
+        let warning = fit(&model, &renamed).unwrap().unwrap();
+        assert_eq!(
+            warning,
+            "1 joint names differ from the mesh's (joint 2 is \"upper\" in the mesh, \"top\" in the anim); applied by index, Doom 3 would refuse it"
+        );
+        let mut short = anim.clone();
+        short.hierarchy.pop();
+        let e = fit(&model, &short).unwrap_err();
+        assert!(
+            e.message().starts_with(
+                "the animation does not fit this mesh: the mesh has 3 joints, the anim 2"
+            ),
+            "{e}"
+        );
+        // The scene refuses it too, naming the clip.
+        let e = scene(&model, "m", &[("bend", &short)], &Options::default()).unwrap_err();
+        assert!(e.message().starts_with("md5anim bend: "), "{e}");
+    }
+
+    #[test]
+    fn the_skinned_scene_has_joints_binds_and_clips() {
+        let (model, anim) = sample();
+        let s = scene(&model, "m", &[("bend", &anim)], &Options::default()).unwrap();
+        assert_eq!(s.nodes.len(), model.joints.len() + 1);
+        let mesh_node = &s.nodes[model.joints.len()];
+        assert_eq!((mesh_node.mesh, mesh_node.skin), (Some(0), Some(0)));
+        assert_eq!(s.skins[0].inverse_bind_matrices.len(), model.joints.len());
+        // The inverse bind of "upper" (at z = 4, no rotation) moves it back to the origin.
+        let ibm = s.skins[0].inverse_bind_matrices[2];
+        assert_eq!(&ibm[12..15], &[0.0, 0.0, -4.0]);
+        // Children are linked; translations are parent-relative.
+        assert_eq!(s.nodes[1].children, vec![2]);
+        assert_eq!(s.nodes[2].translation, [0.0, 0.0, 4.0]);
+        assert_eq!(s.animations.len(), 1);
+        assert_eq!(s.animations[0].name, "bend");
+        assert_eq!(s.animations[0].channels.len(), 2 * model.joints.len());
+        // One frame: the joints hold it, no clips.
+        let one = Options {
+            frame: Some(2),
+            ..Options::default()
+        };
+        let posed = scene(&model, "m", &[("bend", &anim)], &one).unwrap();
+        assert!(posed.animations.is_empty());
+        // Frame 2 of the sample bends "upper" (qx 0.25) and moves the origin (ty 1).
+        assert_ne!(posed.nodes[2].rotation, s.nodes[2].rotation);
+        assert_eq!(posed.nodes[0].translation, [0.0, 1.0, 0.0]);
+        let e = scene(&model, "m", &[], &one).unwrap_err();
+        assert_eq!(
+            e.message(),
+            "frame 2 is out of range: an md5mesh holds only its bind pose (frame 0); give --anim for more"
+        );
+        let far = Options {
+            frame: Some(5),
+            ..Options::default()
+        };
+        let e = frame(&model, "m", &[("bend", &anim)], &far).unwrap_err();
+        assert_eq!(
+            e.message(),
+            "frame 5 is out of range: the first --anim has 5 frames (0 to 4)"
+        );
+    }
+
+    #[test]
+    fn a_frame_is_the_mesh_posed_without_skinning() {
+        let (model, anim) = sample();
+        let bind = frame(&model, "m", &[], &Options::default()).unwrap();
+        let last = Options {
+            frame: Some(4),
+            ..Options::default()
+        };
+        let bent = frame(&model, "m", &[("bend", &anim)], &last).unwrap();
+        let (b, p) = (&bind.meshes[0].primitives[0], &bent.meshes[0].primitives[0]);
+        assert!(b.influences.is_empty() && p.influences.is_empty());
+        assert_eq!(b.positions.len(), p.positions.len());
+        assert_ne!(b.positions, p.positions);
+        assert_eq!(bind.nodes.len(), 1);
+        assert!(bind.skins.is_empty());
+    }
+}
