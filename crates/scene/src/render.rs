@@ -385,8 +385,6 @@ impl Texture<'_> {
 )]
 #[cfg(test)]
 mod tests {
-    extern crate std;
-
     use super::*;
     use crate::Primitive;
 

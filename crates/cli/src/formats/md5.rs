@@ -118,6 +118,8 @@ fn no_anims(request: &Request<'_>) -> Result<(), Failure> {
 
 fn mesh_scene(input: &Input<'_>, request: &Request<'_>) -> Result<Scene, Failure> {
     let model = parse_mesh(input)?;
+    // Before the anims are read (the adapter checks it again), so a mesh with too many
+    // joints is refused as such whatever its --anim files hold.
     adapter::mesh::check_joints(&model)?;
     let anims = mesh_anims(&model, request)?;
     Ok(adapter::mesh::scene(
