@@ -7,13 +7,16 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use clap::CommandFactory as _;
 use clap::error::ErrorKind;
 use idmodel::{Format, detect};
-use idmodel_gltf::{Axes, ExportOptions, Scene, to_glb, to_gltf};
+use idmodel_gltf::{ExportOptions, png_rgba8, to_glb, to_gltf};
+use idmodel_scene::Scene;
+use idmodel_scene::axes::Axes;
+use idmodel_scene::obj;
+use idmodel_scene::render::{self, Picture, RenderOptions};
 use rayon::prelude::*;
 
 use crate::failure::Failure;
-use crate::formats::{self, Engine, FrameMesh, Info, Input, ModelFormat, Request};
-use crate::render::{self, RenderOptions};
-use crate::{Cli, Command, Exit, OutKind, error_line, obj, out_line};
+use crate::formats::{self, Engine, Info, Input, ModelFormat, Request};
+use crate::{Cli, Command, Exit, OutKind, error_line, out_line};
 
 /// Files larger than this are refused before reading (no id model comes near it).
 const MAX_FILE: u64 = 1 << 30;
@@ -411,6 +414,28 @@ fn convert_one(
     )
 }
 
+/// A picture as a PNG file.
+fn picture_png(picture: &Picture) -> Result<Vec<u8>, Failure> {
+    Ok(png_rgba8(picture.width, picture.height, &picture.rgba)?)
+}
+
+/// Files to write beside an output: (file name, bytes), in writing order.
+type Beside = Vec<(String, Vec<u8>)>;
+
+/// The OBJ export of a still scene: the `.obj` text and the files beside it (the `.mtl`,
+/// the embedded skins encoded as PNG).
+fn obj_files(frame: &Scene, stem: &str, axes: Axes) -> Result<(String, Beside), Failure> {
+    let files = obj::to_obj(frame, stem, axes)?;
+    let mut beside = Vec::new();
+    if let Some(mtl) = files.mtl {
+        beside.push((format!("{stem}.mtl"), mtl.into_bytes()));
+    }
+    for t in &files.textures {
+        beside.push((t.file.clone(), png_rgba8(t.width, t.height, t.pixels)?));
+    }
+    Ok((files.obj, beside))
+}
+
 /// Writes the scene (`.glb`/`.gltf`) or one frame (`.obj`) of `input` to `output`; the
 /// error is the complete line to print.
 fn export(
@@ -419,7 +444,7 @@ fn export(
     axes: Axes,
     kind: OutKind,
     scene: impl FnOnce() -> Result<Scene, Failure>,
-    frame: impl FnOnce() -> Result<FrameMesh, Failure>,
+    frame: impl FnOnce() -> Result<Scene, Failure>,
 ) -> Result<(), String> {
     let options = ExportOptions {
         axes,
@@ -456,15 +481,12 @@ fn export(
             }
         }
         OutKind::Obj => {
-            let mesh = frame().map_err(|f| line(input, f))?;
-            let files = obj::to_obj(&mesh, &stem, axes).map_err(|f| line(input, f))?;
-            if let Some(mtl) = &files.mtl {
-                write(&dir.join(format!("{stem}.mtl")), mtl.as_bytes())?;
+            let frame = frame().map_err(|f| line(input, f))?;
+            let (text, beside) = obj_files(&frame, &stem, axes).map_err(|f| line(input, f))?;
+            for (name, bytes) in &beside {
+                write(&dir.join(name), bytes)?;
             }
-            for (name, png) in &files.textures {
-                write(&dir.join(name), png)?;
-            }
-            write(output, files.obj.as_bytes())
+            write(output, text.as_bytes())
         }
     }
 }
@@ -670,12 +692,12 @@ fn render_file(
             anims: &anim_inputs,
             frame,
         };
-        let mesh = loaded
+        let frame = loaded
             .module
             .frame(&loaded.input(), &request)
             .map_err(|f| line(path, f))?;
-        let picture = render::render(&mesh, options).map_err(|f| line(path, f))?;
-        let png = picture.to_png().map_err(|f| line(path, f))?;
+        let picture = render::render(&frame, options).map_err(|e| line(path, Failure::from(e)))?;
+        let png = picture_png(&picture).map_err(|f| line(path, f))?;
         std::fs::write(output, png).map_err(|e| line(output, format!("cannot write: {e}")))
     })();
     match result {
@@ -724,6 +746,65 @@ mod tests {
                 .map(PathBuf::from)
                 .collect::<Vec<_>>()
         );
+    }
+
+    /// The PNG of a picture decodes to the picture's size (the renderer itself is tested in
+    /// `idmodel_scene::render`).
+    #[test]
+    fn rendered_pictures_encode_as_png_of_their_size() {
+        use idmodel_scene::Primitive;
+        let tri = Primitive {
+            positions: vec![[0.0, -1.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
+            indices: vec![0, 1, 2],
+            ..Primitive::default()
+        };
+        let scene = Scene::still("triangle", vec![tri], Vec::new());
+        for (name, size) in [
+            ("wide", (320, 200)),
+            ("square", (128, 128)),
+            ("tall", (64, 300)),
+        ] {
+            let options = RenderOptions {
+                width: size.0,
+                height: size.1,
+                ..RenderOptions::default()
+            };
+            let png_bytes = picture_png(&render::render(&scene, &options).unwrap()).unwrap();
+            // Set IDMODEL_RENDER_DUMP=folder to look at the pictures.
+            if let Some(dir) = std::env::var_os("IDMODEL_RENDER_DUMP") {
+                std::fs::write(Path::new(&dir).join(format!("{name}.png")), &png_bytes).unwrap();
+            }
+            let decoder = png::Decoder::new(std::io::Cursor::new(&png_bytes));
+            let mut reader = decoder.read_info().unwrap();
+            let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+            let info = reader.next_frame(&mut buf).unwrap();
+            assert_eq!((info.width, info.height), size, "{name}");
+        }
+    }
+
+    /// An embedded skin of an OBJ export is written beside it as a PNG, after the `.mtl`.
+    #[test]
+    fn obj_skins_are_written_as_png() {
+        use idmodel_scene::{Image, Material, Primitive};
+        let tri = Primitive {
+            positions: vec![[0.0; 3]; 3],
+            uvs: vec![[0.0; 2]; 3],
+            indices: vec![0, 1, 2],
+            material: Some(0),
+            ..Primitive::default()
+        };
+        let skin = Image::Rgba8 {
+            width: 1,
+            height: 1,
+            pixels: vec![1, 2, 3, 255],
+        };
+        let scene = Scene::still("ogre", vec![tri], vec![Material::new("skin 0", Some(skin))]);
+        let (text, beside) = obj_files(&scene, "ogre", Axes::YUp).unwrap();
+        assert!(text.contains("usemtl skin_0\n"));
+        assert_eq!(beside.len(), 2);
+        assert_eq!(beside[0].0, "ogre.mtl");
+        assert_eq!(beside[1].0, "ogre_0.png");
+        assert!(beside[1].1.starts_with(b"\x89PNG"));
     }
 
     #[test]

@@ -47,6 +47,13 @@ impl From<idmodel::Error> for Failure {
     }
 }
 
+/// The scene adapters' errors are complete lines already.
+impl From<idmodel_scene::Error> for Failure {
+    fn from(e: idmodel_scene::Error) -> Self {
+        Self::new(e.message())
+    }
+}
+
 impl From<idmodel_gltf::ExportError> for Failure {
     fn from(e: idmodel_gltf::ExportError) -> Self {
         Self::new(format!("cannot export: {e}"))

@@ -15,14 +15,13 @@
 mod commands;
 mod failure;
 mod formats;
-mod obj;
-mod render;
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use idmodel_scene::render;
 
 pub use crate::formats::Engine;
 

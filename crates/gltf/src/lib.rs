@@ -1,10 +1,11 @@
 //! # idmodel-gltf
 //!
-//! glTF 2.0 export for the models idmodel reads, through a small intermediate
-//! representation ([`Scene`]) that each format adapter fills in:
+//! glTF 2.0 export of an `idmodel_scene::Scene` ([`Scene`]), the format-independent
+//! scene the adapters of `idmodel-scene` build from each id format. This crate is
+//! Scene → glTF only: it knows nothing of the formats.
 //!
 //! ```text
-//! format crate ──adapter──▶ Scene (file axes, id winding) ──to_glb / to_gltf──▶ glTF 2.0
+//! format crate ──idmodel-scene adapter──▶ Scene (file axes, id winding) ──to_glb / to_gltf──▶ glTF 2.0
 //! ```
 //!
 //! The exporter does every glTF-specific step, so adapters stay short:
@@ -21,7 +22,8 @@
 //!   range, decreasing key times, …) is an [`ExportError`] instead of a file.
 //!
 //! ```
-//! use idmodel_gltf::{ExportOptions, Mesh, Node, Primitive, Scene, to_glb};
+//! use idmodel_gltf::{ExportOptions, to_glb};
+//! use idmodel_scene::{Mesh, Node, Primitive, Scene};
 //! let tri = Primitive {
 //!     positions: vec![[0.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
 //!     indices: vec![0, 1, 2],
@@ -51,6 +53,8 @@ pub use axes::{Axes, ExportOptions, Winding, yfov_from_xfov};
 pub use error::ExportError;
 pub use export::{GltfFiles, png_rgba8, to_glb, to_gltf};
 pub use idmodel_scene;
+// The scene types under their old paths, for code written before `idmodel-scene` existed
+// (new code names `idmodel_scene::…`).
 pub use idmodel_scene::{
     AlphaMode, Animation, Camera, Channel, ChannelValues, Image, Interpolation, Material, Mesh,
     MorphTarget, Node, Primitive, Scene, Skin, unit_or_up,

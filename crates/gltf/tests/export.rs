@@ -18,7 +18,11 @@
 mod common;
 
 use common::*;
-use idmodel_gltf::*;
+use idmodel_gltf::{Axes, ExportOptions, to_glb, to_gltf, yfov_from_xfov};
+use idmodel_scene::{
+    Animation, Camera, Channel, ChannelValues, Image, Interpolation, Material, Mesh, MorphTarget,
+    Node, Scene, Skin,
+};
 
 #[test]
 fn static_mesh() {

@@ -69,8 +69,3 @@ pub use error::{Expected, Found, Md5Error, Md5ErrorKind};
 pub use findings::{Finding, FindingKind, Profile, Severity};
 pub use parse::{MD5_VERSION, ParseOptions};
 pub use text::{Chunks, Text};
-
-/// The old name of [`skinning`], kept while code written against it (the CLI's md5
-/// converter, being moved into `idmodel-scene`) moves over; use `skinning`.
-#[doc(hidden)]
-pub use skinning as skin;

@@ -26,8 +26,15 @@ extern crate alloc;
 // the module docs (inner, so their links resolve inside it) say what the scenes hold.
 pub mod md3;
 
+pub mod axes;
 mod error;
+pub mod md2;
+pub mod md5;
+pub mod mdl;
+pub mod obj;
 mod options;
+mod placed;
+pub mod render;
 mod scene;
 
 pub use error::Error;

@@ -296,3 +296,35 @@ pub struct Camera {
     /// Far clipping distance (> znear), or `None` for an infinite projection.
     pub zfar: Option<f32>,
 }
+
+impl Scene {
+    /// A still scene: one mesh of `primitives` named `name`, drawn by one node with the
+    /// identity transform, using `materials`; no skins, animations or cameras. What an
+    /// adapter's `frame` returns (one posed frame, for the renderer and the OBJ writer).
+    ///
+    /// ```
+    /// let scene = idmodel_scene::Scene::still("box", Vec::new(), Vec::new());
+    /// assert_eq!(scene.nodes[0].mesh, Some(0));
+    /// assert_eq!(scene.meshes.len(), 1);
+    /// ```
+    pub fn still(
+        name: impl Into<String>,
+        primitives: Vec<Primitive>,
+        materials: Vec<Material>,
+    ) -> Self {
+        let name: String = name.into();
+        let mut node = Node::new(name.clone());
+        node.mesh = Some(0);
+        Self {
+            name: name.clone(),
+            meshes: alloc::vec![Mesh {
+                name,
+                primitives,
+                target_names: Vec::new(),
+            }],
+            materials,
+            nodes: alloc::vec![node],
+            ..Self::default()
+        }
+    }
+}

@@ -10,11 +10,10 @@ use core::fmt::Write as _;
 use std::path::Path;
 
 use idmodel::md3::{AnimationCfg, Md3 as Model, Profile, Skin};
-use idmodel_gltf::Scene;
-use idmodel_scene::Options;
+use idmodel_scene::Scene;
 use idmodel_scene::md3::{self as adapter, CfgUse, Clip, PLAYER_PARTS, Player, Role};
 
-use super::{Bounds, Engine, Finding, FrameMesh, Info, Input, ModelFormat, Request};
+use super::{Bounds, Engine, Finding, Info, Input, ModelFormat, Request};
 use crate::failure::Failure;
 
 /// The Quake III MD3 module.
@@ -30,32 +29,6 @@ fn parse<'a>(bytes: &'a [u8]) -> Result<Model<'a>, Failure> {
 
 fn count(n: usize) -> u64 {
     u64::try_from(n).unwrap_or(u64::MAX)
-}
-
-/// The adapter's error, with its message unchanged.
-fn failed(e: idmodel_scene::Error) -> Failure {
-    Failure::new(e.message())
-}
-
-/// The adapter's options for `request`.
-fn options(request: &Request<'_>) -> Options {
-    Options {
-        frame: request.frame,
-        ..Options::default()
-    }
-}
-
-/// The posed frame the adapter built, as the `FrameMesh` the commands take (every
-/// mesh's primitives; the adapter puts them in one).
-fn frame_mesh(scene: Scene) -> FrameMesh {
-    FrameMesh {
-        primitives: scene
-            .meshes
-            .into_iter()
-            .flat_map(|m| m.primitives)
-            .collect(),
-        materials: scene.materials,
-    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -203,16 +176,14 @@ impl PlayerFiles {
 /// lower's `tag_torso`, head on upper's `tag_head`, the animation.cfg clips.
 pub fn player_scene(dir: &Path, request: &Request<'_>) -> Result<Scene, Failure> {
     let files = PlayerFiles::read(dir)?;
-    adapter::player_scene(&files.player()?, &options(request)).map_err(failed)
+    adapter::player_scene(&files.player()?, &request.options()).map_err(Failure::from)
 }
 
 /// One posed frame of the player in `dir` (frame N of lower and upper, head frame 0),
 /// the parts placed on their tags as the engine places them.
-pub fn player_frame(dir: &Path, request: &Request<'_>) -> Result<FrameMesh, Failure> {
+pub fn player_frame(dir: &Path, request: &Request<'_>) -> Result<Scene, Failure> {
     let files = PlayerFiles::read(dir)?;
-    adapter::player_frame(&files.player()?, &options(request))
-        .map(frame_mesh)
-        .map_err(failed)
+    adapter::player_frame(&files.player()?, &request.options()).map_err(Failure::from)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -408,22 +379,21 @@ impl ModelFormat for Md3 {
             &md3,
             &model_name(input),
             &side.sidecars(),
-            &options(request),
+            &request.options(),
         )
-        .map_err(failed)
+        .map_err(Failure::from)
     }
 
-    fn frame(&self, input: &Input<'_>, request: &Request<'_>) -> Result<FrameMesh, Failure> {
+    fn frame(&self, input: &Input<'_>, request: &Request<'_>) -> Result<Scene, Failure> {
         let md3 = parse(input.bytes)?;
         let side = SingleSidecars::read(input, &md3);
         adapter::frame(
             &md3,
             &model_name(input),
             &side.sidecars(),
-            &options(request),
+            &request.options(),
         )
-        .map(frame_mesh)
-        .map_err(failed)
+        .map_err(Failure::from)
     }
 }
 

@@ -1,8 +1,10 @@
 //! One module per model format, each implementing [`ModelFormat`].
 //!
 //! The command does the file handling (reading, detection, output paths, progress,
-//! exit codes); a format module only turns bytes into the four answers below, so each
-//! format crate is wired in by a short adapter.
+//! exit codes); a format module only turns bytes into the four answers below. What
+//! turns a parsed model into a scene lives in `idmodel_scene` (one module per format);
+//! a format module here reads the files, maps the command's arguments to
+//! `idmodel_scene::Options`, and writes `info` and `check`.
 
 pub mod md2;
 pub mod md3;
@@ -12,7 +14,7 @@ pub mod mdl;
 use std::path::Path;
 
 use idmodel::Format;
-use idmodel_gltf::{Material, Primitive, Scene};
+use idmodel_scene::{Options, Scene};
 use serde::Serialize;
 
 use crate::failure::Failure;
@@ -38,6 +40,17 @@ pub struct Request<'a> {
     /// frame to pose. `None`: the whole animation / the first frame (md5mesh: bind pose,
     /// or frame 0 of the first `--anim` when one is given).
     pub frame: Option<usize>,
+}
+
+impl Request<'_> {
+    /// The adapter options of this request (`--frame`; the command has no clip or skin
+    /// choice yet).
+    pub fn options(&self) -> Options {
+        Options {
+            frame: self.frame,
+            ..Options::default()
+        }
+    }
 }
 
 /// The engine profiles of `check --engine`.
@@ -184,18 +197,6 @@ pub struct Finding {
     pub message: String,
 }
 
-/// One posed frame of a model in file axes, for `.obj` output and `render`.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct FrameMesh {
-    /// The parts (MDL/MD2: one; MD3: one per surface; MD5: one per mesh) with
-    /// positions, normals, UVs (`[0, 0]` = top-left of the image) and the file's
-    /// triangle winding (clockwise front). `influences` and `targets` are ignored.
-    pub primitives: Vec<Primitive>,
-    /// Materials the primitives refer to; an embedded `Image::Rgba8` is used as the
-    /// texture by `render` and written as a PNG next to an `.obj`.
-    pub materials: Vec<Material>,
-}
-
 /// What a format module provides. Every method parses `input.bytes` afresh (the
 /// readers are zero-copy, so this is cheap) and must not panic on any input.
 pub trait ModelFormat: Sync {
@@ -206,11 +207,14 @@ pub trait ModelFormat: Sync {
     /// `None`. `Err` means the file is refused outright (it does not parse).
     fn check(&self, input: &Input<'_>, engine: Option<Engine>) -> Result<Vec<Finding>, Failure>;
 
-    /// The whole model as a glTF scene (file axes, id winding; the exporter converts).
+    /// The whole model as a scene (file axes, id winding; the glTF writer converts).
     fn scene(&self, input: &Input<'_>, request: &Request<'_>) -> Result<Scene, Failure>;
 
-    /// One posed frame for `.obj` output and `render`.
-    fn frame(&self, input: &Input<'_>, request: &Request<'_>) -> Result<FrameMesh, Failure>;
+    /// One posed frame for `.obj` output and `render`: a still scene (one mesh, its
+    /// materials, one node, identity transforms; `Scene::still`) with the parts (MDL/MD2:
+    /// one; MD3: one per surface; MD5: one per mesh) holding positions, normals, UVs
+    /// (`[0, 0]` = top-left of the image) and the file's clockwise winding.
+    fn frame(&self, input: &Input<'_>, request: &Request<'_>) -> Result<Scene, Failure>;
 }
 
 /// The module for `format`, `None` for the files idmodel does not read.

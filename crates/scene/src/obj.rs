@@ -1,5 +1,11 @@
-//! Wavefront `.obj` output of one posed frame.
+//! Wavefront `.obj` output of a [`Scene`] (usually a still one: one posed frame).
 //!
+//! The writer is no_std + alloc (text and the images to write, no I/O and no PNG
+//! encoder), so every consumer of the scene (the command, a browser viewer, a C API) gets
+//! it without `std`; the caller encodes the images and writes the files.
+//!
+//! - What is written: every node's mesh with the node's world transform (the node
+//!   hierarchy), base positions (no morph targets, no skinning), materials.
 //! - One `o` object per primitive, `v` / `vt` / `vn` lines, then `f` faces with 1-based
 //!   indices counted over the whole file (`f v/vt/vn`, or `v//vn`, `v/vt`, `v` when a
 //!   part lacks UVs or normals).
@@ -9,25 +15,42 @@
 //!   clockwise triangles `(a, b, c)` become `(a, c, b)`).
 //! - Texture coordinates: OBJ's `v` runs upwards from the bottom of the image, the IR's
 //!   (glTF's) downwards from the top, so `vt u v` is written as `vt u (1 − v)`.
-//! - Materials go to `<stem>.mtl` (`mtllib`, `usemtl`); an embedded skin is written as
-//!   `<stem>_<n>.png` and named by `map_Kd`; a skin file name is copied to `map_Kd`.
+//! - Materials go to `<stem>.mtl` (`mtllib`, `usemtl`); an embedded skin is named
+//!   `<stem>_<n>.png` by `map_Kd` and returned in [`ObjFiles::textures`] for the caller to
+//!   encode as that PNG; a skin file name is copied to `map_Kd`.
 
-use std::fmt::Write as _;
+use alloc::borrow::ToOwned;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt::Write as _;
 
-use idmodel_gltf::{Axes, Image, Winding, png_rgba8, unit_or_up};
+use crate::axes::{Axes, Winding};
+use crate::placed::placed;
+use crate::{Error, Image, Scene, unit_or_up};
 
-use crate::failure::Failure;
-use crate::formats::FrameMesh;
-
-/// The files of one `.obj` export.
+/// The files of one `.obj` export, borrowing the scene's images.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ObjFiles {
+pub struct ObjFiles<'a> {
     /// The `.obj` text.
     pub obj: String,
-    /// The `.mtl` text, when the mesh has materials.
+    /// The `.mtl` text, when the scene has materials.
     pub mtl: Option<String>,
-    /// Texture files to write beside the `.obj`: (file name, PNG bytes).
-    pub textures: Vec<(String, Vec<u8>)>,
+    /// Images to write beside the `.obj`, in material order.
+    pub textures: Vec<ObjTexture<'a>>,
+}
+
+/// An embedded image the `.mtl` names: the caller writes it as the PNG `file`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ObjTexture<'a> {
+    /// The file name `map_Kd` gives (`<stem>_<n>.png`).
+    pub file: String,
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// `width × height × 4` RGBA8 bytes, rows top to bottom.
+    pub pixels: &'a [u8],
 }
 
 /// A name usable after `o`, `usemtl` and `newmtl` (no spaces).
@@ -39,20 +62,37 @@ fn obj_name(s: &str, fallback: &str) -> String {
     if n.is_empty() { fallback.to_owned() } else { n }
 }
 
-/// Writes `mesh` as OBJ; `stem` names the `.mtl` and texture files.
-pub fn to_obj(mesh: &FrameMesh, stem: &str, axes: Axes) -> Result<ObjFiles, Failure> {
+/// Writes `scene` as OBJ; `stem` names the `.mtl` and texture files.
+///
+/// ```
+/// use idmodel_scene::axes::Axes;
+/// use idmodel_scene::obj::to_obj;
+/// use idmodel_scene::{Primitive, Scene};
+/// let tri = Primitive {
+///     positions: vec![[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]],
+///     indices: vec![0, 1, 2],
+///     ..Primitive::default()
+/// };
+/// let scene = Scene::still("tri", vec![tri], Vec::new());
+/// let files = to_obj(&scene, "tri", Axes::Keep)?;
+/// assert!(files.obj.contains("v 1 2 3\n"));
+/// assert!(files.obj.contains("f 1 3 2\n"));
+/// assert_eq!(files.mtl, None);
+/// # Ok::<(), idmodel_scene::Error>(())
+/// ```
+pub fn to_obj<'a>(scene: &'a Scene, stem: &str, axes: Axes) -> Result<ObjFiles<'a>, Error> {
     let mut out = ObjFiles::default();
     let mut obj = String::new();
     let _ = writeln!(obj, "# written by idmodel {}", env!("CARGO_PKG_VERSION"));
-    let mtl_names: Vec<String> = mesh
+    let mtl_names: Vec<String> = scene
         .materials
         .iter()
         .enumerate()
         .map(|(i, m)| obj_name(&m.name, &format!("material{i}")))
         .collect();
-    if !mesh.materials.is_empty() {
+    if !scene.materials.is_empty() {
         let mut mtl = String::new();
-        for (i, (m, name)) in mesh.materials.iter().zip(&mtl_names).enumerate() {
+        for (i, (m, name)) in scene.materials.iter().zip(&mtl_names).enumerate() {
             let _ = writeln!(mtl, "newmtl {name}\nKd 1 1 1");
             match &m.image {
                 Some(Image::Rgba8 {
@@ -62,8 +102,12 @@ pub fn to_obj(mesh: &FrameMesh, stem: &str, axes: Axes) -> Result<ObjFiles, Fail
                 }) => {
                     let file = format!("{stem}_{i}.png");
                     let _ = writeln!(mtl, "map_Kd {file}");
-                    out.textures
-                        .push((file, png_rgba8(*width, *height, pixels)?));
+                    out.textures.push(ObjTexture {
+                        file,
+                        width: *width,
+                        height: *height,
+                        pixels,
+                    });
                 }
                 Some(Image::Uri(uri)) => {
                     let _ = writeln!(mtl, "map_Kd {uri}");
@@ -77,15 +121,16 @@ pub fn to_obj(mesh: &FrameMesh, stem: &str, axes: Axes) -> Result<ObjFiles, Fail
     // 1-based running offsets of the v, vt and vn lists.
     let (mut v0, mut t0, mut n0) = (1u64, 1u64, 1u64);
     let count = |n: usize| u64::try_from(n).unwrap_or(u64::MAX);
-    for (pi, p) in mesh.primitives.iter().enumerate() {
-        let n = p.positions.len();
+    for (pi, part) in placed(scene).iter().enumerate() {
+        let p = part.prim;
+        let n = part.positions.len();
         let has_uv = !p.uvs.is_empty() && p.uvs.len() == n;
         let has_n = !p.normals.is_empty() && p.normals.len() == n;
         let _ = writeln!(obj, "o part{pi}");
         if let Some(name) = p.material.and_then(|m| mtl_names.get(m)) {
             let _ = writeln!(obj, "usemtl {name}");
         }
-        for &v in &p.positions {
+        for &v in part.positions.iter() {
             let [x, y, z] = axes.point(v);
             let _ = writeln!(obj, "v {x} {y} {z}");
         }
@@ -95,7 +140,7 @@ pub fn to_obj(mesh: &FrameMesh, stem: &str, axes: Axes) -> Result<ObjFiles, Fail
             }
         }
         if has_n {
-            for &nv in &p.normals {
+            for &nv in part.normals.iter() {
                 let [x, y, z] = axes.point(unit_or_up(nv));
                 let _ = writeln!(obj, "vn {x} {y} {z}");
             }
@@ -106,7 +151,7 @@ pub fn to_obj(mesh: &FrameMesh, stem: &str, axes: Axes) -> Result<ObjFiles, Fail
                 .iter()
                 .any(|&i| usize::try_from(i).map_or(true, |i| i >= n))
             {
-                return Err(Failure::new(format!(
+                return Err(Error::new(format!(
                     "part {pi}: triangle index out of range ({a}, {b}, {c}) for {n} vertices"
                 )));
             }
@@ -147,12 +192,14 @@ pub fn to_obj(mesh: &FrameMesh, stem: &str, axes: Axes) -> Result<ObjFiles, Fail
 #[cfg(test)]
 mod tests {
     use super::*;
-    use idmodel_gltf::{Material, Primitive};
+    use crate::{Material, Primitive};
+    use alloc::vec;
 
     #[test]
     fn triangle_with_uvs_normals_and_texture() {
-        let mesh = FrameMesh {
-            primitives: vec![
+        let mesh = Scene::still(
+            "ogre",
+            vec![
                 Primitive {
                     positions: vec![[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]],
                     normals: vec![[0.0, 0.0, 2.0]; 3],
@@ -167,7 +214,7 @@ mod tests {
                     ..Primitive::default()
                 },
             ],
-            materials: vec![Material::new(
+            vec![Material::new(
                 "skin 0",
                 Some(Image::Rgba8 {
                     width: 1,
@@ -175,7 +222,7 @@ mod tests {
                     pixels: vec![1, 2, 3, 255],
                 }),
             )],
-        };
+        );
         let files = to_obj(&mesh, "ogre", Axes::YUp).unwrap();
         let obj = files.obj;
         assert!(obj.contains("mtllib ogre.mtl\n"));
@@ -191,22 +238,25 @@ mod tests {
             files.mtl.unwrap(),
             "newmtl skin_0\nKd 1 1 1\nmap_Kd ogre_0.png\n"
         );
-        assert_eq!(files.textures[0].0, "ogre_0.png");
-        assert!(files.textures[0].1.starts_with(b"\x89PNG"));
+        assert_eq!(files.textures[0].file, "ogre_0.png");
+        // The caller encodes the PNG (the command's tests check its bytes).
+        assert_eq!((files.textures[0].width, files.textures[0].height), (1, 1));
+        assert_eq!(files.textures[0].pixels, &[1, 2, 3, 255]);
         let kept = to_obj(&mesh, "ogre", Axes::Keep).unwrap().obj;
         assert!(kept.contains("v 1 2 3\n"));
     }
 
     #[test]
     fn bad_index_is_an_error() {
-        let mesh = FrameMesh {
-            primitives: vec![Primitive {
+        let mesh = Scene::still(
+            "x",
+            vec![Primitive {
                 positions: vec![[0.0; 3]; 2],
                 indices: vec![0, 1, 2],
                 ..Primitive::default()
             }],
-            materials: Vec::new(),
-        };
+            Vec::new(),
+        );
         assert!(to_obj(&mesh, "x", Axes::YUp).is_err());
     }
 }

@@ -1,0 +1,347 @@
+//! Quake II MD2 (`idmodel_md2`) → [`Scene`].
+//!
+//! What the scene holds (the conventions issue #7 asks to document):
+//!
+//! - **Topology**: the software renderer's triangle list with its st coordinates, one
+//!   vertex per distinct (`index_xyz`, `index_st`) pair (`Md2::soft_mesh`), as one
+//!   primitive; UVs are `s / skinwidth`, `t / skinheight` with `[0, 0]` the top-left of
+//!   the skin. The GL command list (what `ref_gl` draws) is not used: the command's `check`
+//!   reports when it disagrees with the triangle list, and `info` says whether it agrees.
+//!   Each mesh vertex takes the position and normal of its `index_xyz` in the frame
+//!   ([`posed`]).
+//! - **Frames**: frame 0 is the base mesh; every other frame is a morph target holding the
+//!   displacements of POSITION and NORMAL relative to frame 0, named after the frame.
+//! - **Animations**: one clip per frame-name range (`stand01`…`stand40` → `stand`, see
+//!   `Md2::animations`), played at **10 fps** (MD2 stores no rate; Quake II's server runs
+//!   at 10 Hz and steps one frame per tick). Key `k` of a clip sets the weight of its
+//!   `k`-th frame's target to 1 and every other weight to 0 (all 0 for frame 0), linearly
+//!   interpolated, which is the engine's lerp between consecutive frames.
+//! - **Skins**: one material per skin, named with the skin name and pointing to it as an
+//!   image URI (the game path, `\` turned into `/`, leading `/` dropped, other characters
+//!   outside `A-Z a-z 0-9 - . _ ~ /` percent-encoded); the primitive uses skin 0, or the skin
+//!   [`Options::skin`] names (its index in decimal). The `.pcx` files are not read. A model without skins has no material.
+//! - **[`Options::frame`] `N`** (`--frame N`): that frame alone is the base; no morph
+//!   targets, no animation. **[`Options::clip`]**: only the animation of that name (and,
+//!   for [`frame`], its first frame when no frame is given).
+//! - **[`frame`]** (for the renderer and the OBJ writer): a still scene of one frame.
+//! - Everything is in file axes and the file's clockwise winding; the writers convert.
+
+use alloc::borrow::ToOwned;
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec;
+use alloc::vec::Vec;
+use core::fmt::Write as _;
+
+use idmodel_md2::{self as file, Md2};
+
+use crate::{
+    Animation, Channel, ChannelValues, Error, Image, Interpolation, Material, MorphTarget, Options,
+    Primitive, Result, Scene, frame_out_of_range,
+};
+
+/// Playback rate of the animation clips (MD2 files store none).
+pub const FPS: f32 = 10.0;
+
+/// Largest buffer (morph displacements and animation weights, in bytes) an animated
+/// scene may need; beyond it [`scene`] refuses with a hint to export one frame, so a
+/// small hostile file cannot ask for gigabytes.
+pub const MAX_MORPH_BYTES: u64 = 1 << 30;
+
+/// Frame `frame` (default 0), or the error naming the valid range.
+///
+/// ```
+/// use idmodel_md2::{Md2, Model, write};
+/// let bytes = write(&Model::example())?;
+/// let md2 = Md2::parse(&bytes)?;
+/// assert!(idmodel_scene::md2::frame_at(&md2, Some(1)).is_ok());
+/// let e = idmodel_scene::md2::frame_at(&md2, Some(7)).unwrap_err();
+/// assert_eq!(e.message(), "frame 7 is out of range: the model has 2 frames (0 to 1)");
+/// # Ok::<(), Box<dyn core::error::Error>>(())
+/// ```
+pub fn frame_at<'a>(md2: &Md2<'a>, frame: Option<usize>) -> Result<file::Frame<'a>> {
+    let n = frame.unwrap_or(0);
+    md2.frame(n)
+        .ok_or_else(|| frame_out_of_range(n, md2.frame_count(), "model", "frames", ""))
+}
+
+/// `(positions, normals)` of the mesh vertices in `frame`: each vertex takes its
+/// `index_xyz`'s (an index past the frame gives the origin and the up normal).
+pub fn posed(frame: &file::Frame<'_>, mesh: &file::Mesh) -> (Vec<[f32; 3]>, Vec<[f32; 3]>) {
+    let positions: Vec<[f32; 3]> = frame.positions().collect();
+    let normals: Vec<[f32; 3]> = frame.normals().collect();
+    mesh.vertices
+        .iter()
+        .map(|v| {
+            let i = usize::try_from(v.xyz).unwrap_or(usize::MAX);
+            (
+                positions.get(i).copied().unwrap_or([0.0; 3]),
+                normals.get(i).copied().unwrap_or([0.0, 0.0, 1.0]),
+            )
+        })
+        .unzip()
+}
+
+/// The material index [`Options::skin`] asks for: default 0, `None` without skins.
+fn skin_index(md2: &Md2<'_>, options: &Options) -> Result<Option<usize>> {
+    let skins = md2.skin_fields().len();
+    let Some(name) = &options.skin else {
+        return Ok((skins > 0).then_some(0));
+    };
+    name.parse::<usize>()
+        .ok()
+        .filter(|&i| i < skins)
+        .map(Some)
+        .ok_or_else(|| {
+            Error::new(format!(
+                "no skin {name:?}: the model has {skins} skins (0 to {})",
+                skins.saturating_sub(1)
+            ))
+        })
+}
+
+/// The animation [`Options::clip`] names, if any.
+fn clip_of<'a>(md2: &Md2<'a>, options: &Options) -> Result<Option<file::Animation<'a>>> {
+    let Some(name) = &options.clip else {
+        return Ok(None);
+    };
+    md2.animations()
+        .find(|a| a.name.to_string() == *name)
+        .map(Some)
+        .ok_or_else(|| Error::new(format!("no animation named {name:?} in the model")))
+}
+
+/// The primitive of `frame` (no morph targets), with material `material`.
+pub fn primitive(frame: &file::Frame<'_>, mesh: &file::Mesh, material: Option<usize>) -> Primitive {
+    let (positions, normals) = posed(frame, mesh);
+    Primitive {
+        positions,
+        normals,
+        uvs: mesh.vertices.iter().map(|v| v.uv).collect(),
+        indices: mesh.indices.clone(),
+        material,
+        ..Primitive::default()
+    }
+}
+
+/// A skin name as a relative URI reference (see the module docs).
+///
+/// ```
+/// use idmodel_scene::md2::skin_uri;
+/// assert_eq!(skin_uri("E:\\MIJN DOCU\\a.pcx"), "E%3A/MIJN%20DOCU/a.pcx");
+/// ```
+pub fn skin_uri(name: &str) -> String {
+    let path = name.replace('\\', "/");
+    let mut uri = String::with_capacity(path.len());
+    for b in path.trim_start_matches('/').bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'/') {
+            uri.push(char::from(b));
+        } else {
+            let _ = write!(uri, "%{b:02X}");
+        }
+    }
+    uri
+}
+
+/// One material per skin: the skin name, its path as the image URI.
+pub fn materials(md2: &Md2<'_>) -> Vec<Material> {
+    md2.skins()
+        .map(|name| {
+            let uri = skin_uri(&String::from_utf8_lossy(name.as_bytes()));
+            let image = (!uri.is_empty()).then_some(Image::Uri(uri));
+            Material::new(name.to_string(), image)
+        })
+        .collect()
+}
+
+/// How many bytes the morph targets and weight keys of an animated scene take.
+pub fn morph_bytes(frames: usize, vertices: usize) -> u64 {
+    let targets = u64::try_from(frames.saturating_sub(1)).unwrap_or(u64::MAX);
+    let per_target = u64::try_from(vertices)
+        .unwrap_or(u64::MAX)
+        .saturating_mul(24);
+    let weights = u64::try_from(frames)
+        .unwrap_or(u64::MAX)
+        .saturating_mul(targets)
+        .saturating_mul(4);
+    targets.saturating_mul(per_target).saturating_add(weights)
+}
+
+/// The clip of one frame-name range: keys at 10 fps, weights of `targets` targets.
+fn animation(anim: &file::Animation<'_>, targets: usize) -> Animation {
+    let mut times = Vec::with_capacity(anim.frames.len());
+    let mut values = Vec::with_capacity(anim.frames.len().saturating_mul(targets));
+    let mut key = 0.0f32;
+    for frame in anim.frames.clone() {
+        times.push(key / FPS);
+        key += 1.0;
+        // Target t is frame t + 1; frame 0 is the base (all weights 0).
+        values.extend((1..=targets).map(|t| if t == frame { 1.0 } else { 0.0 }));
+    }
+    Animation {
+        name: anim.name.to_string(),
+        channels: vec![Channel {
+            node: 0,
+            times,
+            interpolation: Interpolation::Linear,
+            values: ChannelValues::Weights(values),
+        }],
+    }
+}
+
+/// The clips: one per frame-name range, keys at 10 fps, weights of `targets` targets.
+pub fn animations(md2: &Md2<'_>, targets: usize) -> Vec<Animation> {
+    md2.animations().map(|a| animation(&a, targets)).collect()
+}
+
+/// The whole model as a scene named `name` (see the module docs): reads
+/// [`Options::frame`], [`Options::clip`] and [`Options::skin`].
+///
+/// ```
+/// use idmodel_md2::{Md2, Model, write};
+/// use idmodel_scene::Options;
+/// let bytes = write(&Model::example())?;
+/// let md2 = Md2::parse(&bytes)?;
+/// let scene = idmodel_scene::md2::scene(&md2, "example", &Options::default())?;
+/// assert_eq!(scene.meshes[0].primitives[0].targets.len(), 1);
+/// # Ok::<(), Box<dyn core::error::Error>>(())
+/// ```
+pub fn scene(md2: &Md2<'_>, name: &str, options: &Options) -> Result<Scene> {
+    let base = frame_at(md2, options.frame)?;
+    let skin = skin_index(md2, options)?;
+    let only = clip_of(md2, options)?;
+    let mesh = md2.soft_mesh();
+    let mut prim = primitive(&base, &mesh, skin);
+    let mut target_names = Vec::new();
+    let mut clips = Vec::new();
+    if options.frame.is_none() && md2.frame_count() > 1 {
+        let need = morph_bytes(md2.frame_count(), mesh.vertices.len());
+        if need > MAX_MORPH_BYTES {
+            return Err(Error::new(format!(
+                "{} frames of {} vertices need {need} bytes of morph targets, more than the {MAX_MORPH_BYTES} this tool writes; export one frame with --frame N",
+                md2.frame_count(),
+                mesh.vertices.len()
+            )));
+        }
+        for frame in md2.frames().skip(1) {
+            let (positions, normals) = posed(&frame, &mesh);
+            prim.targets.push(MorphTarget::from_absolute(
+                &prim.positions,
+                &positions,
+                &prim.normals,
+                &normals,
+            ));
+            target_names.push(frame.name().to_string());
+        }
+        clips = match &only {
+            Some(anim) => vec![animation(anim, prim.targets.len())],
+            None => animations(md2, prim.targets.len()),
+        };
+    }
+    let mut scene = Scene::still(name.to_owned(), vec![prim], materials(md2));
+    if let Some(m) = scene.meshes.first_mut() {
+        m.target_names = target_names;
+    }
+    scene.animations = clips;
+    Ok(scene)
+}
+
+/// One frame as a still scene named `name`: [`Options::frame`] (default: the first frame
+/// of [`Options::clip`], else frame 0) with the materials; reads [`Options::skin`] too.
+pub fn frame(md2: &Md2<'_>, name: &str, options: &Options) -> Result<Scene> {
+    let skin = skin_index(md2, options)?;
+    let clip_first = clip_of(md2, options)?.map(|a| a.frames.start);
+    let frame = frame_at(md2, options.frame.or(clip_first))?;
+    let mesh = md2.soft_mesh();
+    Ok(Scene::still(
+        name.to_owned(),
+        vec![primitive(&frame, &mesh, skin)],
+        materials(md2),
+    ))
+}
+
+// Tests may index, unwrap and compute freely: a panic here is a failed assertion.
+#[allow(
+    clippy::indexing_slicing,
+    clippy::unwrap_used,
+    clippy::arithmetic_side_effects,
+    clippy::as_conversions
+)]
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn skin_uris_are_relative_references() {
+        assert_eq!(
+            skin_uri("models/monsters/tank/skin.pcx"),
+            "models/monsters/tank/skin.pcx"
+        );
+        assert_eq!(skin_uri(".box"), ".box");
+        assert_eq!(skin_uri("E:\\MIJN DOCU\\a.pcx"), "E%3A/MIJN%20DOCU/a.pcx");
+        assert_eq!(skin_uri("//x/y"), "x/y");
+        assert_eq!(skin_uri("é"), "%C3%A9");
+        assert_eq!(skin_uri(""), "");
+    }
+
+    #[test]
+    fn clips_key_one_target_per_frame() {
+        let bytes = file::write(&file::Model::example()).unwrap();
+        let md2 = Md2::parse(&bytes).unwrap();
+        let clips = animations(&md2, md2.frame_count() - 1);
+        assert_eq!(clips.len(), 1);
+        let ch = &clips[0].channels[0];
+        assert_eq!(ch.times, vec![0.0, 0.1]);
+        assert_eq!(ch.values, ChannelValues::Weights(vec![0.0, 1.0]));
+    }
+
+    #[test]
+    fn morph_budget_grows_with_frames_and_vertices() {
+        assert_eq!(morph_bytes(1, 1000), 0);
+        assert_eq!(morph_bytes(2, 10), 10 * 24 + 2 * 4);
+        assert!(morph_bytes(100_000, 30_000) > MAX_MORPH_BYTES);
+    }
+
+    #[test]
+    fn posed_maps_frame_positions_onto_the_mesh() {
+        let bytes = file::write(&file::Model::example()).unwrap();
+        let md2 = Md2::parse(&bytes).unwrap();
+        let mesh = md2.soft_mesh();
+        let f = md2.frame(1).unwrap();
+        let (positions, normals) = posed(&f, &mesh);
+        assert_eq!(positions.len(), mesh.vertices.len());
+        assert_eq!(normals.len(), mesh.vertices.len());
+        let frame_positions: Vec<[f32; 3]> = f.positions().collect();
+        for (v, p) in mesh.vertices.iter().zip(&positions) {
+            assert_eq!(*p, frame_positions[v.xyz as usize]);
+        }
+    }
+
+    #[test]
+    fn one_frame_has_no_targets_and_skins_are_checked() {
+        let bytes = file::write(&file::Model::example()).unwrap();
+        let md2 = Md2::parse(&bytes).unwrap();
+        let one = Options {
+            frame: Some(1),
+            ..Options::default()
+        };
+        let s = scene(&md2, "m", &one).unwrap();
+        assert!(s.meshes[0].primitives[0].targets.is_empty());
+        assert!(s.animations.is_empty());
+        assert_eq!(
+            s.meshes[0].primitives[0],
+            frame(&md2, "m", &one).unwrap().meshes[0].primitives[0]
+        );
+        let bad = Options {
+            skin: Some("99".into()),
+            ..Options::default()
+        };
+        assert!(scene(&md2, "m", &bad).is_err());
+        let clip = md2.animations().next().unwrap().name.to_string();
+        let only = Options {
+            clip: Some(clip),
+            ..Options::default()
+        };
+        assert_eq!(scene(&md2, "m", &only).unwrap().animations.len(), 1);
+    }
+}
