@@ -218,8 +218,16 @@ pub trait Finding {
 }
 
 /// The message of a finding, without its prefix (from [`Finding::message`]).
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug)]
 pub struct Message<'a, F: ?Sized>(&'a F);
+
+impl<F: ?Sized> Clone for Message<'_, F> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<F: ?Sized> Copy for Message<'_, F> {}
 
 impl<F: Finding + ?Sized> fmt::Display for Message<'_, F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
