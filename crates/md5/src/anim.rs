@@ -29,9 +29,9 @@ use core::ops::Range;
 
 use idmodel_core::quat::Vec3;
 
+use crate::check::{ENGINES, Engine, Finding, FindingKind, Severity, lex_findings};
 use crate::common::{self, ParseOptions};
 use crate::error::{Expected, Md5ErrorKind, Result};
-use crate::findings::{Finding, FindingKind, Profile, Severity, lex_findings};
 use crate::lexer::{CommentRule, LexNotes, Parser};
 use crate::text::Text;
 
@@ -403,8 +403,10 @@ impl<'a> AnimFile<'a> {
     }
 
     /// Reports what Doom 3 accepts but a modder may want to know. Does not allocate.
-    pub fn check(&self, profile: Profile, sink: &mut dyn FnMut(Finding)) {
-        let Profile::Doom3 = profile;
+    pub fn check(&self, engine: Engine, sink: &mut dyn FnMut(Finding)) {
+        if !ENGINES.contains(&engine) {
+            return;
+        }
         lex_findings(self.src, &self.notes, sink);
         check_anim(
             self.frame_rate,
@@ -418,9 +420,9 @@ impl<'a> AnimFile<'a> {
 
     /// [`AnimFile::check`] into a `Vec`.
     #[cfg(feature = "alloc")]
-    pub fn findings(&self, profile: Profile) -> alloc::vec::Vec<Finding> {
+    pub fn findings(&self, engine: Engine) -> alloc::vec::Vec<Finding> {
         let mut v = alloc::vec::Vec::new();
-        self.check(profile, &mut |f| v.push(f));
+        self.check(engine, &mut |f| v.push(f));
         v
     }
 }
@@ -758,8 +760,10 @@ mod owned {
         }
 
         /// Findings on the data (see [`AnimFile::check`] for the text's).
-        pub fn check(&self, profile: Profile, sink: &mut dyn FnMut(Finding)) {
-            let Profile::Doom3 = profile;
+        pub fn check(&self, engine: Engine, sink: &mut dyn FnMut(Finding)) {
+            if !ENGINES.contains(&engine) {
+                return;
+            }
             check_anim(
                 self.frame_rate,
                 u32::try_from(self.frames.len()).unwrap_or(u32::MAX),
@@ -771,9 +775,9 @@ mod owned {
         }
 
         /// [`Anim::check`] into a `Vec`.
-        pub fn findings(&self, profile: Profile) -> Vec<Finding> {
+        pub fn findings(&self, engine: Engine) -> Vec<Finding> {
             let mut v = Vec::new();
-            self.check(profile, &mut |f| v.push(f));
+            self.check(engine, &mut |f| v.push(f));
             v
         }
     }

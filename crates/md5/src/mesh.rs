@@ -35,9 +35,9 @@ use core::ops::Range;
 
 use idmodel_core::quat::{JointMat, Quat, Vec3, doom_quat, to_standard};
 
+use crate::check::{ENGINES, Engine, Finding, FindingKind, Severity, lex_findings};
 use crate::common::{self, ParseOptions};
 use crate::error::{Expected, Md5ErrorKind, Result};
-use crate::findings::{Finding, FindingKind, Profile, Severity, lex_findings};
 use crate::lexer::{CommentRule, LexNotes, Parser};
 use crate::text::Text;
 
@@ -431,8 +431,10 @@ impl<'a> MeshFile<'a> {
     }
 
     /// Reports what Doom 3 accepts but a modder may want to know. Does not allocate.
-    pub fn check(&self, profile: Profile, sink: &mut dyn FnMut(Finding)) {
-        let Profile::Doom3 = profile;
+    pub fn check(&self, engine: Engine, sink: &mut dyn FnMut(Finding)) {
+        if !ENGINES.contains(&engine) {
+            return;
+        }
         lex_findings(self.src, &self.notes, sink);
         check_joints(self.joints(), self.num_joints, sink);
         for m in self.meshes() {
@@ -466,9 +468,9 @@ impl<'a> MeshFile<'a> {
 
     /// [`MeshFile::check`] into a `Vec`.
     #[cfg(feature = "alloc")]
-    pub fn findings(&self, profile: Profile) -> alloc::vec::Vec<Finding> {
+    pub fn findings(&self, engine: Engine) -> alloc::vec::Vec<Finding> {
         let mut v = alloc::vec::Vec::new();
-        self.check(profile, &mut |f| v.push(f));
+        self.check(engine, &mut |f| v.push(f));
         v
     }
 }
@@ -948,8 +950,10 @@ mod owned {
         }
 
         /// Reports findings on the model's data (not the text: see [`MeshFile::check`]).
-        pub fn check(&self, profile: Profile, sink: &mut dyn FnMut(Finding)) {
-            let Profile::Doom3 = profile;
+        pub fn check(&self, engine: Engine, sink: &mut dyn FnMut(Finding)) {
+            if !ENGINES.contains(&engine) {
+                return;
+            }
             let joints = self.joints.iter().map(|j| Joint {
                 name: Text::from_bytes(j.name.as_bytes()),
                 parent: j.parent,
@@ -978,9 +982,9 @@ mod owned {
         }
 
         /// [`Model::check`] into a `Vec`.
-        pub fn findings(&self, profile: Profile) -> Vec<Finding> {
+        pub fn findings(&self, engine: Engine) -> Vec<Finding> {
             let mut v = Vec::new();
-            self.check(profile, &mut |f| v.push(f));
+            self.check(engine, &mut |f| v.push(f));
             v
         }
     }
