@@ -23,7 +23,7 @@
 
 use core::fmt::Write as _;
 
-use idmodel::md2::{self as file, Md2 as Model, Profile};
+use idmodel::md2::{self as file, ENGINES, Md2 as Model};
 use idmodel_gltf::{
     Animation, Channel, ChannelValues, Image, Interpolation, Material, Mesh, MorphTarget, Node,
     Primitive, Scene,
@@ -121,16 +121,6 @@ fn model_name(input: &Input<'_>) -> String {
         .map_or_else(|| "md2".to_owned(), |s| s.to_string_lossy().into_owned())
 }
 
-/// A finding as one line: severity, then what the engine does.
-fn message(f: &file::Finding) -> String {
-    let full = f.to_string();
-    let prefix = format!("{} ({}): ", f.severity, f.profile.name());
-    match full.strip_prefix(&prefix) {
-        Some(rest) => format!("{}: {rest}", f.severity),
-        None => full,
-    }
-}
-
 /// Whether the GL command list agrees with the triangle list, for `info`.
 fn gl_summary(md2: &Model<'_>, findings: &[file::Finding]) -> String {
     for f in findings {
@@ -215,7 +205,7 @@ impl ModelFormat for Md2 {
         let md2 = parse(input)?;
         let count = |n: usize| u64::try_from(n).unwrap_or(u64::MAX);
         let first = frame_of(&md2, None)?;
-        let findings = md2.findings(Profile::Quake2);
+        let findings = md2.findings(Engine::Quake2);
         let mut details = vec![(
             "skin size".to_owned(),
             format!("{}x{}", md2.skin_width(), md2.skin_height()),
@@ -279,16 +269,9 @@ impl ModelFormat for Md2 {
 
     fn check(&self, input: &Input<'_>, engine: Option<Engine>) -> Result<Vec<Finding>, Failure> {
         let md2 = parse(input)?;
-        if engine.is_some_and(|e| e != Engine::Quake2) {
-            return Ok(Vec::new());
-        }
-        Ok(md2
-            .findings(Profile::Quake2)
-            .iter()
-            .map(|f| Finding {
-                engine: Engine::Quake2,
-                message: message(f),
-            })
+        Ok(super::engines(ENGINES, engine)
+            .flat_map(|e| md2.findings(e))
+            .map(|f| Finding::of(&f, None))
             .collect())
     }
 

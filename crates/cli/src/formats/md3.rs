@@ -61,8 +61,8 @@ use core::fmt::Write as _;
 use std::path::Path;
 
 use idmodel::md3::{
-    AnimId, AnimationCfg, BodyPart, MAX_ANIMATIONS, Md3 as Model, NormalDecode, Orientation,
-    Profile, Q3Animations, Skin, Surface, position_on_tag,
+    AnimId, AnimationCfg, BodyPart, ENGINES, MAX_ANIMATIONS, Md3 as Model, NormalDecode,
+    Orientation, Q3Animations, Skin, Surface, position_on_tag,
 };
 use idmodel_gltf::{
     Animation, Channel, ChannelValues, Image, Interpolation, Material, Mesh, MorphTarget, Node,
@@ -390,7 +390,7 @@ impl Materials {
 /// first shader. Empty or `None`: the default shader.
 fn surface_shader<'a>(s: &Surface<'a>, skin: Option<&Skin<'a>>) -> Option<&'a [u8]> {
     match skin {
-        Some(skin) => skin.shader_for(s.engine_name().as_bytes(), Profile::Ioq3),
+        Some(skin) => skin.shader_for(s.engine_name().as_bytes(), Engine::Ioq3),
         None => s.shaders().first().map(|sh| sh.name().as_bytes()),
     }
 }
@@ -1037,14 +1037,6 @@ pub fn player_frame(dir: &Path, request: &Request<'_>) -> Result<FrameMesh, Fail
 // ---------------------------------------------------------------------------------------
 // The four answers
 
-/// One line for a finding of the model, a skin or an animation.cfg.
-fn profile_engine(p: Profile) -> Engine {
-    match p {
-        Profile::Quake3 => Engine::Quake3,
-        Profile::Ioq3 => Engine::Ioq3,
-    }
-}
-
 impl ModelFormat for Md3 {
     fn info(&self, input: &Input<'_>) -> Result<Info, Failure> {
         let md3 = parse(input.bytes)?;
@@ -1073,7 +1065,7 @@ impl ModelFormat for Md3 {
                 shaders.join("', '")
             );
             if let Some(skin) = &skin {
-                match skin.shader_for(engine.as_bytes(), Profile::Ioq3) {
+                match skin.shader_for(engine.as_bytes(), Engine::Ioq3) {
                     Some(sh) if !sh.is_empty() => {
                         let _ = write!(row, "; skin: '{}'", idmodel::core::Name::from_field(sh));
                     }
@@ -1138,9 +1130,9 @@ impl ModelFormat for Md3 {
         for c in &side.clips {
             details.push((format!("  {}", c.name), c.about.clone()));
         }
-        let findings: Vec<String> = Profile::ALL
+        let findings: Vec<String> = ENGINES
             .iter()
-            .map(|&p| format!("{} for {}", md3.findings(p).len(), profile_engine(p).name()))
+            .map(|&e| format!("{} for {}", md3.findings(e).len(), e.name()))
             .collect();
         details.push((
             "findings".to_owned(),
@@ -1176,23 +1168,25 @@ impl ModelFormat for Md3 {
             .then(|| sidecar(dir, "animation.cfg"))
             .flatten();
         let mut out = Vec::new();
-        for &profile in Profile::ALL {
-            let e = profile_engine(profile);
-            if engine.is_some_and(|want| want != e) {
-                continue;
-            }
-            let mut push = |message: String| out.push(Finding { engine: e, message });
-            for f in md3.findings(profile) {
-                push(f.to_string());
+        for e in super::engines(ENGINES, engine) {
+            // A side file that does not parse: the engine refuses it.
+            let refused = |file: &str, err: &dyn std::fmt::Display| Finding {
+                engine: e,
+                file: Some(file.to_owned()),
+                severity: idmodel::core::Severity::Refused,
+                message: err.to_string(),
+            };
+            for f in md3.findings(e) {
+                out.push(Finding::of(&f, None));
             }
             if let Some(file) = &skin_file {
                 match Skin::parse(&file.text) {
                     Ok(skin) => {
-                        for f in skin.findings(Some(&md3), profile) {
-                            push(format!("{}: {f}", file.name));
+                        for f in skin.findings(Some(&md3), e) {
+                            out.push(Finding::of(&f, Some(&file.name)));
                         }
                     }
-                    Err(err) => push(format!("{}: refused: {err}", file.name)),
+                    Err(err) => out.push(refused(&file.name, &err)),
                 }
             }
             if let Some(text) = &cfg_text {
@@ -1201,7 +1195,7 @@ impl ModelFormat for Md3 {
                         // This part's frame count for both models; keep only the
                         // range findings about this part.
                         let n = md3.num_frames();
-                        for f in cfg.findings(Some((n, n)), profile) {
+                        for f in cfg.findings(Some((n, n)), e) {
                             if let idmodel::md3::AnimFindingKind::FramesOutOfRange {
                                 model, ..
                             } = f.kind
@@ -1210,10 +1204,10 @@ impl ModelFormat for Md3 {
                                     continue;
                                 }
                             }
-                            push(format!("animation.cfg: {f}"));
+                            out.push(Finding::of(&f, Some("animation.cfg")));
                         }
                     }
-                    Err(err) => push(format!("animation.cfg: refused: {err}")),
+                    Err(err) => out.push(refused("animation.cfg", &err)),
                 }
             }
         }
