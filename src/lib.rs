@@ -18,6 +18,23 @@
 //!            Some(Format::Md5Anim));
 //! assert_eq!(detect(b"hello"), None);
 //! ```
+//!
+//! Every format's `check(engine, sink)` reports engine findings in one vocabulary,
+//! [`Engine`] and [`Severity`], and every finding displays as `engine: severity: message`:
+//!
+//! ```
+//! # #[cfg(all(feature = "md2", feature = "alloc"))] {
+//! use idmodel::{Engine, Finding as _, Format, Severity};
+//! let mut md2 = idmodel::md2::Model::example();
+//! md2.skin_height = 481;
+//! let bytes = idmodel::md2::write(&md2).unwrap();
+//! let found = idmodel::md2::Md2::parse(&bytes).unwrap().findings(Engine::Quake2);
+//! assert_eq!(found[0].severity(), Severity::Refused);
+//! assert!(found[0].to_string().starts_with("quake2: refused: skin height 481"));
+//! let engines: Vec<Engine> = Engine::for_format(Format::Md2).collect();
+//! assert_eq!(engines, idmodel::md2::ENGINES);
+//! # }
+//! ```
 #![no_std]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -33,6 +50,8 @@ pub use idmodel_md5 as md5;
 pub use idmodel_mdl as mdl;
 
 pub use idmodel_core::detect::{Format, detect};
+/// The findings vocabulary every format shares (see [`core::findings`]).
+pub use idmodel_core::{Engine, Finding, Severity};
 pub use idmodel_core::{Error, ErrorKind};
 
 /// The README's code examples, compiled and run as doc tests.

@@ -64,7 +64,7 @@ fn corpus(test: &str, names: &[&str]) -> Vec<Vec<u8>> {
 }
 
 fn mdl_paths() {
-    use idmodel::mdl::{Mdl, Model, Profile, SeamRule, SkinOptions, WeldedVertex, skin_to_rgba};
+    use idmodel::mdl::{Engine, Mdl, Model, SeamRule, SkinOptions, WeldedVertex, skin_to_rgba};
     let mut files = vec![
         Model::example().write().unwrap(),
         Model::example_groups().write().unwrap(),
@@ -134,18 +134,24 @@ fn mdl_paths() {
             }
         });
         no_alloc("mdl animations", || black_box(m.animations().count()));
-        for profile in [Profile::WinQuake, Profile::GlQuake, Profile::QuakeSpasm] {
+        for profile in [Engine::WinQuake, Engine::GlQuake, Engine::QuakeSpasm] {
             no_alloc("mdl check", || {
                 m.check(profile, &mut |f| {
                     black_box(f);
                 });
             });
         }
+        // The first findings of a check kept in a heapless::Vec: no allocator either.
+        no_alloc("mdl check into first::<_, 4>", || {
+            let first =
+                idmodel::core::findings::first::<_, 4>(|sink| m.check(Engine::GlQuake, sink));
+            black_box((first.total(), first.worst))
+        });
     }
 }
 
 fn md2_paths() {
-    use idmodel::md2::{Md2, MeshVertex, Model, Profile, lerp_positions_into};
+    use idmodel::md2::{Engine, Md2, MeshVertex, Model, lerp_positions_into};
     let mut files = vec![idmodel::md2::write(&Model::example()).unwrap()];
     files.extend(corpus("md2_paths_do_not_allocate", &["md2/faerie.md2"]));
     for bytes in &files {
@@ -172,7 +178,7 @@ fn md2_paths() {
             black_box(m.gl_triangles().count());
             black_box(m.skins().count());
             black_box(m.animations().count());
-            m.check(Profile::Quake2, &mut |f| {
+            m.check(Engine::Quake2, &mut |f| {
                 black_box(f);
             });
         });
@@ -180,7 +186,7 @@ fn md2_paths() {
 }
 
 fn md3_paths() {
-    use idmodel::md3::{Md3, Model, NormalDecode, Profile};
+    use idmodel::md3::{Engine, Md3, Model, NormalDecode};
     let mut files = vec![idmodel::md3::write(&Model::example()).unwrap()];
     files.extend(corpus(
         "md3_paths_do_not_allocate",
@@ -216,7 +222,7 @@ fn md3_paths() {
             for name in m.tag_names() {
                 black_box(m.lerp_tag(name.as_bytes(), 0, m.num_frames() - 1, 0.5));
             }
-            for profile in [Profile::Quake3, Profile::Ioq3] {
+            for profile in [Engine::Quake3, Engine::Ioq3] {
                 m.check(profile, &mut |f| {
                     black_box(f);
                 });
@@ -229,7 +235,7 @@ fn md5_paths() {
     use idmodel::md5::anim::{self, BaseJoint, HierarchyJoint};
     use idmodel::md5::mesh::{self, Vertex, Weight};
     use idmodel::md5::pose::{self, JointPose};
-    use idmodel::md5::{Profile, skinning};
+    use idmodel::md5::{Engine, skinning};
     let meshes = corpus(
         "md5_paths_do_not_allocate",
         &["md5/Bob.md5mesh", "md5/unv_human_light_body.md5mesh"],
@@ -271,7 +277,7 @@ fn md5_paths() {
                 m.skin(&joints, &mut out);
                 black_box(m.shader());
             }
-            f.check(Profile::Doom3, &mut |x| {
+            f.check(Engine::Doom3, &mut |x| {
                 black_box(x);
             });
         });
@@ -291,7 +297,7 @@ fn md5_paths() {
                 pose::model_space(&hierarchy, &local, &mut mats);
             }
             black_box(a.bounds().count());
-            a.check(Profile::Doom3, &mut |x| {
+            a.check(Engine::Doom3, &mut |x| {
                 black_box(x);
             });
         });

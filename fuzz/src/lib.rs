@@ -74,7 +74,7 @@ pub mod cli_info {
 /// engine check and build the welded mesh under both seam rules. Nothing may panic.
 pub mod mdl {
     use idmodel::mdl::{
-        AnimRule, Mdl, Profile, SeamRule, SkinOptions, fullbright_mask, skin_to_rgba_vec,
+        AnimRule, ENGINES, Mdl, SeamRule, SkinOptions, fullbright_mask, skin_to_rgba_vec,
     };
 
     /// Runs the target on one input; panics on a finding.
@@ -139,7 +139,7 @@ pub mod mdl {
                 let _ = mesh.normals(&p);
             }
         }
-        for p in Profile::ALL {
+        for p in ENGINES {
             m.check(*p, &mut |f| {
                 let _ = f.to_string();
             });
@@ -176,7 +176,7 @@ pub mod mdl_roundtrip {
 /// MD2 parsing never panics, and on what parses every accessor, decoder and the checker
 /// walk the whole model: every frame, both mesh topologies, the GL commands, findings.
 pub mod md2 {
-    use idmodel::md2::{Md2, MeshVertex, Profile, lerp_positions};
+    use idmodel::md2::{Engine, Md2, MeshVertex, lerp_positions};
 
     /// Runs the target on one input; panics on a finding.
     pub fn run(data: &[u8]) {
@@ -213,7 +213,7 @@ pub mod md2 {
         let gl = md2.gl_mesh();
         assert_eq!(gl.indices.len(), 3 * md2.gl_triangle_count());
         let _ = md2.animations().count();
-        for f in md2.findings(Profile::Quake2) {
+        for f in md2.findings(Engine::Quake2) {
             let _ = f.to_string();
         }
     }
@@ -223,7 +223,7 @@ pub mod md2 {
 /// parses strictly, converts back to an equal model (bitwise, NaNs included) and writes
 /// the same bytes again.
 pub mod md2_roundtrip {
-    use idmodel::md2::{Md2, Model, Profile, write};
+    use idmodel::md2::{Engine, Md2, Model, write};
 
     /// Runs the target on one input; panics on a finding.
     pub fn run(data: &[u8]) {
@@ -241,7 +241,7 @@ pub mod md2_roundtrip {
         let again = Md2::parse_strict(&bytes).expect("written file parses strictly");
         assert!(
             !again
-                .findings(Profile::Quake2)
+                .findings(Engine::Quake2)
                 .iter()
                 .any(|f| matches!(f.kind, idmodel::md2::FindingKind::GlMismatch { .. })),
             "generated GL commands disagree with the triangles"
@@ -267,7 +267,7 @@ pub mod md2_roundtrip {
 /// MD3: parse, then walk every accessor, decode every frame (both normal decodes, lerped),
 /// every tag, and run every check. Nothing may panic.
 pub mod md3 {
-    use idmodel::md3::{Md3, NormalDecode, Profile};
+    use idmodel::md3::{ENGINES, Md3, NormalDecode};
 
     /// Runs the target on one input; panics on a finding.
     pub fn run(data: &[u8]) {
@@ -324,7 +324,7 @@ pub mod md3 {
                 let _ = m.lerp_tag(t.name().as_bytes(), f, frames, 0.5);
             }
         }
-        for p in Profile::ALL {
+        for p in ENGINES {
             m.check(*p, &mut |f| {
                 let _ = f.to_string();
             });
@@ -358,7 +358,7 @@ pub mod md3_roundtrip {
 /// `.skin`: parsing and iterating never panic, the iterator makes progress and agrees with
 /// the counts from `parse`, and the checks run.
 pub mod md3_skin {
-    use idmodel::md3::{Profile, Skin};
+    use idmodel::md3::{ENGINES, Skin};
 
     /// Runs the target on one input; panics on a finding.
     pub fn run(data: &[u8]) {
@@ -373,7 +373,7 @@ pub mod md3_skin {
             let _ = e.matches(b"h_head");
         }
         assert_eq!(n, skin.num_surfaces() + skin.num_tags());
-        for p in Profile::ALL {
+        for p in ENGINES {
             skin.check(None, *p, &mut |f| {
                 let _ = f.to_string();
             });
@@ -385,7 +385,7 @@ pub mod md3_skin {
 /// `animation.cfg`: parsing, raw entries, the Quake III interpretation and the checks
 /// never panic; the raw entry iterator makes progress.
 pub mod md3_animcfg {
-    use idmodel::md3::{AnimationCfg, Profile};
+    use idmodel::md3::{AnimationCfg, Engine};
 
     /// Runs the target on one input; panics on a finding.
     pub fn run(data: &[u8]) {
@@ -409,7 +409,7 @@ pub mod md3_animcfg {
                 assert_eq!(q3.by_name(id.name()), Some(a));
             }
         }
-        cfg.check(Some((100, 100)), Profile::Ioq3, &mut |f| {
+        cfg.check(Some((100, 100)), Engine::Ioq3, &mut |f| {
             let _ = f.to_string();
         });
     }
@@ -421,7 +421,7 @@ pub mod md3_animcfg {
 /// input can make it loop).
 pub mod md5mesh {
     use idmodel::md5::lexer::{CommentRule, Lexer};
-    use idmodel::md5::{ParseOptions, Profile, mesh};
+    use idmodel::md5::{Engine, ParseOptions, mesh};
     use idmodel_core::quat::JointMat;
 
     fn progress(data: &[u8], concat: bool, rule: CommentRule) {
@@ -449,7 +449,7 @@ pub mod md5mesh {
             let Ok(file) = mesh::parse_with(data, opts) else {
                 continue;
             };
-            let _ = file.findings(Profile::Doom3);
+            let _ = file.findings(Engine::Doom3);
             let _ = file.commandline().to_string_lossy();
             let mut mats = vec![JointMat::IDENTITY; file.num_joints()];
             assert_eq!(file.bind_pose(&mut mats), file.num_joints());
@@ -470,7 +470,7 @@ pub mod md5mesh {
             }
             assert_eq!(n, file.num_meshes());
             let owned = mesh::Model::from(&file);
-            let _ = owned.findings(Profile::Doom3);
+            let _ = owned.findings(Engine::Doom3);
             for m in &owned.meshes {
                 let positions: Vec<[f32; 3]> = {
                     let mut out = vec![[0.0; 3]; m.vertices.len()];
@@ -495,7 +495,7 @@ pub mod md5mesh {
 /// evaluated (frames, blended times with both root-motion modes, model space); the lexer
 /// always makes progress.
 pub mod md5anim {
-    use idmodel::md5::Profile;
+    use idmodel::md5::Engine;
     use idmodel::md5::anim::{self, Anim};
     use idmodel::md5::lexer::{CommentRule, Lexer};
     use idmodel::md5::pose::{self, JointPose, RootMotion};
@@ -512,7 +512,7 @@ pub mod md5anim {
         let Ok(file) = anim::parse(data) else {
             return;
         };
-        let _ = file.findings(Profile::Doom3);
+        let _ = file.findings(Engine::Doom3);
         assert_eq!(file.hierarchy().count(), file.num_joints());
         assert_eq!(file.bounds().count(), file.num_frames());
         assert_eq!(file.base_frame().count(), file.num_joints());
@@ -523,7 +523,7 @@ pub mod md5anim {
         }
         assert_eq!(frames, file.num_frames());
         let a = Anim::from(&file);
-        let _ = a.findings(Profile::Doom3);
+        let _ = a.findings(Engine::Doom3);
         let _ = a.length_ms();
         let n = a.hierarchy.len();
         let mut local = vec![JointPose::IDENTITY; n];
@@ -545,7 +545,7 @@ pub mod md5anim {
 /// is sampled at many times, never blending a cut frame forward when cuts ascend; the
 /// lexer always makes progress.
 pub mod md5camera {
-    use idmodel::md5::Profile;
+    use idmodel::md5::Engine;
     use idmodel::md5::camera::{self, Camera};
     use idmodel::md5::lexer::{CommentRule, Lexer};
 
@@ -560,7 +560,7 @@ pub mod md5camera {
         let Ok(file) = camera::parse(data) else {
             return;
         };
-        let _ = file.findings(Profile::Doom3);
+        let _ = file.findings(Engine::Doom3);
         assert_eq!(file.cuts().count(), file.num_cuts());
         assert_eq!(file.frames().count(), file.num_frames());
         let c = Camera::from(&file);

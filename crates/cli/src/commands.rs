@@ -28,7 +28,7 @@ const MODEL_EXTENSIONS: [&str; 5] = ["mdl", "md2", "md3", "md5mesh", "md5camera"
 pub fn run(command: Command) -> Exit {
     match command {
         Command::Info { file, json } => info(&file, json),
-        Command::Check { file, engine } => check(&file, engine),
+        Command::Check { file, engine } => check(&file, engine.map(|e| e.0)),
         Command::Convert {
             input,
             output,
@@ -297,8 +297,7 @@ pub fn check_report(
     engine: Option<Engine>,
 ) -> Result<(String, bool), CheckError> {
     let (format, module) = identify(bytes).map_err(|f| CheckError::Refused(line(path, f)))?;
-    let engines = Engine::for_format(format);
-    let names: Vec<&str> = engines.iter().map(|e| e.name()).collect();
+    let names: Vec<&str> = Engine::for_format(format).map(Engine::name).collect();
     if let Some(e) = engine {
         if !e.loads(format) {
             return Err(CheckError::Usage(format!(
@@ -328,10 +327,9 @@ pub fn check_report(
                 .iter()
                 .map(|f| {
                     format!(
-                        "{}: {}: {}",
+                        "{}: {}",
                         path.display(),
-                        f.engine.name(),
-                        f.message.replace(['\n', '\r'], " ")
+                        f.to_string().replace(['\n', '\r'], " ")
                     )
                 })
                 .collect();

@@ -25,6 +25,35 @@ use idmodel_scene::render;
 
 pub use crate::formats::Engine;
 
+/// `check --engine`: a core [`Engine`] as a clap value (help text per engine).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct EngineArg(Engine);
+
+impl ValueEnum for EngineArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        &[
+            EngineArg(Engine::WinQuake),
+            EngineArg(Engine::GlQuake),
+            EngineArg(Engine::QuakeSpasm),
+            EngineArg(Engine::Quake2),
+            EngineArg(Engine::Quake3),
+            EngineArg(Engine::Ioq3),
+            EngineArg(Engine::Doom3),
+        ]
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        let help = match self.0 {
+            Engine::WinQuake => "WinQuake (software renderer)",
+            Engine::Quake2 => "Quake II (ref_soft and ref_gl)",
+            Engine::Quake3 => "Quake III Arena",
+            Engine::Doom3 => "Doom 3 (and dhewm3)",
+            e => e.display_name(),
+        };
+        Some(clap::builder::PossibleValue::new(self.0.name()).help(help))
+    }
+}
+
 /// Inspect, check, convert and render Quake MDL, Quake II MD2, Quake III MD3 and Doom 3
 /// MD5 models.
 #[derive(Debug, Parser)]
@@ -50,7 +79,7 @@ enum Command {
         file: PathBuf,
         /// Only this engine's profile.
         #[arg(long, value_enum)]
-        engine: Option<Engine>,
+        engine: Option<EngineArg>,
     },
     /// Convert a model (or every model under a folder) to glTF 2.0 or OBJ.
     Convert {
@@ -257,6 +286,18 @@ mod tests {
     #[test]
     fn cli_definition_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn engine_values_are_the_core_engines() {
+        let values: Vec<Engine> = EngineArg::value_variants().iter().map(|e| e.0).collect();
+        assert_eq!(values, Engine::ALL);
+        for e in Engine::ALL {
+            let v = EngineArg(*e).to_possible_value().unwrap();
+            assert_eq!(v.get_name(), e.name());
+            assert_eq!(EngineArg::from_str(e.name(), false), Ok(EngineArg(*e)));
+        }
+        assert!(EngineArg::from_str("quake4", false).is_err());
     }
 
     #[test]

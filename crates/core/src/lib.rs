@@ -13,6 +13,8 @@
 //! * [`quat`]: Doom 3's quaternion and joint maths, operation for operation.
 //! * [`vec`]: small vector and quaternion helpers (axes to quaternion, rigid matrices).
 //! * [`detect`]: what a buffer holds (the four formats and their common impostors).
+//! * [`findings`]: the one vocabulary of engine findings ([`Severity`], [`Engine`], the
+//!   [`Finding`] trait and its one display shape), and a fixed-capacity collector.
 //!
 //! ## Contract
 //!
@@ -40,6 +42,7 @@ pub mod anorms;
 pub mod bytes;
 pub mod detect;
 pub mod error;
+pub mod findings;
 pub mod md3_normal;
 pub mod quat;
 pub mod trivertx;
@@ -47,3 +50,4 @@ pub mod vec;
 
 pub use bytes::{Cursor, Name};
 pub use error::{Error, ErrorKind, Result};
+pub use findings::{Engine, Finding, Severity};

@@ -1,6 +1,9 @@
-//! Engine findings: what Quake II would refuse, overflow, or render differently.
+//! Engine findings: what Quake II would refuse, overflow, or render differently. The
+//! [`Severity`] and [`Engine`] are idmodel-core's, shared by every format.
 
 use core::fmt;
+
+use idmodel_core::findings::{self, Engine, Severity};
 
 use idmodel_core::anorms::NUM_VERTEX_NORMALS;
 
@@ -21,52 +24,8 @@ pub const MAX_LBM_HEIGHT: i32 = 480;
 /// beyond it is a fatal "Hunk_Alloc overflow".
 pub const MODEL_HUNK_SIZE: usize = 0x20_0000;
 
-/// The engine whose behaviour [`Md2::check`] reports.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Profile {
-    /// id's Quake II (`ref_gl` and `ref_soft` share the loader; `ref_gl` draws the GL
-    /// commands, `ref_soft` the triangles + st).
-    Quake2,
-}
-
-impl Profile {
-    /// Every profile, in CLI order.
-    pub const ALL: &'static [Profile] = &[Profile::Quake2];
-
-    /// The lowercase name the CLI uses (`quake2`).
-    pub const fn name(self) -> &'static str {
-        match self {
-            Profile::Quake2 => "quake2",
-        }
-    }
-
-    /// The profile called `name` (as [`Profile::name`] spells it).
-    pub fn from_name(name: &str) -> Option<Profile> {
-        Profile::ALL.iter().copied().find(|p| p.name() == name)
-    }
-}
-
-/// How bad a finding is for the engine.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Severity {
-    /// Odd but harmless.
-    Warning,
-    /// Loads, but reads out of bounds, crashes or renders wrongly.
-    Hazard,
-    /// The engine would not load it.
-    Refused,
-}
-
-impl fmt::Display for Severity {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Severity::Warning => "warning",
-            Severity::Hazard => "hazard",
-            Severity::Refused => "refused",
-        })
-    }
-}
+/// The engines that load MD2: [`Md2::check`] reports nothing for any other.
+pub const ENGINES: &[Engine] = &[Engine::Quake2];
 
 /// What was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -169,6 +128,29 @@ pub enum FindingKind {
     },
 }
 
+impl FindingKind {
+    /// A stable, lowercase, hyphenated name of this kind (its variant name), for filtering
+    /// and machine-readable output.
+    pub const fn code(&self) -> &'static str {
+        match self {
+            Self::TooManyVertices { .. } => "too-many-vertices",
+            Self::TooManyTriangles { .. } => "too-many-triangles",
+            Self::TooManyFrames { .. } => "too-many-frames",
+            Self::TooManySkins { .. } => "too-many-skins",
+            Self::SkinTooTall { .. } => "skin-too-tall",
+            Self::BadSkinSize { .. } => "bad-skin-size",
+            Self::UnterminatedSkinName { .. } => "unterminated-skin-name",
+            Self::HunkOverflow { .. } => "hunk-overflow",
+            Self::BlockPastEnd { .. } => "block-past-end",
+            Self::NoGlCommands { .. } => "no-gl-commands",
+            Self::GlCommandsInvalid { .. } => "gl-commands-invalid",
+            Self::GlMismatch { .. } => "gl-mismatch",
+            Self::NormalIndexOutOfRange { .. } => "normal-index-out-of-range",
+            Self::FramePadding { .. } => "frame-padding",
+        }
+    }
+}
+
 /// One engine finding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Finding {
@@ -177,12 +159,30 @@ pub struct Finding {
     /// How bad it is.
     pub severity: Severity,
     /// The engine it applies to.
-    pub profile: Profile,
+    pub engine: Engine,
 }
 
+/// Shown as `engine: severity: message` ([`findings::display`]).
 impl fmt::Display for Finding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} ({}): ", self.severity, self.profile.name())?;
+        findings::display(self, f)
+    }
+}
+
+impl findings::Finding for Finding {
+    fn severity(&self) -> Severity {
+        self.severity
+    }
+
+    fn engine(&self) -> Engine {
+        self.engine
+    }
+
+    fn code(&self) -> &'static str {
+        self.kind.code()
+    }
+
+    fn write_message(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.kind {
             FindingKind::TooManyVertices { count } => write!(
                 f,
@@ -279,9 +279,10 @@ fn canonical(t: [i32; 3]) -> [i32; 3] {
 }
 
 impl Md2<'_> {
-    /// Reports what `profile`'s engine would make of this model, without allocating.
+    /// Reports what `engine` would make of this model, without allocating; nothing for
+    /// an engine that does not load MD2 (one not in [`ENGINES`]).
     ///
-    /// For [`Profile::Quake2`]: more than 2048 vertices or a skin taller than 480
+    /// For [`Engine::Quake2`]: more than 2048 vertices or a skin taller than 480
     /// (refused), an `ofs_end` over the 2 MiB model hunk (refused), more than 4096
     /// triangles / 512 frames / 32 skins (unchecked overflows), blocks past `ofs_end`,
     /// no GL commands, GL commands that disagree with the triangle list (compared as
@@ -291,12 +292,31 @@ impl Md2<'_> {
     /// The GL comparison is linear (an order-independent fingerprint of both triangle
     /// multisets); only when they differ are unmatched GL triangles counted, within a
     /// budget of 2^24 comparisons. Nothing allocates.
-    pub fn check(&self, profile: Profile, sink: &mut dyn FnMut(Finding)) {
+    ///
+    /// ```
+    /// # #[cfg(feature = "alloc")] {
+    /// use idmodel_md2::{Engine, FindingKind, Md2, Model};
+    /// let mut model = Model::example();
+    /// model.gl_commands = false;
+    /// let bytes = idmodel_md2::write(&model).unwrap();
+    /// let md2 = Md2::parse(&bytes).unwrap();
+    /// let mut no_gl = 0;
+    /// md2.check(Engine::Quake2, &mut |f| {
+    ///     if let FindingKind::NoGlCommands { .. } = f.kind { no_gl += 1 }
+    /// });
+    /// assert_eq!(no_gl, 1);
+    /// assert!(md2.findings(Engine::Quake3).is_empty()); // Quake III does not load MD2
+    /// # }
+    /// ```
+    pub fn check(&self, engine: Engine, sink: &mut dyn FnMut(Finding)) {
+        if !ENGINES.contains(&engine) {
+            return;
+        }
         let mut emit = |severity: Severity, kind: FindingKind| {
             sink(Finding {
                 kind,
                 severity,
-                profile,
+                engine,
             });
         };
         let nverts = self.vertex_count();
@@ -529,9 +549,9 @@ impl Md2<'_> {
 
     /// [`Md2::check`] collected into a vector.
     #[cfg(feature = "alloc")]
-    pub fn findings(&self, profile: Profile) -> alloc::vec::Vec<Finding> {
+    pub fn findings(&self, engine: Engine) -> alloc::vec::Vec<Finding> {
         let mut out = alloc::vec::Vec::new();
-        self.check(profile, &mut |f| out.push(f));
+        self.check(engine, &mut |f| out.push(f));
         out
     }
 }

@@ -12,7 +12,7 @@
 //!   topologies (the software renderer's triangles + st: [`Md2::soft_mesh_into`]; the GL
 //!   renderer's command list: [`Md2::gl_mesh_into`]), animation ranges from frame names
 //!   ([`Md2::animations`]).
-//! * Findings: [`Md2::check`] reports what Quake II would refuse, overflow or render
+//! * Findings: [`Md2::check`] reports what Quake II ([`ENGINES`]) would refuse, overflow or render
 //!   differently, without refusing to read it.
 //! * Writing (feature `alloc`, on by default): [`Model`], [`write()`], [`write_into`],
 //!   [`written_size`]; GL commands are generated from the triangles as Quake II's tools
@@ -25,14 +25,14 @@
 //!
 //! ```
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
-//! use idmodel_md2::{Md2, Model, Profile};
+//! use idmodel_md2::{Engine, Md2, Model};
 //! let bytes = idmodel_md2::write(&Model::example())?;
 //! let md2 = Md2::parse(&bytes)?;
 //! assert_eq!(md2.frame_count(), 2);
 //! assert_eq!(md2.skin(0).unwrap(), "models/example/skin.pcx");
 //! let anims: Vec<_> = md2.animations().collect();
 //! assert_eq!((anims[0].name.to_str(), anims[0].frames.clone()), (Some("stand"), 0..2));
-//! assert!(md2.findings(Profile::Quake2).is_empty());
+//! assert!(md2.findings(Engine::Quake2).is_empty());
 //! let gl = md2.gl_mesh();
 //! assert_eq!(gl.indices.len(), 3 * md2.triangles().len());
 //! # Ok(()) }
@@ -53,9 +53,10 @@ pub mod raw;
 mod view;
 
 pub use anim::{Animation, Animations, frame_name_stem};
+pub use check::ENGINES;
 pub use check::{
     Finding, FindingKind, MAX_FRAMES, MAX_LBM_HEIGHT, MAX_MD2SKINS, MAX_TRIANGLES, MAX_VERTS,
-    MODEL_HUNK_SIZE, Profile, Severity,
+    MODEL_HUNK_SIZE,
 };
 #[cfg(feature = "alloc")]
 pub use decode::Mesh;
@@ -63,6 +64,8 @@ pub use decode::{
     MeshSizes, MeshVertex, SizeError, lerp_positions, lerp_positions_into, lerp_positions_moving,
 };
 pub use idmodel_core::bytes::Name;
+/// The engine and severity of every finding: idmodel-core's, shared by all formats.
+pub use idmodel_core::findings::{Engine, Severity};
 pub use idmodel_core::trivertx::decode_position;
 pub use idmodel_core::{Error, ErrorKind, Result};
 #[cfg(feature = "alloc")]

@@ -13,7 +13,7 @@
 
 mod common;
 
-use idmodel_md2::{ErrorKind, FindingKind, Md2, Model, Profile, Severity};
+use idmodel_md2::{Engine, ErrorKind, FindingKind, Md2, Model, Severity};
 
 /// (file, skins, width, height, verts, st, tris, frames, glcmds, skin 0, frame 0), from
 /// SOURCES.md.
@@ -327,7 +327,7 @@ fn corpus_findings_are_the_expected_ones() {
     for &(name, .., glcmds, _, _) in EXPECTED {
         let bytes = std::fs::read(dir.join("md2").join(name)).unwrap();
         let md2 = Md2::parse(&bytes).unwrap();
-        let found = md2.findings(Profile::Quake2);
+        let found = md2.findings(Engine::Quake2);
         for f in &found {
             eprintln!("{name}: {f}");
         }
@@ -355,7 +355,7 @@ fn corpus_findings_are_the_expected_ones() {
         assert!(md2.gl_commands_error().is_some(), "{name}");
         assert!(Md2::parse_strict(&bytes).is_err(), "{name}");
         assert_eq!(md2.gl_commands().len(), 0, "{name}");
-        assert!(md2.findings(Profile::Quake2).iter().any(|f| matches!(
+        assert!(md2.findings(Engine::Quake2).iter().any(|f| matches!(
             f.kind,
             FindingKind::GlCommandsInvalid {
                 swapped_layout: true,
@@ -365,7 +365,7 @@ fn corpus_findings_are_the_expected_ones() {
     }
     // cube2's debris: the GL strips draw (0,1,2) where the list has (1,3,2).
     let bytes = std::fs::read(dir.join("md2/cube2_debris_tris.md2")).unwrap();
-    let found = Md2::parse(&bytes).unwrap().findings(Profile::Quake2);
+    let found = Md2::parse(&bytes).unwrap().findings(Engine::Quake2);
     assert!(found.iter().any(|f| f.kind
         == FindingKind::GlMismatch {
             gl_triangles: 12,
@@ -383,12 +383,12 @@ fn corpus_findings_are_the_expected_ones() {
     ] {
         let bytes = std::fs::read(dir.join("md2").join(name)).unwrap();
         let md2 = Md2::parse_strict(&bytes).unwrap();
-        assert!(md2.findings(Profile::Quake2).is_empty(), "{name}");
+        assert!(md2.findings(Engine::Quake2).is_empty(), "{name}");
         assert_eq!(md2.gl_triangle_count(), md2.triangles().len(), "{name}");
     }
     // The 3.6 MB, 1007-frame soldier: over the 512-frame limit and the 2 MiB model hunk.
     let bytes = std::fs::read(dir.join("md2/ufoai_soldiers_male/body.md2")).unwrap();
-    let found = Md2::parse(&bytes).unwrap().findings(Profile::Quake2);
+    let found = Md2::parse(&bytes).unwrap().findings(Engine::Quake2);
     assert!(
         found
             .iter()
@@ -414,7 +414,7 @@ fn corpus_models_round_trip_through_the_writer() {
         assert_eq!(Model::from(again), model, "{name}");
         // Generated GL commands draw exactly the triangle list.
         if model.gl_commands {
-            let found = again.findings(Profile::Quake2);
+            let found = again.findings(Engine::Quake2);
             assert!(
                 !found
                     .iter()

@@ -9,7 +9,7 @@
     clippy::as_conversions
 )]
 
-use idmodel_md2::{ErrorKind, FindingKind, GlKind, Md2, Profile, Severity};
+use idmodel_md2::{Engine, ErrorKind, FindingKind, GlKind, Md2, Severity};
 use idmodel_test_support::{LeBuffer, patch, patch_bytes};
 
 /// The header values of the fixture; tests change one and rebuild.
@@ -130,7 +130,7 @@ impl Fx {
     }
 
     fn findings(&self) -> Vec<idmodel_md2::Finding> {
-        Md2::parse(&self.build()).unwrap().findings(Profile::Quake2)
+        Md2::parse(&self.build()).unwrap().findings(Engine::Quake2)
     }
 }
 
@@ -152,7 +152,7 @@ fn valid_fixture_parses_and_decodes() {
     let soft = md2.soft_mesh();
     assert_eq!(soft.vertices.len(), 3);
     assert_eq!(soft.vertices[1].uv, [7.0 / 8.0, 0.0]);
-    assert!(md2.findings(Profile::Quake2).is_empty());
+    assert!(md2.findings(Engine::Quake2).is_empty());
 }
 
 #[test]
@@ -329,7 +329,7 @@ fn gl_command_without_terminator_is_set_aside() {
     assert_eq!(e.offset(), u64::try_from(OFS_GLCMDS + 40).unwrap());
     assert_eq!(Md2::parse_strict(&bytes).unwrap_err(), e);
     assert_eq!(md2.gl_commands().count(), 0);
-    assert!(md2.findings(Profile::Quake2).iter().any(|f| matches!(
+    assert!(md2.findings(Engine::Quake2).iter().any(|f| matches!(
         f.kind,
         FindingKind::GlCommandsInvalid {
             swapped_layout: false,
@@ -415,7 +415,7 @@ fn no_gl_commands_at_all() {
     let md2 = Md2::parse_strict(&bytes).unwrap();
     assert!(!md2.has_gl_commands());
     assert_eq!(md2.gl_mesh().indices.len(), 0);
-    let found = md2.findings(Profile::Quake2);
+    let found = md2.findings(Engine::Quake2);
     assert_eq!(found.len(), 1);
     assert_eq!(found[0].kind, FindingKind::NoGlCommands { ofs_glcmds: 0 });
 }
@@ -451,7 +451,7 @@ fn too_many_vertices_is_refused_by_quake2() {
     fx.num_glcmds = 0;
     let mut bytes = fx.build();
     bytes.resize(bytes.len() + 4 * 2046, 0);
-    let found = Md2::parse(&bytes).unwrap().findings(Profile::Quake2);
+    let found = Md2::parse(&bytes).unwrap().findings(Engine::Quake2);
     assert!(
         found
             .iter()
@@ -469,6 +469,11 @@ fn skin_taller_than_480() {
     assert_eq!(found[0].kind, FindingKind::SkinTooTall { height: 481 });
     assert_eq!(found[0].severity, Severity::Refused);
     assert!(found[0].to_string().contains("taller than 480"));
+    // The one shape of every finding: engine, severity, message.
+    assert_eq!(
+        found[0].to_string(),
+        "quake2: refused: skin height 481; Quake II refuses skins taller than 480"
+    );
 }
 
 #[test]
@@ -495,7 +500,7 @@ fn too_many_skins() {
     fx.ofs_skins = OFS_GLCMDS + 4 * fx.glcmds.len() as i32;
     let mut bytes = fx.build();
     bytes.resize(bytes.len() + 33 * 64, 0);
-    let found = Md2::parse(&bytes).unwrap().findings(Profile::Quake2);
+    let found = Md2::parse(&bytes).unwrap().findings(Engine::Quake2);
     assert!(found.iter().any(
         |f| f.kind == FindingKind::TooManySkins { count: 33 } && f.severity == Severity::Hazard
     ));
@@ -586,7 +591,7 @@ fn frame_padding() {
     let end = bytes.len() as i32;
     patch(&mut bytes, 64, end); // ofs_end
     let md2 = Md2::parse_strict(&bytes).unwrap();
-    let found = md2.findings(Profile::Quake2);
+    let found = md2.findings(Engine::Quake2);
     assert_eq!(
         found[0].kind,
         FindingKind::FramePadding {
@@ -598,11 +603,19 @@ fn frame_padding() {
 
 #[test]
 fn profile_names_round_trip() {
-    for p in Profile::ALL {
-        assert_eq!(Profile::from_name(p.name()), Some(*p));
+    for p in idmodel_md2::ENGINES {
+        assert_eq!(Engine::from_name(p.name()), Some(*p));
     }
-    assert_eq!(Profile::from_name("quake2"), Some(Profile::Quake2));
-    assert_eq!(Profile::from_name("quake3"), None);
+    assert_eq!(Engine::from_name("quake2"), Some(Engine::Quake2));
+    // Quake III is an engine, but not one that loads MD2: it finds nothing.
+    let quake3 = Engine::from_name("quake3").unwrap();
+    assert!(!idmodel_md2::ENGINES.contains(&quake3));
+    let mut fx = Fx::valid();
+    fx.skinheight = 481;
+    let tall = fx.build();
+    let md2 = Md2::parse(&tall).unwrap();
+    assert!(!md2.findings(Engine::Quake2).is_empty());
+    assert!(md2.findings(quake3).is_empty());
 }
 
 #[test]

@@ -11,7 +11,7 @@
 )]
 
 use idmodel_md2::raw::TriVertex;
-use idmodel_md2::{FindingKind, FrameData, Md2, Model, Profile, Triangle};
+use idmodel_md2::{Engine, FindingKind, FrameData, Md2, Model, Triangle};
 use proptest::prelude::*;
 
 fn name(max: usize) -> impl Strategy<Value = Vec<u8>> {
@@ -90,7 +90,7 @@ fn walk(md2: &Md2<'_>) {
     assert!(gl.indices.iter().all(|&i| (i as usize) < gl.vertices.len()));
     let _ = md2.animations().count();
     let _ = md2.gl_commands_look_swapped();
-    for f in md2.findings(Profile::Quake2) {
+    for f in md2.findings(Engine::Quake2) {
         let _ = f.to_string();
     }
 }
@@ -106,7 +106,7 @@ proptest! {
         prop_assert_eq!(&Model::from(md2), &m);
         // The generated strips and fans draw exactly the triangle list, each once.
         prop_assert_eq!(md2.gl_triangle_count(), if m.gl_commands { m.triangles.len() } else { 0 });
-        let found = md2.findings(Profile::Quake2);
+        let found = md2.findings(Engine::Quake2);
         prop_assert!(!found.iter().any(|f| matches!(f.kind, FindingKind::GlMismatch { .. })), "{:?}", found);
         // Interpolation ends are the frames themselves.
         let (f0, f1) = (md2.frame(0).unwrap(), md2.frame_or_first(1));

@@ -11,7 +11,7 @@
 )]
 
 use idmodel_md2::raw::TriVertex;
-use idmodel_md2::{FrameData, Md2, Model, Profile, Triangle};
+use idmodel_md2::{Engine, FrameData, Md2, Model, Triangle};
 
 /// An octahedron (6 vertices, 8 faces) with a 2-frame `stand` and a 3-frame `pulse`
 /// animation; UVs unwrap each face into its own cell of a 64×32 skin, so the triangles
@@ -102,7 +102,7 @@ fn sample_is_made_by_the_writer() {
     );
     // And it is a clean Quake II model.
     let md2 = Md2::parse_strict(&committed).unwrap();
-    assert!(md2.findings(Profile::Quake2).is_empty());
+    assert!(md2.findings(Engine::Quake2).is_empty());
     let anims: Vec<_> = md2
         .animations()
         .map(|a| (a.name.to_string(), a.frames))

@@ -5,7 +5,7 @@
 // Example code: a panic on a bad command line is fine.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use idmodel_md3::{AnimationCfg, Md3, Profile, Skin};
+use idmodel_md3::{AnimationCfg, ENGINES, Engine, Md3, Skin};
 
 fn main() {
     for path in std::env::args().skip(1) {
@@ -23,7 +23,7 @@ fn main() {
                             e.shader()
                         );
                     }
-                    for f in skin.findings(None, Profile::Ioq3) {
+                    for f in skin.findings(None, Engine::Ioq3) {
                         println!("  {f}");
                     }
                 }
@@ -48,7 +48,7 @@ fn main() {
                         }
                         Err(e) => println!("  quake3: {e}"),
                     }
-                    for f in cfg.findings(None, Profile::Ioq3) {
+                    for f in cfg.findings(None, Engine::Ioq3) {
                         println!("  {f}");
                     }
                 }
@@ -81,9 +81,9 @@ fn main() {
                         s.shaders().first().map(|sh| sh.name()).unwrap_or_default()
                     );
                 }
-                for p in Profile::ALL {
+                for p in ENGINES {
                     for f in m.findings(*p) {
-                        println!("  [{}] {f}", p.name());
+                        println!("  {f}");
                     }
                 }
             }

@@ -6,8 +6,8 @@
 use core::fmt;
 
 use idmodel_core::Name;
+use idmodel_core::findings::{self, Engine, Severity};
 
-use crate::check::{Profile, Severity};
 use crate::text::{LineCounter, TextError, TextErrorKind, Token, Tokenizer, WordEnd};
 
 /// The engine reads the file into a 20000-byte buffer and refuses 19999 bytes or more.
@@ -591,20 +591,24 @@ impl<'a> AnimationCfg<'a> {
 
     /// Reports what the Quake III game code does with this file: unknown keywords, bad
     /// `footsteps` values, entries that fail, and (given the frame counts of lower.md3
-    /// and upper.md3) animations that run past a model's frames.
+    /// and upper.md3) animations that run past a model's frames; nothing for an engine
+    /// that does not load MD3 (one not in [`ENGINES`](crate::ENGINES)).
     pub fn check(
         &self,
         frames: Option<(usize, usize)>,
-        profile: Profile,
+        engine: Engine,
         sink: &mut dyn FnMut(AnimFinding<'a>),
     ) {
+        if !crate::ENGINES.contains(&engine) {
+            return;
+        }
         let text = self.text;
         let mut lines = LineCounter::default();
         let mut emit = |kind, severity| {
             sink(AnimFinding {
                 kind,
                 severity,
-                profile,
+                engine,
             })
         };
         let _ = keywords(text, &mut |e| {
@@ -626,7 +630,7 @@ impl<'a> AnimationCfg<'a> {
             };
             emit(kind, Severity::Warning);
         });
-        if profile == Profile::Quake3 && !self.kw.numbers_found && !self.text.is_empty() {
+        if engine == Engine::Quake3 && !self.kw.numbers_found && !self.text.is_empty() {
             emit(AnimFindingKind::VanillaHang, Severity::Hazard);
         }
         let q3 = match self.q3() {
@@ -672,10 +676,10 @@ impl<'a> AnimationCfg<'a> {
     pub fn findings(
         &self,
         frames: Option<(usize, usize)>,
-        profile: Profile,
+        engine: Engine,
     ) -> alloc::vec::Vec<AnimFinding<'a>> {
         let mut out = alloc::vec::Vec::new();
-        self.check(frames, profile, &mut |f| out.push(f));
+        self.check(frames, engine, &mut |f| out.push(f));
         out
     }
 }
@@ -799,6 +803,21 @@ pub enum AnimFindingKind<'a> {
     },
 }
 
+impl AnimFindingKind<'_> {
+    /// A stable, lowercase, hyphenated name of this kind (its variant name), for filtering
+    /// and machine-readable output.
+    pub const fn code(&self) -> &'static str {
+        match self {
+            Self::UnknownToken { .. } => "unknown-token",
+            Self::BadFootsteps { .. } => "bad-footsteps",
+            Self::Refused(..) => "refused",
+            Self::VanillaHang => "vanilla-hang",
+            Self::Frozen { .. } => "frozen",
+            Self::FramesOutOfRange { .. } => "frames-out-of-range",
+        }
+    }
+}
+
 /// One thing the game would do with an `animation.cfg`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AnimFinding<'a> {
@@ -807,12 +826,30 @@ pub struct AnimFinding<'a> {
     /// How bad it is.
     pub severity: Severity,
     /// The engine.
-    pub profile: Profile,
+    pub engine: Engine,
 }
 
+/// Shown as `engine: severity: message` ([`findings::display`]).
 impl fmt::Display for AnimFinding<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: ", self.severity)?;
+        findings::display(self, f)
+    }
+}
+
+impl findings::Finding for AnimFinding<'_> {
+    fn severity(&self) -> Severity {
+        self.severity
+    }
+
+    fn engine(&self) -> Engine {
+        self.engine
+    }
+
+    fn code(&self) -> &'static str {
+        self.kind.code()
+    }
+
+    fn write_message(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.kind {
             AnimFindingKind::UnknownToken { line, token } => write!(
                 f,

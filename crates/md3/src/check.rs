@@ -1,9 +1,11 @@
 //! Findings: what each engine would do with a file that parses (FORMATS.md §3.2).
-//! Engine limits are reported, never refused by the parser.
+//! Engine limits are reported, never refused by the parser. The [`Severity`] and
+//! [`Engine`] are idmodel-core's, shared by every format.
 
 use core::fmt;
 
 use idmodel_core::Name;
+use idmodel_core::findings::{self, Engine, Severity};
 
 use crate::view::Md3;
 
@@ -33,76 +35,26 @@ pub const ORTHONORMAL_TOLERANCE: f32 = 1e-3;
 /// Above this many surfaces the duplicate-name check is skipped (it is quadratic).
 pub const DUPLICATE_CHECK_LIMIT: usize = 1024;
 
-/// The engine whose behaviour a check describes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Profile {
-    /// Quake III Arena 1.32 (id's GPL release).
-    Quake3,
-    /// ioquake3 (renderergl1 and renderergl2 agree on MD3 loading).
-    Ioq3,
-}
+/// The engines that load MD3, in CLI order: [`Md3::check`], [`Skin::check`](crate::Skin::check)
+/// and [`AnimationCfg::check`](crate::AnimationCfg::check) report nothing for any other.
+pub const ENGINES: &[Engine] = &[Engine::Quake3, Engine::Ioq3];
 
-impl Profile {
-    /// Every profile.
-    pub const ALL: &'static [Profile] = &[Profile::Quake3, Profile::Ioq3];
-
-    /// The lowercase name the CLI uses (`quake3`, `ioq3`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Quake3 => "quake3",
-            Self::Ioq3 => "ioq3",
-        }
-    }
-
-    /// The profile called `name` (see [`Profile::name`]).
-    pub fn from_name(name: &str) -> Option<Profile> {
-        Self::ALL.iter().copied().find(|p| p.name() == name)
-    }
-
-    /// The most vertices per surface this engine loads.
-    pub fn max_verts(self) -> usize {
-        match self {
-            Self::Quake3 => SHADER_MAX_VERTEXES,
-            Self::Ioq3 => SHADER_MAX_VERTEXES.saturating_sub(1),
-        }
-    }
-
-    /// The most triangles per surface this engine loads.
-    pub fn max_triangles(self) -> usize {
-        match self {
-            Self::Quake3 => SHADER_MAX_INDEXES / 3,
-            Self::Ioq3 => SHADER_MAX_INDEXES / 3 - 1,
-        }
+/// The most vertices per surface `engine` loads (`None` for an engine not in [`ENGINES`]).
+pub const fn max_verts(engine: Engine) -> Option<usize> {
+    match engine {
+        Engine::Quake3 => Some(SHADER_MAX_VERTEXES),
+        Engine::Ioq3 => Some(SHADER_MAX_VERTEXES.saturating_sub(1)),
+        _ => None,
     }
 }
 
-impl fmt::Display for Profile {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Self::Quake3 => "Quake III 1.32",
-            Self::Ioq3 => "ioquake3",
-        })
-    }
-}
-
-/// How bad a finding is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Severity {
-    /// The engine would not load the file.
-    Refused,
-    /// It loads, but reads out of bounds, crashes or misrenders.
-    Hazard,
-    /// Odd but harmless.
-    Warning,
-}
-
-impl fmt::Display for Severity {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Self::Refused => "refused",
-            Self::Hazard => "hazard",
-            Self::Warning => "warning",
-        })
+/// The most triangles per surface `engine` loads (`None` for an engine not in
+/// [`ENGINES`]).
+pub const fn max_triangles(engine: Engine) -> Option<usize> {
+    match engine {
+        Engine::Quake3 => Some(SHADER_MAX_INDEXES / 3),
+        Engine::Ioq3 => Some(SHADER_MAX_INDEXES / 3 - 1),
+        _ => None,
     }
 }
 
@@ -203,32 +155,70 @@ pub enum FindingKind<'a> {
     },
 }
 
+impl FindingKind<'_> {
+    /// A stable, lowercase, hyphenated name of this kind (its variant name), for filtering
+    /// and machine-readable output.
+    pub const fn code(&self) -> &'static str {
+        match self {
+            Self::TooManyVerts { .. } => "too-many-verts",
+            Self::TooManyTriangles { .. } => "too-many-triangles",
+            Self::AboveDeclaredMax { .. } => "above-declared-max",
+            Self::SurfaceFrameCount { .. } => "surface-frame-count",
+            Self::DuplicateSurfaceName { .. } => "duplicate-surface-name",
+            Self::SurfaceRenamed { .. } => "surface-renamed",
+            Self::EmptyShaderName { .. } => "empty-shader-name",
+            Self::NoShaders { .. } => "no-shaders",
+            Self::TagNotOrthonormal { .. } => "tag-not-orthonormal",
+            Self::TagNameChanges { .. } => "tag-name-changes",
+            Self::TrailingBytes { .. } => "trailing-bytes",
+        }
+    }
+}
+
 /// One thing an engine would do with the file.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Finding<'a> {
     /// What was found.
     pub kind: FindingKind<'a>,
-    /// How bad it is for [`Finding::profile`].
+    /// How bad it is for [`Finding::engine`].
     pub severity: Severity,
     /// The engine the finding is about.
-    pub profile: Profile,
+    pub engine: Engine,
 }
 
+/// Shown as `engine: severity: message` ([`findings::display`]).
 impl fmt::Display for Finding<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let p = self.profile;
-        write!(f, "{}: ", self.severity)?;
+        findings::display(self, f)
+    }
+}
+
+impl findings::Finding for Finding<'_> {
+    fn severity(&self) -> Severity {
+        self.severity
+    }
+
+    fn engine(&self) -> Engine {
+        self.engine
+    }
+
+    fn code(&self) -> &'static str {
+        self.kind.code()
+    }
+
+    fn write_message(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let p = self.engine.display_name();
         match self.kind {
             FindingKind::TooManyVerts {
                 surface,
                 count,
                 max,
-            } => match p {
-                Profile::Ioq3 => write!(
+            } => match self.engine {
+                Engine::Ioq3 => write!(
                     f,
                     "surface {surface} has {count} vertices; {p} loads at most {max} per surface and quietly refuses the model"
                 ),
-                Profile::Quake3 => write!(
+                _ => write!(
                     f,
                     "surface {surface} has {count} vertices; {p} loads at most {max} per surface and drops to the console (ERR_DROP)"
                 ),
@@ -237,12 +227,12 @@ impl fmt::Display for Finding<'_> {
                 surface,
                 count,
                 max,
-            } => match p {
-                Profile::Ioq3 => write!(
+            } => match self.engine {
+                Engine::Ioq3 => write!(
                     f,
                     "surface {surface} has {count} triangles; {p} loads at most {max} per surface and quietly refuses the model"
                 ),
-                Profile::Quake3 => write!(
+                _ => write!(
                     f,
                     "surface {surface} has {count} triangles; {p} loads at most {max} per surface and drops to the console (ERR_DROP)"
                 ),
@@ -331,26 +321,32 @@ fn orthonormal(axis: &[[f32; 3]; 3]) -> bool {
 }
 
 impl<'a> Md3<'a> {
-    /// Reports, without allocating, what `profile` would do with this model.
+    /// Reports, without allocating, what `engine` would do with this model; nothing for
+    /// an engine that does not load MD3 (one not in [`ENGINES`]).
     ///
     /// ```
     /// # #[cfg(feature = "alloc")] {
-    /// use idmodel_md3::{Md3, Model, Profile, FindingKind};
+    /// use idmodel_md3::{Engine, FindingKind, Md3, Model};
     /// let bytes = idmodel_md3::write(&Model::example()).unwrap();
     /// let md3 = Md3::parse(&bytes).unwrap();
     /// let mut renamed = 0;
-    /// md3.check(Profile::Ioq3, &mut |f| {
+    /// md3.check(Engine::Ioq3, &mut |f| {
     ///     if let FindingKind::SurfaceRenamed { .. } = f.kind { renamed += 1 }
     /// });
     /// assert_eq!(renamed, 1); // "arm_l" becomes "arm"
+    /// assert!(md3.findings(Engine::Doom3).is_empty()); // Doom 3 does not load MD3
     /// # }
     /// ```
-    pub fn check(&self, profile: Profile, sink: &mut dyn FnMut(Finding<'a>)) {
+    pub fn check(&self, engine: Engine, sink: &mut dyn FnMut(Finding<'a>)) {
+        let (Some(max_verts), Some(max_triangles)) = (max_verts(engine), max_triangles(engine))
+        else {
+            return;
+        };
         let mut emit = |kind, severity| {
             sink(Finding {
                 kind,
                 severity,
-                profile,
+                engine,
             })
         };
         let declared = |what, surface, count, max| FindingKind::AboveDeclaredMax {
@@ -380,20 +376,20 @@ impl<'a> Md3<'a> {
         }
         for s in self.surfaces() {
             let i = s.index();
-            if s.num_verts() > profile.max_verts() {
+            if s.num_verts() > max_verts {
                 let kind = FindingKind::TooManyVerts {
                     surface: i,
                     count: s.num_verts(),
-                    max: profile.max_verts(),
+                    max: max_verts,
                 };
                 emit(kind, Severity::Refused);
             }
             let tris = s.triangles().len();
-            if tris > profile.max_triangles() {
+            if tris > max_triangles {
                 let kind = FindingKind::TooManyTriangles {
                     surface: i,
                     count: tris,
-                    max: profile.max_triangles(),
+                    max: max_triangles,
                 };
                 emit(kind, Severity::Refused);
             }
@@ -503,9 +499,9 @@ impl<'a> Md3<'a> {
 
     /// [`check`](Self::check) collected into a `Vec`.
     #[cfg(feature = "alloc")]
-    pub fn findings(&self, profile: Profile) -> alloc::vec::Vec<Finding<'a>> {
+    pub fn findings(&self, engine: Engine) -> alloc::vec::Vec<Finding<'a>> {
         let mut out = alloc::vec::Vec::new();
-        self.check(profile, &mut |f| out.push(f));
+        self.check(engine, &mut |f| out.push(f));
         out
     }
 }

@@ -12,8 +12,9 @@
 //! * Decoding: positions ×1/64, normals engine-exact ([`NormalDecode::Exact`]) or ideal,
 //!   frame interpolation as the renderer does it ([`Surface::lerp_into`]), tags
 //!   ([`Md3::lerp_tag`]) and placement on tags ([`position_on_tag`]).
-//! * Findings: [`Md3::check`] reports, per engine [`Profile`], what Quake III 1.32 and
-//!   ioquake3 would do with the file. Engine limits are findings, never refusals.
+//! * Findings: [`Md3::check`] reports, per [`Engine`] (of [`ENGINES`]), what Quake III
+//!   1.32 and ioquake3 would do with the file. Engine limits are findings, never
+//!   refusals; [`Engine`] and [`Severity`] are idmodel-core's, shared by every format.
 //! * Names only, no I/O: LOD file names ([`lod_name`]), the engine's surface names
 //!   ([`EngineName`]).
 //! * Text: [`Skin`] and [`AnimationCfg`], zero-copy, following the engine tokenizers.
@@ -29,7 +30,7 @@
 //!
 //! ```
 //! # #[cfg(feature = "alloc")] {
-//! use idmodel_md3::{Md3, Model, NormalDecode, Profile};
+//! use idmodel_md3::{Engine, Md3, Model, NormalDecode};
 //! let bytes = idmodel_md3::write(&Model::example()).unwrap();
 //! let md3 = Md3::parse(&bytes).unwrap();
 //! let body = md3.surface(0).unwrap();
@@ -37,7 +38,7 @@
 //! let mut nrm = vec![[0.0; 3]; body.num_verts()];
 //! body.lerp_into(0, 1, 0.5, NormalDecode::Exact, &mut pos, &mut nrm).unwrap();
 //! assert_eq!(pos[0], [-8.0, 0.0, 1.0]); // halfway between z = 0 and z = 2
-//! assert!(md3.findings(Profile::Ioq3).iter().all(|f| f.severity != idmodel_md3::Severity::Refused));
+//! assert!(md3.findings(Engine::Ioq3).iter().all(|f| f.severity != idmodel_md3::Severity::Refused));
 //! assert_eq!(Model::from(md3), Model::example());
 //! # }
 //! ```
@@ -66,13 +67,16 @@ pub use animcfg::{
 };
 pub use check::{
     DUPLICATE_CHECK_LIMIT, Finding, FindingKind, MAX_FRAMES, MAX_LODS, MAX_SHADERS, MAX_SURFACES,
-    MAX_TAGS, MAX_TRIANGLES, MAX_VERTS, ORTHONORMAL_TOLERANCE, Profile, SHADER_MAX_INDEXES,
-    SHADER_MAX_VERTEXES, Severity,
+    MAX_TAGS, MAX_TRIANGLES, MAX_VERTS, ORTHONORMAL_TOLERANCE, SHADER_MAX_INDEXES,
+    SHADER_MAX_VERTEXES,
 };
+pub use check::{ENGINES, max_triangles, max_verts};
 pub use decode::{
     DecodeError, EngineName, NormalDecode, Orientation, matrix_multiply, position_on_tag,
     position_rotated_on_tag, q_rsqrt, vector_normalize,
 };
+/// The engine and severity of every finding: idmodel-core's, shared by all formats.
+pub use idmodel_core::findings::{Engine, Severity};
 pub use idmodel_core::{Error, ErrorKind, Name, Result};
 pub use lod::{LodName, LodRule, LodSet, lod_name};
 #[cfg(feature = "alloc")]

@@ -13,11 +13,19 @@ pub enum LodRule {
     Quake3,
 }
 
-impl From<crate::Profile> for LodRule {
-    fn from(p: crate::Profile) -> Self {
-        match p {
-            crate::Profile::Ioq3 => Self::Ioq3,
-            crate::Profile::Quake3 => Self::Quake3,
+impl LodRule {
+    /// The rule `engine` follows (`None` for an engine that does not load MD3).
+    ///
+    /// ```
+    /// use idmodel_md3::{Engine, LodRule};
+    /// assert_eq!(LodRule::of(Engine::Quake3), Some(LodRule::Quake3));
+    /// assert_eq!(LodRule::of(Engine::Doom3), None);
+    /// ```
+    pub const fn of(engine: idmodel_core::Engine) -> Option<Self> {
+        match engine {
+            idmodel_core::Engine::Ioq3 => Some(Self::Ioq3),
+            idmodel_core::Engine::Quake3 => Some(Self::Quake3),
+            _ => None,
         }
     }
 }

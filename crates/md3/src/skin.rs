@@ -4,8 +4,8 @@
 use core::fmt;
 
 use idmodel_core::Name;
+use idmodel_core::findings::{self, Engine, Severity};
 
-use crate::check::{Profile, Severity};
 use crate::text::{LineCounter, TextError, Tokenizer, WordEnd};
 use crate::view::Md3;
 
@@ -77,7 +77,7 @@ impl SkinEntry<'_> {
 /// assert_eq!(e.len(), 3);
 /// assert!(e[0].matches(b"h_head"));
 /// assert_eq!(e[1].kind, EntryKind::Tag);
-/// assert_eq!(skin.shader_for(b"h_eyes", idmodel_md3::Profile::Ioq3), Some(&b"models/e.tga"[..]));
+/// assert_eq!(skin.shader_for(b"h_eyes", idmodel_md3::Engine::Ioq3), Some(&b"models/e.tga"[..]));
 /// # Ok::<(), idmodel_md3::TextError>(())
 /// ```
 #[derive(Debug, Clone, Copy)]
@@ -135,12 +135,14 @@ impl<'a> Skin<'a> {
 
     /// The shader the engine gives the surface with engine name `engine_name`: the first
     /// matching entry among those stored (ioq3 keeps 256). `None` means the renderer's
-    /// default shader. An empty result means the default shader too.
-    pub fn shader_for(&self, engine_name: &[u8], profile: Profile) -> Option<&'a [u8]> {
-        let stored = match profile {
-            Profile::Ioq3 => MAX_SKIN_SURFACES_IOQ3,
+    /// default shader. An empty result means the default shader too. `None` for an
+    /// engine that does not load MD3 (one not in [`ENGINES`](crate::ENGINES)).
+    pub fn shader_for(&self, engine_name: &[u8], engine: Engine) -> Option<&'a [u8]> {
+        let stored = match engine {
+            Engine::Ioq3 => MAX_SKIN_SURFACES_IOQ3,
             // Quake III overflows past 32 entries; the first 32 are the ones it defines.
-            Profile::Quake3 => MAX_SKIN_SURFACES_QUAKE3,
+            Engine::Quake3 => MAX_SKIN_SURFACES_QUAKE3,
+            _ => return None,
         };
         self.surface_entries()
             .take(stored)
@@ -160,28 +162,30 @@ impl<'a> Skin<'a> {
         })
     }
 
-    /// Reports what `profile` does with this skin, and, given the model it dresses, the
-    /// entries that name no surface and the surfaces no entry names.
+    /// Reports what `engine` does with this skin, and, given the model it dresses, the
+    /// entries that name no surface and the surfaces no entry names; nothing for an
+    /// engine that does not load MD3 (one not in [`ENGINES`](crate::ENGINES)).
     pub fn check(
         &self,
         model: Option<&Md3<'_>>,
-        profile: Profile,
+        engine: Engine,
         sink: &mut dyn FnMut(SkinFinding<'a>),
     ) {
+        let (max, sev) = match engine {
+            Engine::Ioq3 => (MAX_SKIN_SURFACES_IOQ3, Severity::Warning),
+            Engine::Quake3 => (MAX_SKIN_SURFACES_QUAKE3, Severity::Hazard),
+            _ => return,
+        };
         let mut emit = |kind, severity| {
             sink(SkinFinding {
                 kind,
                 severity,
-                profile,
+                engine,
             })
         };
         if self.surfaces == 0 {
             emit(SkinFindingKind::NoSurfaces, Severity::Refused);
         }
-        let (max, sev) = match profile {
-            Profile::Ioq3 => (MAX_SKIN_SURFACES_IOQ3, Severity::Warning),
-            Profile::Quake3 => (MAX_SKIN_SURFACES_QUAKE3, Severity::Hazard),
-        };
         if self.surfaces > max {
             emit(
                 SkinFindingKind::TooManySurfaces {
@@ -235,7 +239,7 @@ impl<'a> Skin<'a> {
             }
             for s in md3.surfaces() {
                 if self
-                    .shader_for(s.engine_name().as_bytes(), profile)
+                    .shader_for(s.engine_name().as_bytes(), engine)
                     .is_none()
                 {
                     emit(
@@ -252,10 +256,10 @@ impl<'a> Skin<'a> {
     pub fn findings(
         &self,
         model: Option<&Md3<'_>>,
-        profile: Profile,
+        engine: Engine,
     ) -> alloc::vec::Vec<SkinFinding<'a>> {
         let mut out = alloc::vec::Vec::new();
-        self.check(model, profile, &mut |f| out.push(f));
+        self.check(model, engine, &mut |f| out.push(f));
         out
     }
 }
@@ -412,6 +416,25 @@ pub enum SkinFindingKind<'a> {
     },
 }
 
+impl SkinFindingKind<'_> {
+    /// A stable, lowercase, hyphenated name of this kind (its variant name), for filtering
+    /// and machine-readable output.
+    pub const fn code(&self) -> &'static str {
+        match self {
+            Self::NoSurfaces => "no-surfaces",
+            Self::TooManySurfaces { .. } => "too-many-surfaces",
+            Self::TagSwallowsNext { .. } => "tag-swallows-next",
+            Self::TagNotSkipped { .. } => "tag-not-skipped",
+            Self::NameTruncated { .. } => "name-truncated",
+            Self::CommaShader { .. } => "comma-shader",
+            Self::EmptyShader { .. } => "empty-shader",
+            Self::ShaderOnNextLine { .. } => "shader-on-next-line",
+            Self::UnknownSurface { .. } => "unknown-surface",
+            Self::UnskinnedSurface { .. } => "unskinned-surface",
+        }
+    }
+}
+
 /// One thing an engine would do with a `.skin` file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SkinFinding<'a> {
@@ -420,23 +443,41 @@ pub struct SkinFinding<'a> {
     /// How bad it is.
     pub severity: Severity,
     /// The engine.
-    pub profile: Profile,
+    pub engine: Engine,
 }
 
+/// Shown as `engine: severity: message` ([`findings::display`]).
 impl fmt::Display for SkinFinding<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let p = self.profile;
-        write!(f, "{}: ", self.severity)?;
+        findings::display(self, f)
+    }
+}
+
+impl findings::Finding for SkinFinding<'_> {
+    fn severity(&self) -> Severity {
+        self.severity
+    }
+
+    fn engine(&self) -> Engine {
+        self.engine
+    }
+
+    fn code(&self) -> &'static str {
+        self.kind.code()
+    }
+
+    fn write_message(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let p = self.engine.display_name();
         match self.kind {
             SkinFindingKind::NoSurfaces => {
                 f.write_str("the skin has no surface entries; the engine treats it as missing")
             }
-            SkinFindingKind::TooManySurfaces { count, max } => match p {
-                Profile::Ioq3 => write!(
+            SkinFindingKind::TooManySurfaces { count, max } => match self.engine {
+                Engine::Ioq3 => write!(
                     f,
                     "{count} surface entries; {p} keeps the first {max} and ignores the rest"
                 ),
-                Profile::Quake3 => write!(
+                _ => write!(
                     f,
                     "{count} surface entries; {p} has room for {max} and overwrites memory after that"
                 ),

@@ -16,8 +16,8 @@ mod common;
 use std::path::Path;
 
 use idmodel_md3::{
-    AnimFindingKind, AnimId, AnimationCfg, ErrorKind, FindingKind, Footsteps, Gender, LodRule,
-    LodSet, Md3, Model, NormalDecode, Profile, Skin, lod_name, write,
+    AnimFindingKind, AnimId, AnimationCfg, ENGINES, Engine, ErrorKind, FindingKind, Footsteps,
+    Gender, LodRule, LodSet, Md3, Model, NormalDecode, Skin, lod_name, write,
 };
 
 /// file, frames, tag names (frame 0), surfaces, total verts, total triangles (SOURCES.md).
@@ -144,7 +144,7 @@ fn walk(m: &Md3<'_>) {
             assert!(t.origin.iter().all(|v| v.is_finite()));
         }
     }
-    for p in Profile::ALL {
+    for p in ENGINES {
         m.check(*p, &mut |f| assert!(!f.to_string().is_empty()));
     }
 }
@@ -198,7 +198,7 @@ fn corpus_quirks() {
     let bytes = read(&dir, "kamboom2.md3");
     let m = Md3::parse(&bytes).unwrap();
     assert!(
-        m.findings(Profile::Ioq3).iter().any(|f| matches!(
+        m.findings(Engine::Ioq3).iter().any(|f| matches!(
             f.kind,
             FindingKind::AboveDeclaredMax {
                 what: "MD3_MAX_SURFACES",
@@ -210,7 +210,7 @@ fn corpus_quirks() {
     let bytes = read(&dir, "chaingun_thirdperson.md3");
     let m = Md3::parse(&bytes).unwrap();
     assert!(
-        m.findings(Profile::Ioq3)
+        m.findings(Engine::Ioq3)
             .iter()
             .any(|f| matches!(f.kind, FindingKind::DuplicateSurfaceName { .. }))
     );
@@ -220,7 +220,7 @@ fn corpus_quirks() {
     assert_eq!(m.name(), "Darkplaces MD3 Exporter");
     // tplgun has 2340 vertices over 2 surfaces: at least one is above both engines' limit.
     assert!(
-        m.findings(Profile::Quake3)
+        m.findings(Engine::Quake3)
             .iter()
             .any(|f| matches!(f.kind, FindingKind::TooManyVerts { .. }))
     );
@@ -301,7 +301,7 @@ fn every_skin_parses_and_matches_its_model() {
         let part = file.split('_').next().unwrap();
         let bytes = std::fs::read(path.with_file_name(format!("{part}.md3"))).unwrap();
         let md3 = Md3::parse(&bytes).unwrap();
-        for f in skin.findings(Some(&md3), Profile::Ioq3) {
+        for f in skin.findings(Some(&md3), Engine::Ioq3) {
             match f.kind {
                 idmodel_md3::SkinFindingKind::UnknownSurface { name, .. } => {
                     unknown.push(format!("{file}:{}", String::from_utf8_lossy(name)));
@@ -354,7 +354,7 @@ fn kyonshi_animation_cfg() {
     }
     let lower = Md3::parse(&read(&dir, "lower.md3")).unwrap().num_frames();
     let upper = Md3::parse(&read(&dir, "upper.md3")).unwrap().num_frames();
-    let f = cfg.findings(Some((lower, upper)), Profile::Ioq3);
+    let f = cfg.findings(Some((lower, upper)), Engine::Ioq3);
     assert!(
         f.is_empty(),
         "{:?}",
@@ -371,7 +371,7 @@ fn tremulous_animation_cfg_is_not_quake3() {
     let cfg = AnimationCfg::parse(&text).unwrap();
     assert_eq!(cfg.raw_entries().count(), 37);
     assert_eq!(cfg.footsteps(), Footsteps::Normal);
-    let f = cfg.findings(None, Profile::Ioq3);
+    let f = cfg.findings(None, Engine::Ioq3);
     assert!(f.iter().any(|f| matches!(
         f.kind,
         AnimFindingKind::BadFootsteps {

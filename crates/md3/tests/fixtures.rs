@@ -11,7 +11,7 @@
 )]
 
 use idmodel_md3::{
-    ErrorKind, FindingKind, Md3, Model, NormalDecode, Orientation, Profile, Severity, Vertex,
+    Engine, ErrorKind, FindingKind, Md3, Model, NormalDecode, Orientation, Severity, Vertex,
     position_on_tag, position_rotated_on_tag, write,
 };
 use idmodel_test_support::{LeBuffer, patch, patch_bytes};
@@ -433,7 +433,7 @@ fn trailing_bytes_are_exposed() {
     let m = Md3::parse(&b).unwrap();
     assert_eq!(m.trailing_bytes(), &[0x0a]);
     assert_eq!(m.body().len(), OFS_END);
-    let f = m.findings(Profile::Ioq3);
+    let f = m.findings(Engine::Ioq3);
     assert!(
         f.iter()
             .any(|f| f.kind == FindingKind::TrailingBytes { count: 1 })
@@ -449,7 +449,7 @@ fn tags_only_model() {
     let m = Md3::parse(&b).unwrap();
     assert_eq!(m.surfaces().len(), 0);
     assert_eq!(m.tag_names().next().unwrap(), "tag_weapon");
-    assert!(m.findings(Profile::Quake3).is_empty());
+    assert!(m.findings(Engine::Quake3).is_empty());
 }
 
 #[test]
@@ -463,7 +463,7 @@ fn surface_with_fewer_frames_than_header() {
     let s = m.surface(0).unwrap();
     assert_eq!((m.num_frames(), s.num_frames()), (2, 1));
     assert!(s.frame(1).is_none());
-    let f = m.findings(Profile::Ioq3);
+    let f = m.findings(Engine::Ioq3);
     assert!(f.iter().any(|f| matches!(
         f.kind,
         FindingKind::SurfaceFrameCount {
@@ -486,7 +486,7 @@ fn grid_surface(name: &str, verts: usize, tris: usize) -> idmodel_md3::SurfaceDa
     s
 }
 
-fn kinds(m: &Model, p: Profile) -> Vec<(String, Severity)> {
+fn kinds(m: &Model, p: Engine) -> Vec<(String, Severity)> {
     let bytes = write(m).unwrap();
     let md3 = Md3::parse(&bytes).unwrap();
     md3.findings(p)
@@ -499,19 +499,19 @@ fn kinds(m: &Model, p: Profile) -> Vec<(String, Severity)> {
 fn thousand_vertices_split_the_engines() {
     let mut m = Model::example();
     m.surfaces = vec![grid_surface("big", 1000, 1)];
-    let ioq3 = kinds(&m, Profile::Ioq3);
+    let ioq3 = kinds(&m, Engine::Ioq3);
     assert!(
         ioq3.iter()
             .any(|(s, sev)| *sev == Severity::Refused && s.contains("1000 vertices"))
     );
     assert!(
-        kinds(&m, Profile::Quake3)
+        kinds(&m, Engine::Quake3)
             .iter()
             .all(|(_, sev)| *sev != Severity::Refused)
     );
     m.surfaces = vec![grid_surface("big", 1001, 1)];
     assert!(
-        kinds(&m, Profile::Quake3)
+        kinds(&m, Engine::Quake3)
             .iter()
             .any(|(s, sev)| *sev == Severity::Refused && s.contains("ERR_DROP"))
     );
@@ -522,12 +522,12 @@ fn two_thousand_triangles_split_the_engines() {
     let mut m = Model::example();
     m.surfaces = vec![grid_surface("big", 3, 2000)];
     assert!(
-        kinds(&m, Profile::Ioq3)
+        kinds(&m, Engine::Ioq3)
             .iter()
             .any(|(s, sev)| *sev == Severity::Refused && s.contains("2000 triangles"))
     );
     assert!(
-        kinds(&m, Profile::Quake3)
+        kinds(&m, Engine::Quake3)
             .iter()
             .all(|(_, sev)| *sev != Severity::Refused)
     );
@@ -540,7 +540,7 @@ fn above_declared_maxima() {
         .map(|i| grid_surface(&format!("s{i}"), 3, 1))
         .collect();
     m.tags = m.tags.iter().map(|t| vec![t[0].clone(); 17]).collect();
-    let f = kinds(&m, Profile::Ioq3);
+    let f = kinds(&m, Engine::Ioq3);
     assert!(f.iter().any(|(s, _)| s.contains("MD3_MAX_SURFACES")));
     assert!(f.iter().any(|(s, _)| s.contains("MD3_MAX_TAGS")));
     assert!(f.iter().all(|(_, sev)| *sev == Severity::Warning));
@@ -550,7 +550,7 @@ fn above_declared_maxima() {
 fn duplicate_surface_names() {
     let mut m = Model::example();
     m.surfaces[1].name = b"BODY".to_vec();
-    let f = kinds(&m, Profile::Ioq3);
+    let f = kinds(&m, Engine::Ioq3);
     assert!(
         f.iter()
             .any(|(s, _)| s.contains("surfaces 0 and 1 are both called 'body'")),
@@ -560,7 +560,7 @@ fn duplicate_surface_names() {
 
 #[test]
 fn surface_renamed_by_the_engine() {
-    let f = kinds(&Model::example(), Profile::Ioq3);
+    let f = kinds(&Model::example(), Engine::Ioq3);
     assert!(
         f.iter()
             .any(|(s, _)| s.contains("'arm_l' is renamed 'arm'")),
@@ -572,7 +572,7 @@ fn surface_renamed_by_the_engine() {
 fn empty_shader_name() {
     let mut m = Model::example();
     m.surfaces[0].shaders[0].name.clear();
-    let f = kinds(&m, Profile::Ioq3);
+    let f = kinds(&m, Engine::Ioq3);
     assert!(f.iter().any(|(s, _)| s.contains("empty name")), "{f:?}");
 }
 
@@ -582,7 +582,7 @@ fn tag_not_orthonormal() {
     m.tags[2][0].axis[0] = [2.0, 0.0, 0.0];
     let bytes = write(&m).unwrap();
     let md3 = Md3::parse(&bytes).unwrap();
-    let f = md3.findings(Profile::Ioq3);
+    let f = md3.findings(Engine::Ioq3);
     assert!(f.iter().any(|f| matches!(
         f.kind,
         FindingKind::TagNotOrthonormal {
@@ -595,7 +595,7 @@ fn tag_not_orthonormal() {
 
 #[test]
 fn example_model_has_only_the_rename_finding() {
-    let f = kinds(&Model::example(), Profile::Quake3);
+    let f = kinds(&Model::example(), Engine::Quake3);
     assert_eq!(f.len(), 1, "{f:?}");
 }
 

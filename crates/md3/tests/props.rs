@@ -11,8 +11,8 @@
 )]
 
 use idmodel_md3::{
-    AnimationCfg, FrameInfo, Md3, Model, NormalDecode, Profile, ShaderInfo, Skin, SurfaceData,
-    TagInfo, Vertex, write, written_size,
+    AnimationCfg, ENGINES, Engine, FrameInfo, Md3, Model, NormalDecode, ShaderInfo, Skin,
+    SurfaceData, TagInfo, Vertex, write, written_size,
 };
 use proptest::prelude::*;
 
@@ -139,7 +139,7 @@ fn walk(m: &Md3<'_>) {
     for t in m.all_tags() {
         let _ = m.lerp_tag(t.name().as_bytes(), 0, m.num_frames(), 0.5);
     }
-    for p in Profile::ALL {
+    for p in ENGINES {
         m.check(*p, &mut |f| {
             let _ = f.to_string();
         });
@@ -195,14 +195,14 @@ proptest! {
         if let Ok(skin) = Skin::parse(&text) {
             let n = skin.entries().count();
             prop_assert_eq!(n, skin.num_surfaces() + skin.num_tags());
-            for p in Profile::ALL {
+            for p in ENGINES {
                 for f in skin.findings(None, *p) { let _ = f.to_string(); }
             }
         }
         if let Ok(cfg) = AnimationCfg::parse(&text) {
             let _ = cfg.raw_entries().count();
             let _ = cfg.q3();
-            for f in cfg.findings(Some((10, 10)), Profile::Ioq3) { let _ = f.to_string(); }
+            for f in cfg.findings(Some((10, 10)), Engine::Ioq3) { let _ = f.to_string(); }
         }
     }
 }

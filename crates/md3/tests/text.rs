@@ -9,7 +9,7 @@
 )]
 
 use idmodel_md3::{
-    AnimFindingKind, AnimId, AnimationCfg, EntryKind, Footsteps, Gender, Md3, Model, Profile,
+    AnimFindingKind, AnimId, AnimationCfg, Engine, EntryKind, Footsteps, Gender, Md3, Model,
     Severity, Skin, SkinFindingKind, TextErrorKind, write,
 };
 
@@ -40,7 +40,7 @@ fn skin_separators() {
 fn skin_space_before_comma_gives_comma_shader() {
     assert_eq!(pairs("h_head ,x"), [p("h_head", ",x")]);
     let skin = Skin::parse(b"h_head ,x").unwrap();
-    let f = skin.findings(None, Profile::Ioq3);
+    let f = skin.findings(None, Engine::Ioq3);
     assert!(
         f.iter()
             .any(|f| f.kind == SkinFindingKind::CommaShader { line: 1 })
@@ -64,7 +64,7 @@ fn skin_tag_with_shader_swallows_the_next_name() {
         [p("foo", "h_head"), p(",x.tga", "")]
     );
     let skin = Skin::parse(b"tag_head,foo\nh_head,x.tga").unwrap();
-    let f = skin.findings(None, Profile::Ioq3);
+    let f = skin.findings(None, Engine::Ioq3);
     assert!(
         f.iter()
             .any(|f| f.kind == SkinFindingKind::TagSwallowsNext { line: 1 })
@@ -92,7 +92,7 @@ fn skin_uppercase_tag_is_not_skipped() {
     assert_eq!(pairs("TAG_head,\nh,x"), [p("TAG_head", "h"), p(",x", "")]);
     let f = Skin::parse(b"TAG_head,\nh,x")
         .unwrap()
-        .findings(None, Profile::Ioq3);
+        .findings(None, Engine::Ioq3);
     assert!(
         f.iter()
             .any(|f| f.kind == SkinFindingKind::TagNotSkipped { line: 1 })
@@ -120,31 +120,31 @@ fn skin_names_are_lowercased_for_matching_and_nul_ends_the_text() {
     let skin = Skin::parse(b"H_Head,x.tga\0junk,y").unwrap();
     assert_eq!(skin.num_surfaces(), 1);
     assert_eq!(
-        skin.shader_for(b"h_head", Profile::Ioq3),
+        skin.shader_for(b"h_head", Engine::Ioq3),
         Some(&b"x.tga"[..])
     );
-    assert_eq!(skin.shader_for(b"H_Head", Profile::Ioq3), None);
+    assert_eq!(skin.shader_for(b"H_Head", Engine::Ioq3), None);
 }
 
 #[test]
 fn skin_limits_per_engine() {
     let text: String = (0..40).map(|i| format!("s{i},x\n")).collect();
     let skin = Skin::parse(text.as_bytes()).unwrap();
-    let q3 = skin.findings(None, Profile::Quake3);
+    let q3 = skin.findings(None, Engine::Quake3);
     assert!(q3.iter().any(
         |f| f.kind == SkinFindingKind::TooManySurfaces { count: 40, max: 32 }
             && f.severity == Severity::Hazard
     ));
-    assert!(skin.findings(None, Profile::Ioq3).is_empty());
-    assert!(skin.shader_for(b"s35", Profile::Quake3).is_none());
-    assert!(skin.shader_for(b"s35", Profile::Ioq3).is_some());
+    assert!(skin.findings(None, Engine::Ioq3).is_empty());
+    assert!(skin.shader_for(b"s35", Engine::Quake3).is_none());
+    assert!(skin.shader_for(b"s35", Engine::Ioq3).is_some());
 }
 
 #[test]
 fn skin_empty_is_refused_by_the_player_code() {
     let f = Skin::parse(b"tag_head\n")
         .unwrap()
-        .findings(None, Profile::Ioq3);
+        .findings(None, Engine::Ioq3);
     assert_eq!(f[0].kind, SkinFindingKind::NoSurfaces);
     assert_eq!(f[0].severity, Severity::Refused);
 }
@@ -157,7 +157,7 @@ fn skin_against_a_model() {
     let skin = Skin::parse(b"body,b.tga\narm_l,a.tga\nextra,e.tga").unwrap();
     let unknown: Vec<_> = skin.unknown_surfaces(&md3).map(|e| e.line).collect();
     assert_eq!(unknown, [2, 3]);
-    let f = skin.findings(Some(&md3), Profile::Ioq3);
+    let f = skin.findings(Some(&md3), Engine::Ioq3);
     assert!(
         f.iter()
             .any(|f| f.kind == SkinFindingKind::UnskinnedSurface { surface: 1 })
@@ -257,7 +257,7 @@ fn animcfg_too_few_entries() {
     );
     let f = AnimationCfg::parse(text.as_bytes())
         .unwrap()
-        .findings(None, Profile::Ioq3);
+        .findings(None, Engine::Ioq3);
     assert!(matches!(f[0].kind, AnimFindingKind::Refused(_)) && f[0].severity == Severity::Refused);
 }
 
@@ -265,7 +265,7 @@ fn animcfg_too_few_entries() {
 fn animcfg_unknown_tokens_and_bad_footsteps() {
     let text = format!("footsteps metal\nwhatever\n-1 {}", entries(25, |_| 0));
     let cfg = AnimationCfg::parse(text.as_bytes()).unwrap();
-    let f = cfg.findings(None, Profile::Ioq3);
+    let f = cfg.findings(None, Engine::Ioq3);
     assert!(f.iter().any(|f| matches!(
         f.kind,
         AnimFindingKind::BadFootsteps {
@@ -292,7 +292,7 @@ fn animcfg_unknown_tokens_and_bad_footsteps() {
 fn animcfg_frames_against_models() {
     let text = entries(25, |i| i as i32 * 10);
     let cfg = AnimationCfg::parse(text.as_bytes()).unwrap();
-    let f = cfg.findings(Some((200, 100)), Profile::Ioq3);
+    let f = cfg.findings(Some((200, 100)), Engine::Ioq3);
     // TORSO_STAND2 runs to frame 124 of a 100-frame upper.md3.
     assert!(f.iter().any(|f| matches!(
         f.kind,
@@ -303,15 +303,15 @@ fn animcfg_frames_against_models() {
             frames: 100
         }
     )));
-    assert!(cfg.findings(Some((1000, 1000)), Profile::Ioq3).is_empty());
+    assert!(cfg.findings(Some((1000, 1000)), Engine::Ioq3).is_empty());
 }
 
 #[test]
 fn animcfg_without_numbers_hangs_vanilla() {
     let cfg = AnimationCfg::parse(b"sex m\nfootsteps boot\n").unwrap();
-    let q3 = cfg.findings(None, Profile::Quake3);
+    let q3 = cfg.findings(None, Engine::Quake3);
     assert!(q3.iter().any(|f| f.kind == AnimFindingKind::VanillaHang));
-    let ioq3 = cfg.findings(None, Profile::Ioq3);
+    let ioq3 = cfg.findings(None, Engine::Ioq3);
     assert!(ioq3.iter().all(|f| f.kind != AnimFindingKind::VanillaHang));
     assert!(matches!(ioq3[0].kind, AnimFindingKind::Refused(_)));
 }
@@ -389,7 +389,7 @@ fn line_numbers_on_long_files_are_counted_forward() {
     text.push_str(&"0 10 0 15\n".repeat(31));
     let cfg = idmodel_md3::AnimationCfg::parse(text.as_bytes()).unwrap();
     let mut lines = Vec::new();
-    cfg.check(None, idmodel_md3::Profile::Ioq3, &mut |f| {
+    cfg.check(None, idmodel_md3::Engine::Ioq3, &mut |f| {
         if let idmodel_md3::AnimFindingKind::UnknownToken { line, .. } = f.kind {
             lines.push(line);
         }

@@ -25,8 +25,8 @@
 //! # Ok::<(), idmodel_md5::Md5Error>(())
 //! ```
 
+use crate::check::{ENGINES, Engine, Finding, FindingKind, Severity, lex_findings};
 use crate::error::{Expected, Md5ErrorKind, Result};
-use crate::findings::{Finding, FindingKind, Profile, Severity, lex_findings};
 use crate::lexer::{CommentRule, LexNotes, Parser};
 use crate::parse::{self, ParseOptions};
 use crate::text::Text;
@@ -325,8 +325,10 @@ impl<'a> AnimFile<'a> {
     }
 
     /// Reports what Doom 3 accepts but a modder may want to know. Does not allocate.
-    pub fn check(&self, profile: Profile, sink: &mut dyn FnMut(Finding)) {
-        let Profile::Doom3 = profile;
+    pub fn check(&self, engine: Engine, sink: &mut dyn FnMut(Finding)) {
+        if !ENGINES.contains(&engine) {
+            return;
+        }
         lex_findings(self.src, &self.notes, sink);
         check_anim(
             self.frame_rate,
@@ -340,9 +342,9 @@ impl<'a> AnimFile<'a> {
 
     /// [`AnimFile::check`] into a `Vec`.
     #[cfg(feature = "alloc")]
-    pub fn findings(&self, profile: Profile) -> alloc::vec::Vec<Finding> {
+    pub fn findings(&self, engine: Engine) -> alloc::vec::Vec<Finding> {
         let mut v = alloc::vec::Vec::new();
-        self.check(profile, &mut |f| v.push(f));
+        self.check(engine, &mut |f| v.push(f));
         v
     }
 }
@@ -680,8 +682,10 @@ mod owned {
         }
 
         /// Findings on the data (see [`AnimFile::check`] for the text's).
-        pub fn check(&self, profile: Profile, sink: &mut dyn FnMut(Finding)) {
-            let Profile::Doom3 = profile;
+        pub fn check(&self, engine: Engine, sink: &mut dyn FnMut(Finding)) {
+            if !ENGINES.contains(&engine) {
+                return;
+            }
             check_anim(
                 self.frame_rate,
                 u32::try_from(self.frames.len()).unwrap_or(u32::MAX),
@@ -693,9 +697,9 @@ mod owned {
         }
 
         /// [`Anim::check`] into a `Vec`.
-        pub fn findings(&self, profile: Profile) -> Vec<Finding> {
+        pub fn findings(&self, engine: Engine) -> Vec<Finding> {
             let mut v = Vec::new();
-            self.check(profile, &mut |f| v.push(f));
+            self.check(engine, &mut |f| v.push(f));
             v
         }
     }

@@ -29,8 +29,8 @@
 
 use idmodel_core::quat::{Quat, Vec3, doom_quat, slerp_doom, to_standard};
 
+use crate::check::{ENGINES, Engine, Finding, FindingKind, Severity, lex_findings};
 use crate::error::{Md5ErrorKind, Result};
-use crate::findings::{Finding, FindingKind, Profile, Severity, lex_findings};
 use crate::lexer::{CommentRule, LexNotes, Parser};
 use crate::parse::{self, ParseOptions};
 use crate::text::Text;
@@ -224,17 +224,19 @@ impl<'a> CameraFile<'a> {
     }
 
     /// Reports findings. Does not allocate.
-    pub fn check(&self, profile: Profile, sink: &mut dyn FnMut(Finding)) {
-        let Profile::Doom3 = profile;
+    pub fn check(&self, engine: Engine, sink: &mut dyn FnMut(Finding)) {
+        if !ENGINES.contains(&engine) {
+            return;
+        }
         lex_findings(self.src, &self.notes, sink);
         check_camera(self.frame_rate, self.cuts(), self.frames(), sink);
     }
 
     /// [`CameraFile::check`] into a `Vec`.
     #[cfg(feature = "alloc")]
-    pub fn findings(&self, profile: Profile) -> alloc::vec::Vec<Finding> {
+    pub fn findings(&self, engine: Engine) -> alloc::vec::Vec<Finding> {
         let mut v = alloc::vec::Vec::new();
-        self.check(profile, &mut |f| v.push(f));
+        self.check(engine, &mut |f| v.push(f));
         v
     }
 }
@@ -521,8 +523,10 @@ mod owned {
         }
 
         /// Findings on the data.
-        pub fn check(&self, profile: Profile, sink: &mut dyn FnMut(Finding)) {
-            let Profile::Doom3 = profile;
+        pub fn check(&self, engine: Engine, sink: &mut dyn FnMut(Finding)) {
+            if !ENGINES.contains(&engine) {
+                return;
+            }
             check_camera(
                 self.frame_rate,
                 self.cuts.iter().copied(),
@@ -532,9 +536,9 @@ mod owned {
         }
 
         /// [`Camera::check`] into a `Vec`.
-        pub fn findings(&self, profile: Profile) -> Vec<Finding> {
+        pub fn findings(&self, engine: Engine) -> Vec<Finding> {
             let mut v = Vec::new();
-            self.check(profile, &mut |f| v.push(f));
+            self.check(engine, &mut |f| v.push(f));
             v
         }
     }

@@ -17,8 +17,9 @@
 //!   compatibility report.
 //! * [`normals`]: Doom 3's normals and tangents (§4.6, Errata 1) beside area-weighted
 //!   normals.
-//! * [`findings`]: what Doom accepts but a modder should know (a comment that eats a
-//!   digit, frame rate 0, biases that do not add up …).
+//! * [`check`]: what Doom accepts but a modder should know (a comment that eats a
+//!   digit, frame rate 0, biases that do not add up …), as [`Finding`]s in idmodel-core's
+//!   vocabulary ([`Engine`], [`Severity`]) shared by every format.
 //!
 //! Quaternions are kept in Doom's stored form `(x, y, z)` with `w = +√|1 − x² − y² − z²|`;
 //! Doom applies the *conjugate* (§4.5). [`mesh::Joint::standard_quat`] gives the usual
@@ -52,8 +53,8 @@ extern crate alloc;
 
 pub mod anim;
 pub mod camera;
+pub mod check;
 pub mod error;
-pub mod findings;
 pub mod lexer;
 pub mod mesh;
 pub mod normals;
@@ -65,7 +66,7 @@ mod types;
 mod whitespace;
 pub mod write;
 
+pub use check::{ENGINES, Engine, Finding, FindingKind, Severity};
 pub use error::{Expected, Found, Md5Error, Md5ErrorKind};
-pub use findings::{Finding, FindingKind, Profile, Severity};
 pub use parse::{MD5_VERSION, ParseOptions};
 pub use text::{Chunks, Text};

@@ -33,8 +33,8 @@
 
 use idmodel_core::quat::{JointMat, Quat, Vec3, doom_quat, to_standard};
 
+use crate::check::{ENGINES, Engine, Finding, FindingKind, Severity, lex_findings};
 use crate::error::{Expected, Md5ErrorKind, Result};
-use crate::findings::{Finding, FindingKind, Profile, Severity, lex_findings};
 use crate::lexer::{CommentRule, LexNotes, Parser};
 use crate::parse::{self, ParseOptions};
 use crate::text::Text;
@@ -396,8 +396,10 @@ impl<'a> MeshFile<'a> {
     }
 
     /// Reports what Doom 3 accepts but a modder may want to know. Does not allocate.
-    pub fn check(&self, profile: Profile, sink: &mut dyn FnMut(Finding)) {
-        let Profile::Doom3 = profile;
+    pub fn check(&self, engine: Engine, sink: &mut dyn FnMut(Finding)) {
+        if !ENGINES.contains(&engine) {
+            return;
+        }
         lex_findings(self.src, &self.notes, sink);
         check_joints(self.joints(), self.num_joints, sink);
         for m in self.meshes() {
@@ -431,9 +433,9 @@ impl<'a> MeshFile<'a> {
 
     /// [`MeshFile::check`] into a `Vec`.
     #[cfg(feature = "alloc")]
-    pub fn findings(&self, profile: Profile) -> alloc::vec::Vec<Finding> {
+    pub fn findings(&self, engine: Engine) -> alloc::vec::Vec<Finding> {
         let mut v = alloc::vec::Vec::new();
-        self.check(profile, &mut |f| v.push(f));
+        self.check(engine, &mut |f| v.push(f));
         v
     }
 }
@@ -913,8 +915,10 @@ mod owned {
         }
 
         /// Reports findings on the model's data (not the text: see [`MeshFile::check`]).
-        pub fn check(&self, profile: Profile, sink: &mut dyn FnMut(Finding)) {
-            let Profile::Doom3 = profile;
+        pub fn check(&self, engine: Engine, sink: &mut dyn FnMut(Finding)) {
+            if !ENGINES.contains(&engine) {
+                return;
+            }
             let joints = self.joints.iter().map(|j| Joint {
                 name: Text::from_bytes(j.name.as_bytes()),
                 parent: j.parent,
@@ -943,9 +947,9 @@ mod owned {
         }
 
         /// [`Model::check`] into a `Vec`.
-        pub fn findings(&self, profile: Profile) -> Vec<Finding> {
+        pub fn findings(&self, engine: Engine) -> Vec<Finding> {
             let mut v = Vec::new();
-            self.check(profile, &mut |f| v.push(f));
+            self.check(engine, &mut |f| v.push(f));
             v
         }
     }

@@ -17,7 +17,7 @@ use idmodel_core::quat::JointMat;
 use idmodel_md5::anim::{self, Anim};
 use idmodel_md5::mesh::{self, Model};
 use idmodel_md5::pose::{self, JointPose, Mismatch, RootMotion};
-use idmodel_md5::{Md5ErrorKind, Profile, camera, skinning};
+use idmodel_md5::{Engine, Md5ErrorKind, camera, skinning};
 
 fn read(dir: &Path, name: &str) -> Vec<u8> {
     std::fs::read(dir.join("md5").join(name)).unwrap()
@@ -112,7 +112,7 @@ fn every_md5mesh_parses_with_the_documented_counts() {
             skinning::skin(&mesh.vertices, &mesh.weights, &mats, &mut b);
             assert_eq!(a, b, "{name}");
         }
-        let _ = m.findings(Profile::Doom3);
+        let _ = m.findings(Engine::Doom3);
     }
 }
 
@@ -126,7 +126,7 @@ fn boarman_has_thirteen_empty_meshes() {
         m.meshes.iter().filter(|m| m.vertices.is_empty()).count(),
         13
     );
-    let f = m.findings(Profile::Doom3);
+    let f = m.findings(Engine::Doom3);
     let empty = f
         .iter()
         .filter(|f| matches!(f.kind, idmodel_md5::FindingKind::EmptyMesh { .. }))
@@ -316,7 +316,7 @@ fn malformed_md5_files_are_refused_with_positions() {
             camera::parse(&bytes).unwrap_err()
         } else if name.starts_with("Overflowing") {
             let view = mesh::parse(&bytes).unwrap();
-            let findings = view.findings(Profile::Doom3);
+            let findings = view.findings(Engine::Doom3);
             let hazard = findings
                 .iter()
                 .find(|f| f.kind == idmodel_md5::FindingKind::ElementIndex)

@@ -12,7 +12,7 @@ use idmodel_md5::anim::{self, Anim};
 use idmodel_md5::camera::{self, Camera, CameraFrame};
 use idmodel_md5::mesh::{self, Model};
 use idmodel_md5::pose::{self, JointPose, RootMotion};
-use idmodel_md5::{FindingKind, Md5ErrorKind, Profile, Severity};
+use idmodel_md5::{Engine, FindingKind, Md5ErrorKind, Severity};
 
 /// A one-joint, one-triangle md5mesh with `$parts` replacing pieces.
 fn mesh_text(joints: &str, mesh_body: &str) -> String {
@@ -224,7 +224,7 @@ fn float_counts_are_truncated_and_reported() {
     let t = mesh_text(ONE_JOINT, &b);
     let v = mesh::parse(t.as_bytes()).unwrap();
     assert_eq!(v.total_triangles(), 1);
-    let f = v.findings(Profile::Doom3);
+    let f = v.findings(Engine::Doom3);
     assert!(
         f.iter().any(|f| f.kind == FindingKind::FloatAsInteger),
         "{f:?}"
@@ -239,7 +239,7 @@ fn bias_sum_and_unused_weight_findings() {
         + "\nweight 4 0 1 ( 0 0 0 )";
     let t = mesh_text(ONE_JOINT, &b);
     let v = mesh::parse(t.as_bytes()).unwrap();
-    let f = v.findings(Profile::Doom3);
+    let f = v.findings(Engine::Doom3);
     assert!(
         f.iter().any(|f| matches!(
             f.kind,
@@ -259,10 +259,10 @@ fn bias_sum_and_unused_weight_findings() {
     // The owned model reports the same data findings.
     let owned = Model::from(&v);
     assert_eq!(
-        owned.findings(Profile::Doom3).len(),
+        owned.findings(Engine::Doom3).len(),
         f.len(),
         "{:?}",
-        owned.findings(Profile::Doom3)
+        owned.findings(Engine::Doom3)
     );
 }
 
@@ -272,7 +272,7 @@ fn comment_swallowing_is_a_hazard_finding_and_strict_mode_differs() {
     let t = mesh_text(ONE_JOINT, GOOD_BODY).replace("numMeshes 1", "numMeshes /* two? */21");
     let v = mesh::parse(t.as_bytes()).unwrap();
     assert_eq!(v.num_meshes(), 1);
-    let f = v.findings(Profile::Doom3);
+    let f = v.findings(Engine::Doom3);
     let sw = f
         .iter()
         .find(|f| f.kind == FindingKind::SwallowedCharacter)
@@ -377,7 +377,7 @@ fn zero_frame_rate_is_accepted_reported_and_never_divides() {
     let h = A_HEADER.replace("frameRate 24", "frameRate 0");
     let t = anim_text(&h, A_HIER, A_FRAMES);
     let v = anim::parse(t.as_bytes()).unwrap();
-    let f = v.findings(Profile::Doom3);
+    let f = v.findings(Engine::Doom3);
     let z = f
         .iter()
         .find(|f| f.kind == FindingKind::ZeroFrameRate)
@@ -587,7 +587,7 @@ fn camera_cut_zero_and_cut_past_the_end() {
 fn camera_cuts_out_of_order_are_a_hazard() {
     let t = camera_text("numFrames 4\nframeRate 24\nnumCuts 2", "2 1");
     let v = camera::parse(t.as_bytes()).unwrap();
-    let f = v.findings(Profile::Doom3);
+    let f = v.findings(Engine::Doom3);
     assert!(f.iter().any(
         |f| f.kind == FindingKind::CutsOutOfOrder { cut: 1 } && f.severity == Severity::Hazard
     ));

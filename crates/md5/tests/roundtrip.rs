@@ -9,7 +9,7 @@
     clippy::as_conversions
 )] // test code: generators index and count freely; a failure should stop the test loudly
 
-use idmodel_md5::Profile;
+use idmodel_md5::Engine;
 use idmodel_md5::anim::{self, Anim, BaseJoint, HierarchyJoint};
 use idmodel_md5::camera::{self, Camera, CameraFrame};
 use idmodel_md5::mesh::{self, Joint, Mesh, Model, Vertex, Weight};
@@ -180,7 +180,7 @@ fn camera_model() -> impl Strategy<Value = Camera> {
 /// Walks every accessor of whatever parses.
 fn walk_all(bytes: &[u8]) {
     if let Ok(m) = mesh::parse(bytes) {
-        let _ = m.findings(Profile::Doom3);
+        let _ = m.findings(Engine::Doom3);
         let joints: Vec<_> = m.joints().collect();
         assert_eq!(joints.len(), m.num_joints());
         let mut mats = vec![idmodel_core::quat::JointMat::IDENTITY; joints.len()];
@@ -198,7 +198,7 @@ fn walk_all(bytes: &[u8]) {
         }
     }
     if let Ok(a) = anim::parse(bytes) {
-        let _ = a.findings(Profile::Doom3);
+        let _ = a.findings(Engine::Doom3);
         assert_eq!(a.hierarchy().count(), a.num_joints());
         assert_eq!(a.bounds().count(), a.num_frames());
         assert_eq!(a.base_frame().count(), a.num_joints());
@@ -212,7 +212,7 @@ fn walk_all(bytes: &[u8]) {
         owned.local_pose_at(1234, idmodel_md5::pose::RootMotion::Extract, &mut s, &mut o);
     }
     if let Ok(c) = camera::parse(bytes) {
-        let _ = c.findings(Profile::Doom3);
+        let _ = c.findings(Engine::Doom3);
         let owned = Camera::from(&c);
         let _ = owned.sample(777);
     }

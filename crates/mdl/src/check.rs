@@ -1,7 +1,10 @@
-//! Engine profiles: what WinQuake, GLQuake and QuakeSpasm would do with a model that
-//! [`Mdl::parse`] accepted. These are findings, not refusals (§1.2, §6.1).
+//! Engine findings: what WinQuake, GLQuake and QuakeSpasm would do with a model that
+//! [`Mdl::parse`] accepted. These are findings, not refusals (§1.2, §6.1). The
+//! [`Severity`] and [`Engine`] are idmodel-core's, shared by every format.
 
 use core::fmt;
+
+use idmodel_core::findings::{self, Engine, Severity};
 
 use crate::raw::ALIAS_ONSEAM;
 use crate::{Flags, Mdl};
@@ -26,71 +29,8 @@ pub const MAX_SKINS: usize = 32;
 /// `MAX_LBM_HEIGHT`: the tallest skin.
 pub const MAX_SKIN_HEIGHT: usize = 480;
 
-/// An engine whose loader and renderer the findings describe.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Profile {
-    /// id's software renderer (WinQuake `model.c`, `r_alias.c`, `d_polyse.c`).
-    WinQuake,
-    /// id's GLQuake (`gl_model.c`, `gl_mesh.c`, `gl_rmain.c`).
-    GlQuake,
-    /// QuakeSpasm (the base of most modern GL ports).
-    QuakeSpasm,
-}
-
-impl Profile {
-    /// Every profile, in the order the CLI lists them.
-    pub const ALL: &'static [Profile] = &[Profile::WinQuake, Profile::GlQuake, Profile::QuakeSpasm];
-
-    /// The lowercase name the CLI uses (`winquake`, `glquake`, `quakespasm`).
-    pub const fn name(self) -> &'static str {
-        match self {
-            Profile::WinQuake => "winquake",
-            Profile::GlQuake => "glquake",
-            Profile::QuakeSpasm => "quakespasm",
-        }
-    }
-
-    /// The profile named `name` (as [`Profile::name`] gives it), if any.
-    pub fn from_name(name: &str) -> Option<Profile> {
-        Profile::ALL.iter().copied().find(|p| p.name() == name)
-    }
-
-    /// The engine's display name (`WinQuake`, `GLQuake`, `QuakeSpasm`).
-    pub const fn display_name(self) -> &'static str {
-        match self {
-            Profile::WinQuake => "WinQuake",
-            Profile::GlQuake => "GLQuake",
-            Profile::QuakeSpasm => "QuakeSpasm",
-        }
-    }
-}
-
-impl fmt::Display for Profile {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.display_name())
-    }
-}
-
-/// How bad a finding is for the engine.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Severity {
-    /// Odd but harmless.
-    Warning,
-    /// The engine loads it but reads or writes out of bounds, crashes or misrenders.
-    Hazard,
-    /// The engine would not load it (a fatal `Sys_Error`).
-    Refused,
-}
-
-impl fmt::Display for Severity {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Severity::Warning => "warning",
-            Severity::Hazard => "hazard",
-            Severity::Refused => "refused",
-        })
-    }
-}
+/// The engines that load MDL, in CLI order: [`Mdl::check`] reports nothing for any other.
+pub const ENGINES: &[Engine] = &[Engine::WinQuake, Engine::GlQuake, Engine::QuakeSpasm];
 
 /// Whether an interval belongs to a skin group or a frame group.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -237,6 +177,33 @@ pub enum FindingKind {
     },
 }
 
+impl FindingKind {
+    /// A stable, lowercase, hyphenated name of this kind (its variant name), for filtering
+    /// and machine-readable output.
+    pub const fn code(&self) -> &'static str {
+        match self {
+            Self::TooManyVertices { .. } => "too-many-vertices",
+            Self::TooManyTriangles { .. } => "too-many-triangles",
+            Self::CommandBufferRisk { .. } => "command-buffer-risk",
+            Self::TooManyPoses { .. } => "too-many-poses",
+            Self::TooManySkins { .. } => "too-many-skins",
+            Self::SkinTooTall { .. } => "skin-too-tall",
+            Self::SkinWidthNotMultipleOf4 { .. } => "skin-width-not-multiple-of-4",
+            Self::BadInterval { .. } => "bad-interval",
+            Self::IntervalsNotIncreasing { .. } => "intervals-not-increasing",
+            Self::NormalIndexOutOfTable { .. } => "normal-index-out-of-table",
+            Self::OddOnseam { .. } => "odd-onseam",
+            Self::TexcoordOutsideSkin { .. } => "texcoord-outside-skin",
+            Self::UnterminatedFrameName { .. } => "unterminated-frame-name",
+            Self::UnknownSyncType { .. } => "unknown-sync-type",
+            Self::UnknownFlags { .. } => "unknown-flags",
+            Self::HoleyIgnored => "holey-ignored",
+            Self::SkinGroupTooLong { .. } => "skin-group-too-long",
+            Self::TrailingData { .. } => "trailing-data",
+        }
+    }
+}
+
 /// One finding of [`Mdl::check`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Finding {
@@ -245,13 +212,30 @@ pub struct Finding {
     /// How bad it is for the engine.
     pub severity: Severity,
     /// The engine it is about.
-    pub profile: Profile,
+    pub engine: Engine,
 }
 
+/// Shown as `engine: severity: message` ([`findings::display`]).
 impl fmt::Display for Finding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let engine = self.profile.display_name();
-        write!(f, "{}: {engine}: ", self.severity)?;
+        findings::display(self, f)
+    }
+}
+
+impl findings::Finding for Finding {
+    fn severity(&self) -> Severity {
+        self.severity
+    }
+
+    fn engine(&self) -> Engine {
+        self.engine
+    }
+
+    fn code(&self) -> &'static str {
+        self.kind.code()
+    }
+
+    fn write_message(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.kind {
             FindingKind::TooManyVertices { count, max } => write!(
                 f,
@@ -366,8 +350,8 @@ impl fmt::Display for Finding {
                 f,
                 "synctype {value} is neither 0 (sync) nor 1 (random); it is treated as sync"
             ),
-            FindingKind::UnknownFlags { bits } => match self.profile {
-                Profile::QuakeSpasm => write!(
+            FindingKind::UnknownFlags { bits } => match self.engine {
+                Engine::QuakeSpasm => write!(
                     f,
                     "flag bits {bits:#x} have no meaning and are dropped at load"
                 ),
@@ -390,33 +374,43 @@ impl fmt::Display for Finding {
 }
 
 impl Mdl<'_> {
-    /// Reports, without allocating, what `profile`'s engine would do with this model.
+    /// Reports, without allocating, what `engine` would do with this model; nothing for
+    /// an engine that does not load MDL (one not in [`ENGINES`]).
     ///
     /// ```
     /// # #[cfg(feature = "alloc")] {
-    /// use idmodel_mdl::{Mdl, Model, Profile, Severity};
+    /// use idmodel_mdl::{Engine, Mdl, Model, Severity};
     /// let mut model = Model::example();
     /// model.skin_width = 6; // not a multiple of 4
     /// for skin in &mut model.skins { skin.resize_images(6 * model.skin_height as usize); }
     /// let bytes = model.write().unwrap();
     /// let mdl = Mdl::parse(&bytes).unwrap();
     /// let mut refused = 0;
-    /// mdl.check(Profile::WinQuake, &mut |f| if f.severity == Severity::Refused { refused += 1 });
+    /// mdl.check(Engine::WinQuake, &mut |f| if f.severity == Severity::Refused { refused += 1 });
     /// assert_eq!(refused, 1);
-    /// assert!(mdl.findings(Profile::QuakeSpasm).is_empty());
+    /// assert!(mdl.findings(Engine::QuakeSpasm).is_empty());
+    /// assert!(mdl.findings(Engine::Quake2).is_empty()); // Quake II does not load MDL
+    ///
+    /// // Without an allocator: the first 4 findings, the number of others, the worst.
+    /// let first = idmodel_core::findings::first::<_, 4>(|sink| mdl.check(Engine::WinQuake, sink));
+    /// assert_eq!((first.findings.len(), first.more), (1, 0));
+    /// assert_eq!(first.worst, Some(Severity::Refused));
     /// # }
     /// ```
-    pub fn check(&self, profile: Profile, sink: &mut dyn FnMut(Finding)) {
+    pub fn check(&self, engine: Engine, sink: &mut dyn FnMut(Finding)) {
+        if !ENGINES.contains(&engine) {
+            return;
+        }
         let mut emit = |kind: FindingKind, severity: Severity| {
             sink(Finding {
                 kind,
                 severity,
-                profile,
+                engine,
             });
         };
-        let sw = profile == Profile::WinQuake;
-        let gl = profile == Profile::GlQuake;
-        let qs = profile == Profile::QuakeSpasm;
+        let sw = engine == Engine::WinQuake;
+        let gl = engine == Engine::GlQuake;
+        let qs = engine == Engine::QuakeSpasm;
 
         let verts = self.vertex_count();
         let max_verts = if gl {
@@ -668,9 +662,9 @@ impl Mdl<'_> {
 
     /// [`Mdl::check`] collected into a vector.
     #[cfg(feature = "alloc")]
-    pub fn findings(&self, profile: Profile) -> alloc::vec::Vec<Finding> {
+    pub fn findings(&self, engine: Engine) -> alloc::vec::Vec<Finding> {
         let mut out = alloc::vec::Vec::new();
-        self.check(profile, &mut |f| out.push(f));
+        self.check(engine, &mut |f| out.push(f));
         out
     }
 }

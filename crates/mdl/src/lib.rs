@@ -12,8 +12,9 @@
 //!   mesh ([`Mdl::weld_into`]), skins to RGBA through any palette ([`skin_to_rgba`],
 //!   [`Palette`]), animation timing ([`Frame::pose_at`], [`Skin::image_at`]), flags
 //!   ([`Flags`]) and frame-name animations ([`Mdl::animations`]).
-//! * Engine profiles: [`Mdl::check`] reports what WinQuake, GLQuake and QuakeSpasm
-//!   would do (limits, out-of-bounds reads) as [`Finding`]s, without refusing.
+//! * Engine findings: [`Mdl::check`] reports what WinQuake, GLQuake and QuakeSpasm
+//!   ([`ENGINES`]) would do (limits, out-of-bounds reads) as [`Finding`]s, without
+//!   refusing; [`Engine`] and [`Severity`] are idmodel-core's, shared by every format.
 //! * Writing (feature `alloc`): [`Model`], [`write()`], [`write_into`], [`written_size`]
 //!   and [`Quantizer`].
 //!
@@ -25,7 +26,7 @@
 //!
 //! ```
 //! # #[cfg(feature = "alloc")] {
-//! use idmodel_mdl::{Mdl, Model, Profile, SeamRule};
+//! use idmodel_mdl::{Engine, Mdl, Model, SeamRule};
 //! let bytes = Model::example_groups().write().unwrap();
 //! let mdl = Mdl::parse(&bytes).unwrap();
 //! assert_eq!(mdl.skin_count(), 2);
@@ -34,7 +35,7 @@
 //! let mesh = mdl.welded_mesh(SeamRule::Gl);
 //! assert_eq!(mesh.indices.len(), 6);
 //! assert_eq!(mesh.vertices.len(), 5); // vertex 0 is used on both sides of the seam
-//! assert!(mdl.findings(Profile::QuakeSpasm).is_empty());
+//! assert!(mdl.findings(Engine::QuakeSpasm).is_empty());
 //! # }
 //! ```
 #![no_std]
@@ -55,15 +56,18 @@ pub mod raw;
 mod view;
 
 pub use anim::{AnimRule, Animation, Animations, gl_skin_slot_image, split_frame_name};
+pub use check::ENGINES;
 pub use check::{
     Finding, FindingKind, GLQUAKE_COMMANDS_RISK_TRIS, GroupKind, MAX_POSES_GLQUAKE,
     MAX_POSES_QUAKESPASM, MAX_SKIN_HEIGHT, MAX_SKINS, MAX_TRIS_GLQUAKE, MAX_TRIS_QUAKESPASM,
-    MAX_VERTS_GLQUAKE, MAX_VERTS_SOFTWARE, Profile, Severity,
+    MAX_VERTS_GLQUAKE, MAX_VERTS_SOFTWARE,
 };
 #[cfg(feature = "alloc")]
 pub use decode::WeldedMesh;
 pub use decode::{SeamRule, WeldSizes, WeldTargets, WeldedVertex};
 pub use flags::{Flags, Trail};
+/// The engine and severity of every finding: idmodel-core's, shared by all formats.
+pub use idmodel_core::findings::{Engine, Severity};
 #[cfg(feature = "alloc")]
 pub use owned::{
     FrameData, Model, PoseData, Quantizer, SkinData, TexCoord, Tri, write, write_into, written_size,

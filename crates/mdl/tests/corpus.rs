@@ -16,7 +16,7 @@ mod common;
 use std::collections::HashSet;
 
 use idmodel_mdl::{
-    ErrorKind, Mdl, Model, Profile, SeamRule, Severity, SkinOptions, skin_to_rgba_vec,
+    ENGINES, Engine, ErrorKind, Mdl, Model, SeamRule, Severity, SkinOptions, skin_to_rgba_vec,
 };
 
 /// file, skins, width, height, verts, tris, frame entries, poses, group sizes, synctype,
@@ -289,20 +289,20 @@ fn every_corpus_mdl_decodes_and_checks() {
             }
         }
         // QuakeSpasm loads every corpus model; GLQuake refuses only the 1341-vertex demon.
-        for &profile in Profile::ALL {
+        for &profile in ENGINES {
             let refused: Vec<_> = m
                 .findings(profile)
                 .into_iter()
                 .filter(|f| f.severity == Severity::Refused)
                 .collect();
-            let expect_refused = profile == Profile::GlQuake && name == "lq_freeassets_demon.mdl";
+            let expect_refused = profile == Engine::GlQuake && name == "lq_freeassets_demon.mdl";
             assert_eq!(
                 !refused.is_empty(),
                 expect_refused,
                 "{name} {profile}: {refused:?}"
             );
         }
-        let qs = m.findings(Profile::QuakeSpasm);
+        let qs = m.findings(Engine::QuakeSpasm);
         assert_eq!(
             qs.iter()
                 .any(|f| matches!(f.kind, idmodel_mdl::FindingKind::TrailingData { .. })),

@@ -12,21 +12,25 @@
 mod common;
 
 use idmodel_mdl::{
-    Finding, FindingKind, Flags, FrameData, GroupKind, Mdl, Model, PoseData, Profile, Severity,
-    SkinData, TexCoord, Tri,
+    ENGINES, Engine, Finding, FindingKind, Flags, FrameData, GroupKind, Mdl, Model, PoseData,
+    Severity, SkinData, TexCoord, Tri,
 };
 
-use Profile::{GlQuake as Gl, QuakeSpasm as Qs, WinQuake as Sw};
+use Engine::{GlQuake as Gl, QuakeSpasm as Qs, WinQuake as Sw};
 
-fn findings(model: &Model, profile: Profile) -> Vec<Finding> {
+fn findings(model: &Model, profile: Engine) -> Vec<Finding> {
     let bytes = model.write().unwrap();
     let m = Mdl::parse(&bytes).unwrap();
     let v = m.findings(profile);
-    // Every finding has a message naming the engine.
+    // Every finding has a message naming the engine, then the severity.
     for f in &v {
         let text = f.to_string();
-        assert!(text.contains(profile.display_name()), "{text}");
-        assert!(text.starts_with(&f.severity.to_string()), "{text}");
+        assert_eq!(f.engine, profile);
+        assert!(text.starts_with(&format!("{}: ", profile.name())), "{text}");
+        assert!(
+            text.starts_with(&format!("{}: {}: ", profile.name(), f.severity)),
+            "{text}"
+        );
     }
     v
 }
@@ -78,7 +82,7 @@ const W: Option<Severity> = Some(Severity::Warning);
 
 #[test]
 fn clean_model_has_no_findings() {
-    for p in Profile::ALL {
+    for p in ENGINES {
         assert!(findings(&Model::example(), *p).is_empty(), "{p}");
         assert!(
             findings(&Model::example_groups(), *p)
@@ -90,11 +94,15 @@ fn clean_model_has_no_findings() {
 
 #[test]
 fn profile_names_round_trip() {
-    for p in Profile::ALL {
-        assert_eq!(Profile::from_name(p.name()), Some(*p));
+    for p in ENGINES {
+        assert_eq!(Engine::from_name(p.name()), Some(*p));
     }
-    assert_eq!(Profile::from_name("quake2"), None);
-    assert_eq!(Profile::ALL.len(), 3);
+    // Quake II is an engine, but not one that loads MDL: it finds nothing.
+    let quake2 = Engine::from_name("quake2").unwrap();
+    assert!(!ENGINES.contains(&quake2));
+    assert!(findings(&sized(1025, 1, 1), quake2).is_empty());
+    assert_eq!(ENGINES.len(), 3);
+    assert!(Engine::for_format(idmodel_core::detect::Format::Mdl).eq(ENGINES.iter().copied()));
 }
 
 #[test]
@@ -359,6 +367,6 @@ fn messages_read_like_a_modder_would_say_it() {
     let f = findings(&m, Gl);
     assert_eq!(
         f[0].to_string(),
-        "refused: GLQuake: 1025 vertices, more than the 1024 it allows (MAXALIASVERTS); it stops with an error"
+        "glquake: refused: 1025 vertices, more than the 1024 it allows (MAXALIASVERTS); it stops with an error"
     );
 }

@@ -12,8 +12,8 @@
 
 use idmodel_mdl::raw::TriVertex;
 use idmodel_mdl::{
-    AnimRule, Flags, FrameData, Mdl, Model, PoseData, Profile, SeamRule, SkinData, SkinOptions,
-    TexCoord, Tri, fullbright_mask, skin_to_rgba_vec,
+    AnimRule, Flags, FrameData, Mdl, Model, PoseData, SeamRule, SkinData, SkinOptions, TexCoord,
+    Tri, fullbright_mask, skin_to_rgba_vec,
 };
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -218,7 +218,7 @@ fn walk(m: &Mdl<'_>) {
             assert_eq!(mesh.positions(&p).len(), mesh.vertices.len());
         }
     }
-    for p in Profile::ALL {
+    for p in idmodel_mdl::ENGINES {
         for f in m.findings(*p) {
             let _ = f.to_string();
         }

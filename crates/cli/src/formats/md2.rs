@@ -3,7 +3,7 @@
 //! renderer's triangle list, every frame a morph target, clips by frame name at 10 fps,
 //! skins as image URIs). This module does the I/O, `info` and `check`.
 
-use idmodel::md2::{self as file, Md2 as Model, Profile};
+use idmodel::md2::{self as file, ENGINES, Md2 as Model};
 use idmodel_scene::Scene;
 use idmodel_scene::md2::{self as adapter, FPS};
 
@@ -23,16 +23,6 @@ fn model_name(input: &Input<'_>) -> String {
         .path
         .file_stem()
         .map_or_else(|| "md2".to_owned(), |s| s.to_string_lossy().into_owned())
-}
-
-/// A finding as one line: severity, then what the engine does.
-fn message(f: &file::Finding) -> String {
-    let full = f.to_string();
-    let prefix = format!("{} ({}): ", f.severity, f.profile.name());
-    match full.strip_prefix(&prefix) {
-        Some(rest) => format!("{}: {rest}", f.severity),
-        None => full,
-    }
 }
 
 /// Whether the GL command list agrees with the triangle list, for `info`.
@@ -80,7 +70,7 @@ impl ModelFormat for Md2 {
         let md2 = parse(input)?;
         let count = |n: usize| u64::try_from(n).unwrap_or(u64::MAX);
         let first = adapter::frame_at(&md2, None)?;
-        let findings = md2.findings(Profile::Quake2);
+        let findings = md2.findings(Engine::Quake2);
         let mut details = vec![(
             "skin size".to_owned(),
             format!("{}x{}", md2.skin_width(), md2.skin_height()),
@@ -144,16 +134,9 @@ impl ModelFormat for Md2 {
 
     fn check(&self, input: &Input<'_>, engine: Option<Engine>) -> Result<Vec<Finding>, Failure> {
         let md2 = parse(input)?;
-        if engine.is_some_and(|e| e != Engine::Quake2) {
-            return Ok(Vec::new());
-        }
-        Ok(md2
-            .findings(Profile::Quake2)
-            .iter()
-            .map(|f| Finding {
-                engine: Engine::Quake2,
-                message: message(f),
-            })
+        Ok(super::engines(ENGINES, engine)
+            .flat_map(|e| md2.findings(e))
+            .map(|f| Finding::of(&f, None))
             .collect())
     }
 

@@ -9,7 +9,7 @@
 use core::fmt::Write as _;
 use std::path::Path;
 
-use idmodel::md3::{AnimationCfg, Md3 as Model, Profile, Skin};
+use idmodel::md3::{AnimationCfg, ENGINES, Md3 as Model, Skin};
 use idmodel_scene::Scene;
 use idmodel_scene::md3::{self as adapter, CfgUse, Clip, PLAYER_PARTS, Player, Role};
 
@@ -189,14 +189,6 @@ pub fn player_frame(dir: &Path, request: &Request<'_>) -> Result<Scene, Failure>
 // ---------------------------------------------------------------------------------------
 // The four answers
 
-/// One line for a finding of the model, a skin or an animation.cfg.
-fn profile_engine(p: Profile) -> Engine {
-    match p {
-        Profile::Quake3 => Engine::Quake3,
-        Profile::Ioq3 => Engine::Ioq3,
-    }
-}
-
 impl ModelFormat for Md3 {
     fn info(&self, input: &Input<'_>) -> Result<Info, Failure> {
         let md3 = parse(input.bytes)?;
@@ -225,7 +217,7 @@ impl ModelFormat for Md3 {
                 shaders.join("', '")
             );
             if let Some(skin) = &skin {
-                match skin.shader_for(engine.as_bytes(), Profile::Ioq3) {
+                match skin.shader_for(engine.as_bytes(), Engine::Ioq3) {
                     Some(sh) if !sh.is_empty() => {
                         let _ = write!(row, "; skin: '{}'", idmodel::core::Name::from_field(sh));
                     }
@@ -290,9 +282,9 @@ impl ModelFormat for Md3 {
         for c in &side.clips {
             details.push((format!("  {}", c.name), c.to_string()));
         }
-        let findings: Vec<String> = Profile::ALL
+        let findings: Vec<String> = ENGINES
             .iter()
-            .map(|&p| format!("{} for {}", md3.findings(p).len(), profile_engine(p).name()))
+            .map(|&e| format!("{} for {}", md3.findings(e).len(), e.name()))
             .collect();
         details.push((
             "findings".to_owned(),
@@ -328,23 +320,25 @@ impl ModelFormat for Md3 {
             .then(|| sidecar(dir, "animation.cfg"))
             .flatten();
         let mut out = Vec::new();
-        for &profile in Profile::ALL {
-            let e = profile_engine(profile);
-            if engine.is_some_and(|want| want != e) {
-                continue;
-            }
-            let mut push = |message: String| out.push(Finding { engine: e, message });
-            for f in md3.findings(profile) {
-                push(f.to_string());
+        for e in super::engines(ENGINES, engine) {
+            // A side file that does not parse: the engine refuses it.
+            let refused = |file: &str, err: &dyn std::fmt::Display| Finding {
+                engine: e,
+                file: Some(file.to_owned()),
+                severity: idmodel::core::Severity::Refused,
+                message: err.to_string(),
+            };
+            for f in md3.findings(e) {
+                out.push(Finding::of(&f, None));
             }
             if let Some(file) = &skin_file {
                 match Skin::parse(&file.text) {
                     Ok(skin) => {
-                        for f in skin.findings(Some(&md3), profile) {
-                            push(format!("{}: {f}", file.name));
+                        for f in skin.findings(Some(&md3), e) {
+                            out.push(Finding::of(&f, Some(&file.name)));
                         }
                     }
-                    Err(err) => push(format!("{}: refused: {err}", file.name)),
+                    Err(err) => out.push(refused(&file.name, &err)),
                 }
             }
             if let Some(text) = &cfg_text {
@@ -353,7 +347,7 @@ impl ModelFormat for Md3 {
                         // This part's frame count for both models; keep only the
                         // range findings about this part.
                         let n = md3.num_frames();
-                        for f in cfg.findings(Some((n, n)), profile) {
+                        for f in cfg.findings(Some((n, n)), e) {
                             if let idmodel::md3::AnimFindingKind::FramesOutOfRange {
                                 model, ..
                             } = f.kind
@@ -362,10 +356,10 @@ impl ModelFormat for Md3 {
                                     continue;
                                 }
                             }
-                            push(format!("animation.cfg: {f}"));
+                            out.push(Finding::of(&f, Some("animation.cfg")));
                         }
                     }
-                    Err(err) => push(format!("animation.cfg: refused: {err}")),
+                    Err(err) => out.push(refused("animation.cfg", &err)),
                 }
             }
         }

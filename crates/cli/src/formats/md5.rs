@@ -19,7 +19,7 @@ use idmodel::md5::anim::{self, Anim};
 use idmodel::md5::camera::{self, Camera as CameraFile};
 use idmodel::md5::mesh::{self, Model};
 use idmodel::md5::pose;
-use idmodel::md5::{Md5Error, Profile, skinning};
+use idmodel::md5::{ENGINES, Md5Error, skinning};
 use idmodel_scene::Scene;
 use idmodel_scene::md5::{self as adapter, ZERO_RATE_FPS};
 
@@ -363,28 +363,25 @@ impl ModelFormat for Md5 {
     }
 
     fn check(&self, input: &Input<'_>, engine: Option<Engine>) -> Result<Vec<Finding>, Failure> {
-        let findings = match input.format {
-            Format::Md5Mesh => mesh::parse(input.bytes)
-                .map_err(|e| refused(&e))?
-                .findings(Profile::Doom3),
-            Format::Md5Anim => anim::parse(input.bytes)
-                .map_err(|e| refused(&e))?
-                .findings(Profile::Doom3),
-            Format::Md5Camera => camera::parse(input.bytes)
-                .map_err(|e| refused(&e))?
-                .findings(Profile::Doom3),
+        let mut out = Vec::new();
+        let mut sink = |f: idmodel::md5::Finding| out.push(Finding::of(&f, None));
+        // Parsed (and refused) whatever the engine; checked for each MD5 engine asked.
+        match input.format {
+            Format::Md5Mesh => {
+                let file = mesh::parse(input.bytes).map_err(|e| refused(&e))?;
+                super::engines(ENGINES, engine).for_each(|e| file.check(e, &mut sink));
+            }
+            Format::Md5Anim => {
+                let file = anim::parse(input.bytes).map_err(|e| refused(&e))?;
+                super::engines(ENGINES, engine).for_each(|e| file.check(e, &mut sink));
+            }
+            Format::Md5Camera => {
+                let file = camera::parse(input.bytes).map_err(|e| refused(&e))?;
+                super::engines(ENGINES, engine).for_each(|e| file.check(e, &mut sink));
+            }
             other => return Err(not_md5(other)),
-        };
-        if engine.is_some_and(|e| e != Engine::Doom3) {
-            return Ok(Vec::new());
         }
-        Ok(findings
-            .iter()
-            .map(|f| Finding {
-                engine: Engine::Doom3,
-                message: f.to_string(),
-            })
-            .collect())
+        Ok(out)
     }
 
     fn scene(&self, input: &Input<'_>, request: &Request<'_>) -> Result<Scene, Failure> {

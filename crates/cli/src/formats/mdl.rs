@@ -3,7 +3,7 @@
 //! every pose a morph target, clips by frame name and frame group at QuakeSpasm's timing,
 //! palette skins embedded). This module does the I/O, `info` and `check`.
 
-use idmodel::mdl::{self as file, Mdl as Model, Profile, SeamRule, WeldedMesh};
+use idmodel::mdl::{self as file, ENGINES, Mdl as Model, SeamRule, WeldedMesh};
 use idmodel_scene::{Scene, mdl as adapter};
 
 use super::{Bounds, Engine, Finding, Info, Input, ModelFormat, Request};
@@ -26,36 +26,6 @@ fn model_name(input: &Input<'_>) -> String {
         .path
         .file_stem()
         .map_or_else(|| "mdl".to_owned(), |s| s.to_string_lossy().into_owned())
-}
-
-/// The engine profile of a CLI engine, `None` for engines that do not load MDL.
-fn profile(engine: Engine) -> Option<Profile> {
-    match engine {
-        Engine::Winquake => Some(Profile::WinQuake),
-        Engine::Glquake => Some(Profile::GlQuake),
-        Engine::Quakespasm => Some(Profile::QuakeSpasm),
-        _ => None,
-    }
-}
-
-/// The CLI engine of a profile.
-fn engine_of(profile: Profile) -> Engine {
-    match profile {
-        Profile::WinQuake => Engine::Winquake,
-        Profile::GlQuake => Engine::Glquake,
-        Profile::QuakeSpasm => Engine::Quakespasm,
-    }
-}
-
-/// A finding as one line: severity, then what the engine does (the engine is named by
-/// the command, so the crate's `Engine:` part is dropped).
-fn message(f: &file::Finding) -> String {
-    let full = f.to_string();
-    let prefix = format!("{}: {}: ", f.severity, f.profile.display_name());
-    match full.strip_prefix(&prefix) {
-        Some(rest) => format!("{}: {rest}", f.severity),
-        None => full,
-    }
 }
 
 /// The `info` detail lines.
@@ -166,7 +136,7 @@ fn details(mdl: &Model<'_>, mesh: &WeldedMesh) -> Vec<(String, String)> {
             ),
         );
     }
-    let findings: usize = Profile::ALL.iter().map(|p| mdl.findings(*p).len()).sum();
+    let findings: usize = ENGINES.iter().map(|e| mdl.findings(*e).len()).sum();
     push(
         "findings",
         if findings == 0 {
@@ -197,17 +167,9 @@ impl ModelFormat for Mdl {
 
     fn check(&self, input: &Input<'_>, engine: Option<Engine>) -> Result<Vec<Finding>, Failure> {
         let mdl = parse(input)?;
-        let profiles: Vec<Profile> = match engine {
-            None => Profile::ALL.to_vec(),
-            Some(e) => profile(e).into_iter().collect(),
-        };
-        Ok(profiles
-            .into_iter()
-            .flat_map(|p| mdl.findings(p))
-            .map(|f| Finding {
-                engine: engine_of(f.profile),
-                message: message(&f),
-            })
+        Ok(super::engines(ENGINES, engine)
+            .flat_map(|e| mdl.findings(e))
+            .map(|f| Finding::of(&f, None))
             .collect())
     }
 

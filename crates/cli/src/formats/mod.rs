@@ -11,9 +11,11 @@ pub mod md3;
 pub mod md5;
 pub mod mdl;
 
+use std::fmt;
 use std::path::Path;
 
 use idmodel::Format;
+pub use idmodel::core::{Engine, Severity};
 use idmodel_scene::{Options, Scene};
 use serde::Serialize;
 
@@ -50,72 +52,6 @@ impl Request<'_> {
             frame: self.frame,
             ..Options::default()
         }
-    }
-}
-
-/// The engine profiles of `check --engine`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Engine {
-    /// WinQuake (software renderer).
-    Winquake,
-    /// GLQuake.
-    Glquake,
-    /// QuakeSpasm.
-    Quakespasm,
-    /// Quake II (ref_soft and ref_gl).
-    Quake2,
-    /// Quake III Arena.
-    Quake3,
-    /// ioquake3.
-    Ioq3,
-    /// Doom 3 (and dhewm3).
-    Doom3,
-}
-
-impl Engine {
-    /// The name used on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            Engine::Winquake => "winquake",
-            Engine::Glquake => "glquake",
-            Engine::Quakespasm => "quakespasm",
-            Engine::Quake2 => "quake2",
-            Engine::Quake3 => "quake3",
-            Engine::Ioq3 => "ioq3",
-            Engine::Doom3 => "doom3",
-        }
-    }
-
-    /// Whether this engine loads files of `format`.
-    pub fn loads(self, format: Format) -> bool {
-        matches!(
-            (self, format),
-            (
-                Engine::Winquake | Engine::Glquake | Engine::Quakespasm,
-                Format::Mdl
-            ) | (Engine::Quake2, Format::Md2)
-                | (Engine::Quake3 | Engine::Ioq3, Format::Md3)
-                | (
-                    Engine::Doom3,
-                    Format::Md5Mesh | Format::Md5Anim | Format::Md5Camera
-                )
-        )
-    }
-
-    /// The engines that load `format`, for a usage message.
-    pub fn for_format(format: Format) -> Vec<Engine> {
-        [
-            Engine::Winquake,
-            Engine::Glquake,
-            Engine::Quakespasm,
-            Engine::Quake2,
-            Engine::Quake3,
-            Engine::Ioq3,
-            Engine::Doom3,
-        ]
-        .into_iter()
-        .filter(|e| e.loads(format))
-        .collect()
     }
 }
 
@@ -189,12 +125,51 @@ impl Bounds {
 
 /// One engine finding of `check`: something the engine refuses, mishandles or warns
 /// about. The message says where (`(at byte N)`, `(line L, column C)`) when it can.
+///
+/// Displayed as `engine: severity: message`, the shape of every library finding
+/// (`idmodel::core::findings::display`), with the side file between engine and severity
+/// when the finding is about one (`ioq3: lower_default.skin: warning: …`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finding {
-    /// The engine profile that has the problem.
+    /// The engine that has the problem.
     pub engine: Engine,
+    /// The side file it is about (an MD3 `.skin` or `animation.cfg`), `None` for the
+    /// model file itself.
+    pub file: Option<String>,
+    /// How bad it is.
+    pub severity: Severity,
     /// One line: what the engine does with this file and why.
     pub message: String,
+}
+
+impl Finding {
+    /// A library finding of any format, about the model or the side file `file`.
+    pub fn of(f: &impl idmodel::core::Finding, file: Option<&str>) -> Finding {
+        Finding {
+            engine: f.engine(),
+            file: file.map(str::to_owned),
+            severity: f.severity(),
+            message: f.message().to_string(),
+        }
+    }
+}
+
+impl fmt::Display for Finding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: ", self.engine)?;
+        if let Some(file) = &self.file {
+            write!(f, "{file}: ")?;
+        }
+        write!(f, "{}: {}", self.severity, self.message)
+    }
+}
+
+/// The engines of `all` (a format crate's `ENGINES`) to check: all of them, or only
+/// `only` when it is one of them.
+pub fn engines(all: &'static [Engine], only: Option<Engine>) -> impl Iterator<Item = Engine> {
+    all.iter()
+        .copied()
+        .filter(move |e| only.is_none_or(|o| o == *e))
 }
 
 /// What a format module provides. Every method parses `input.bytes` afresh (the

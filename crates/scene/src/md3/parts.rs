@@ -8,7 +8,7 @@ use alloc::vec::Vec;
 use core::fmt::Write as _;
 
 use idmodel_core::vec::{axpy, cross, dot, finite_or_zero, quat_continuous, quat_from_axes, sub};
-use idmodel_md3::{Md3, Name, NormalDecode, Orientation, Profile, Skin, Surface};
+use idmodel_md3::{Md3, Name, NormalDecode, Orientation, Skin, Surface};
 
 use super::clips::{Clip, mesh_frame, tag_frame};
 use crate::{
@@ -99,7 +99,7 @@ impl Materials {
 /// first shader. Empty or `None`: the default shader.
 fn surface_shader<'a>(s: &Surface<'a>, skin: Option<&Skin<'a>>) -> Option<&'a [u8]> {
     match skin {
-        Some(skin) => skin.shader_for(s.engine_name().as_bytes(), Profile::Ioq3),
+        Some(skin) => skin.shader_for(s.engine_name().as_bytes(), idmodel_core::Engine::Ioq3),
         None => s.shaders().first().map(|sh| sh.name().as_bytes()),
     }
 }

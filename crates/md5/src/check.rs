@@ -2,58 +2,34 @@
 //!
 //! The parsers refuse only what cannot be read safely. Everything else that is odd —
 //! a comment that eats a character, a frame rate of 0, weights that do not add up to
-//! one — is reported by `check` as a [`Finding`], with the engine's view of it.
+//! one — is reported by `check` as a [`Finding`], with the engine's view of it. The
+//! [`Severity`] and [`Engine`] are idmodel-core's, shared by every format; the only
+//! engine here is [`Engine::Doom3`] (and dhewm3, whose MD5 parsing is identical:
+//! FORMATS.md §6.4).
+//!
+//! ```
+//! let text = b"MD5Version 10 commandline \"\" numFrames 1 numJoints 1 frameRate 0
+//!              numAnimatedComponents 0 hierarchy { \"root\" -1 0 0 }
+//!              bounds { ( 0 0 0 ) ( 0 0 0 ) } baseframe { ( 0 0 0 ) ( 0 0 0 ) } frame 0 { }";
+//! let anim = idmodel_md5::anim::parse(text)?;
+//! let found = anim.findings(idmodel_md5::Engine::Doom3);
+//! assert_eq!(found[0].to_string(), "doom3: hazard: frameRate 0: Doom 3 loads the animation and then divides by zero");
+//! assert!(anim.findings(idmodel_md5::Engine::Quake3).is_empty()); // not an MD5 engine
+//! # Ok::<(), idmodel_md5::Md5Error>(())
+//! ```
 
 use core::fmt;
+
+use idmodel_core::findings;
 
 use crate::error::line_column;
 use crate::lexer::LexNotes;
 
-/// The engine whose rules a check applies.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Profile {
-    /// Doom 3 (and dhewm3, whose MD5 parsing is identical: FORMATS.md §6.4).
-    Doom3,
-}
+/// The engine and severity of every finding: idmodel-core's, shared by all formats.
+pub use idmodel_core::findings::{Engine, Severity};
 
-impl Profile {
-    /// Every profile.
-    pub const ALL: &'static [Profile] = &[Profile::Doom3];
-
-    /// The lowercase name the CLI uses.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Profile::Doom3 => "doom3",
-        }
-    }
-
-    /// The profile called `name` (see [`Profile::name`]).
-    pub fn from_name(name: &str) -> Option<Profile> {
-        Profile::ALL.iter().copied().find(|p| p.name() == name)
-    }
-}
-
-/// How bad a finding is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Severity {
-    /// The engine would not load the file.
-    Refused,
-    /// The engine loads it but reads out of bounds, crashes or misrenders.
-    Hazard,
-    /// Odd but harmless.
-    Warning,
-}
-
-impl fmt::Display for Severity {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Severity::Refused => "refused",
-            Severity::Hazard => "hazard",
-            Severity::Warning => "warning",
-        })
-    }
-}
+/// The engines that load MD5: every `check` here reports nothing for any other.
+pub const ENGINES: &[Engine] = &[Engine::Doom3];
 
 /// What was found.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -139,12 +115,39 @@ pub enum FindingKind {
     ElementIndex,
 }
 
+impl FindingKind {
+    /// A stable, lowercase, hyphenated name of this kind (its variant name), for filtering
+    /// and machine-readable output.
+    pub const fn code(&self) -> &'static str {
+        match self {
+            Self::NestedComment => "nested-comment",
+            Self::SwallowedCharacter => "swallowed-character",
+            Self::LongLiteral => "long-literal",
+            Self::FloatAsInteger => "float-as-integer",
+            Self::HighBytes => "high-bytes",
+            Self::NulByte => "nul-byte",
+            Self::DuplicateJointName { .. } => "duplicate-joint-name",
+            Self::LongQuaternion { .. } => "long-quaternion",
+            Self::EmptyMesh { .. } => "empty-mesh",
+            Self::UnusedWeights { .. } => "unused-weights",
+            Self::BiasSum { .. } => "bias-sum",
+            Self::NegativeBias { .. } => "negative-bias",
+            Self::ZeroFrameRate => "zero-frame-rate",
+            Self::ComponentUse { .. } => "component-use",
+            Self::CutsOutOfOrder { .. } => "cuts-out-of-order",
+            Self::SixtyHertzCamera => "sixty-hertz-camera",
+            Self::SingleFrameAnim => "single-frame-anim",
+            Self::ElementIndex => "element-index",
+        }
+    }
+}
+
 /// A finding: its kind, severity and where it was first seen.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Finding {
     /// What was found.
     pub kind: FindingKind,
-    /// How bad it is for the profile checked.
+    /// How bad it is for the engine checked (always [`Engine::Doom3`]).
     pub severity: Severity,
     /// Byte offset, line and column of the first occurrence, when known.
     pub at: Option<Position>,
@@ -196,9 +199,28 @@ impl Finding {
     }
 }
 
+/// Shown as `engine: severity: message` ([`findings::display`]).
 impl fmt::Display for Finding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: ", self.severity)?;
+        findings::display(self, f)
+    }
+}
+
+impl findings::Finding for Finding {
+    fn severity(&self) -> Severity {
+        self.severity
+    }
+
+    /// Always [`Engine::Doom3`], the one engine that loads MD5.
+    fn engine(&self) -> Engine {
+        Engine::Doom3
+    }
+
+    fn code(&self) -> &'static str {
+        self.kind.code()
+    }
+
+    fn write_message(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.kind {
             FindingKind::NestedComment => f.write_str(
                 "'/*' inside a comment: comments do not nest, the first '*/' ends it",
