@@ -597,7 +597,7 @@ fn a_fifo_named_like_a_model() {
     mkfifo(&anim);
     let o = idmodel_within(&[&"convert", &mesh, &"--anim", &anim, &"-o", &glb]);
     assert_one_line(&o, 1, &[&s(&anim), "(a FIFO)"]);
-    assert_eq!(names(&dir), ["a.md5anim", "m.mdl", "m.md5mesh"]);
+    assert_eq!(names(&dir), ["a.md5anim", "m.md5mesh", "m.mdl"]);
 }
 
 #[test]
