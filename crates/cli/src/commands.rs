@@ -595,6 +595,10 @@ fn convert_folder(
                 MODEL_EXTENSIONS.join(", .")
             ),
         ));
+        // Say why files named like models were skipped (a FIFO, a device).
+        for f in failures {
+            error_line(f);
+        }
         return Exit::Failed;
     }
     let outputs = batch_outputs(input, output, &files, kind);

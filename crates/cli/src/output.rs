@@ -23,11 +23,12 @@
 //! A named output that is a symbolic link is written through: its target is replaced,
 //! the link stays.
 
+use std::collections::{HashMap, HashSet};
 use std::fs::{File, FileType, Metadata, OpenOptions};
 use std::io::{Read as _, Write as _};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, PoisonError};
+use std::sync::{LazyLock, Mutex, PoisonError};
 
 use crate::failure::Failure;
 use crate::{Exit, OutKind};
@@ -50,7 +51,7 @@ const READ_EXTENSIONS: [&str; 8] = [
 
 /// Which file a path names once links are resolved.
 #[cfg(unix)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 struct FileId {
     dev: u64,
     ino: u64,
@@ -58,7 +59,7 @@ struct FileId {
 
 /// Which file a path names once links are resolved.
 #[cfg(not(unix))]
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 struct FileId(PathBuf);
 
 #[cfg(unix)]
@@ -75,21 +76,23 @@ fn file_id(path: &Path, _meta: &Metadata) -> Option<FileId> {
     std::fs::canonicalize(path).ok().map(FileId)
 }
 
-/// The files read in this run (by identity, with the path they were read by).
-static INPUTS: Mutex<Vec<(FileId, PathBuf)>> = Mutex::new(Vec::new());
+/// The files read in this run (by identity, with the path they were first read by).
+static INPUTS: LazyLock<Mutex<HashMap<FileId, PathBuf>>> =
+    LazyLock::new(|| Mutex::new(HashMap::new()));
 
 /// The files written in this run.
-static WRITTEN: Mutex<Vec<FileId>> = Mutex::new(Vec::new());
+static WRITTEN: LazyLock<Mutex<HashSet<FileId>>> = LazyLock::new(|| Mutex::new(HashSet::new()));
 
 /// Numbers the temporary files of this process.
 static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 
 fn remember_input(path: &Path, meta: &Metadata) {
     if let Some(id) = file_id(path, meta) {
-        let mut inputs = INPUTS.lock().unwrap_or_else(PoisonError::into_inner);
-        if !inputs.iter().any(|(i, _)| *i == id) {
-            inputs.push((id, path.to_owned()));
-        }
+        INPUTS
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .entry(id)
+            .or_insert_with(|| path.to_owned());
     }
 }
 
@@ -98,9 +101,8 @@ fn input_named(id: &FileId) -> Option<PathBuf> {
     INPUTS
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
-        .iter()
-        .find(|(i, _)| i == id)
-        .map(|(_, p)| p.clone())
+        .get(id)
+        .cloned()
 }
 
 fn written_before(id: &FileId) -> bool {
@@ -479,7 +481,7 @@ impl Plan {
                     WRITTEN
                         .lock()
                         .unwrap_or_else(PoisonError::into_inner)
-                        .push(id);
+                        .insert(id);
                 }
             }
         }

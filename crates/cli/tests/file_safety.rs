@@ -621,6 +621,13 @@ fn a_fifo_in_a_folder_is_skipped() {
         stderr(&o)
     );
     assert_eq!(names(&out), ["a.glb"]);
+    // A folder holding only the FIFO says why nothing was found.
+    std::fs::remove_file(folder.join("a.mdl")).unwrap();
+    let o = idmodel_within(&[&"convert", &folder, &"-o", &dir.join("out2")]);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    assert!(stderr(&o).contains("no model files"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("skipped: not a regular file (a FIFO)"));
+    assert!(!dir.join("out2").exists());
 }
 
 #[test]
