@@ -296,13 +296,13 @@ struct Planned {
     bytes: Vec<u8>,
 }
 
-/// Where a path's bytes go (a symbolic link's target), what is there now, and what it is.
+/// Where a planned file's bytes go (a symbolic link's target) and what is there now.
 struct Target {
     path: PathBuf,
     existing: Option<Metadata>,
 }
 
-/// Resolves `path` to the file written for it. The refusal does not name `path`.
+/// Resolves `path` to the file written for it (through a symbolic link).
 fn target(path: &Path) -> Result<Target, Stop> {
     match std::fs::symlink_metadata(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Target {
@@ -332,6 +332,7 @@ fn target(path: &Path) -> Result<Target, Stop> {
     }
 }
 
+/// `PATH: what`.
 fn line(path: &Path, what: impl std::fmt::Display) -> String {
     format!("{}: {what}", path.display())
 }
@@ -377,8 +378,8 @@ fn check_one(path: &Path, role: Role, force: bool) -> Result<Target, Stop> {
     }
 }
 
-/// The key two planned files are compared by: the identity of an existing file, else the
-/// path with its folder resolved.
+/// Whether two planned targets are the same file: by identity when both exist, else by
+/// path with the folder resolved.
 fn same_file(a: &Target, b: &Target) -> bool {
     match (&a.existing, &b.existing) {
         (Some(ma), Some(mb)) => {
@@ -389,6 +390,7 @@ fn same_file(a: &Target, b: &Target) -> bool {
     }
 }
 
+/// `path` with its folder made canonical (the file itself need not exist).
 fn resolved_dir(path: &Path) -> PathBuf {
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty());
     let dir = dir.map_or_else(|| std::fs::canonicalize("."), std::fs::canonicalize);
