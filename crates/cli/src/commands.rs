@@ -16,6 +16,7 @@ use rayon::prelude::*;
 
 use crate::failure::Failure;
 use crate::formats::{self, Engine, Info, Input, ModelFormat, Request};
+use crate::output::{self, Plan, Policy, Stop};
 use crate::{Cli, Command, Exit, OutKind, error_line, out_line};
 
 /// Files larger than this are refused before reading (no id model comes near it).
@@ -36,14 +37,15 @@ pub fn run(command: Command) -> Exit {
             frame,
             keep_axes,
             to,
+            force,
         } => {
             let axes = if keep_axes { Axes::Keep } else { Axes::YUp };
             if input.is_dir() && formats::md3::is_player_folder(&input) {
-                convert_player(&input, &output, &anims, frame, axes, to)
+                convert_player(&input, &output, &anims, frame, axes, to, force)
             } else if input.is_dir() {
-                convert_folder(&input, &output, &anims, frame, axes, to)
+                convert_folder(&input, &output, &anims, frame, axes, to, force)
             } else {
-                convert_file(&input, &output, &anims, frame, axes, to)
+                convert_file(&input, &output, &anims, frame, axes, to, force)
             }
         }
         Command::Render {
@@ -53,13 +55,14 @@ pub fn run(command: Command) -> Exit {
             anims,
             size,
             background,
+            force,
         } => {
             let options = RenderOptions {
                 width: size.0,
                 height: size.1,
                 background,
             };
-            render_file(&file, &output, &anims, frame, &options)
+            render_file(&file, &output, &anims, frame, &options, force)
         }
     }
 }
@@ -77,19 +80,10 @@ fn line(path: &Path, failure: impl std::fmt::Display) -> String {
     format!("{}: {failure}", path.display())
 }
 
-/// Reads a file, refusing directories and absurd sizes.
+/// Reads a model file, refusing anything but a regular file (without blocking on a
+/// FIFO) and absurd sizes.
 fn read(path: &Path) -> Result<Vec<u8>, Failure> {
-    let meta = std::fs::metadata(path).map_err(|e| Failure::new(format!("cannot read: {e}")))?;
-    if meta.is_dir() {
-        return Err(Failure::new("is a folder, not a model file"));
-    }
-    if meta.len() > MAX_FILE {
-        return Err(Failure::new(format!(
-            "{} bytes is larger than any model this tool reads ({MAX_FILE} max)",
-            meta.len()
-        )));
-    }
-    std::fs::read(path).map_err(|e| Failure::new(format!("cannot read: {e}")))
+    output::read_regular(path, MAX_FILE)
 }
 
 /// What `bytes` is, and the module that reads it.
@@ -372,16 +366,18 @@ fn convert_file(
     frame: Option<usize>,
     axes: Axes,
     to: Option<OutKind>,
+    force: bool,
 ) -> Exit {
     let kind = match kind_of(output, to) {
         Ok(k) => k,
         Err(m) => return usage(m),
     };
-    match convert_one(input, output, anims, frame, axes, kind) {
+    let policy = Policy { force, named: true };
+    match convert_one(input, output, anims, frame, axes, kind, policy) {
         Ok(()) => Exit::Ok,
         Err(e) => {
-            error_line(e);
-            Exit::Failed
+            error_line(e.line());
+            e.exit()
         }
     }
 }
@@ -394,7 +390,8 @@ fn convert_one(
     frame: Option<usize>,
     axes: Axes,
     kind: OutKind,
-) -> Result<(), String> {
+    policy: Policy,
+) -> Result<(), Stop> {
     let loaded = Loaded::open(input)?;
     let anims = load_anims(anims)?;
     let anim_inputs: Vec<Input<'_>> = anims.iter().map(Loaded::input).collect();
@@ -407,6 +404,7 @@ fn convert_one(
         output,
         axes,
         kind,
+        policy,
         || loaded.module.scene(&loaded.input(), &request),
         || loaded.module.frame(&loaded.input(), &request),
     )
@@ -434,28 +432,23 @@ fn obj_files(frame: &Scene, stem: &str, axes: Axes) -> Result<(String, Beside), 
     Ok((files.obj, beside))
 }
 
-/// Writes the scene (`.glb`/`.gltf`) or one frame (`.obj`) of `input` to `output`; the
-/// error is the complete line to print.
+/// Writes the scene (`.glb`/`.gltf`) or one frame (`.obj`) of `input` to `output`
+/// (with its side files, all checked before any is written: `output::Plan`); the error
+/// is the complete line to print.
 fn export(
     input: &Path,
     output: &Path,
     axes: Axes,
     kind: OutKind,
+    policy: Policy,
     scene: impl FnOnce() -> Result<Scene, Failure>,
     frame: impl FnOnce() -> Result<Scene, Failure>,
-) -> Result<(), String> {
+) -> Result<(), Stop> {
     let options = ExportOptions {
         axes,
         ..ExportOptions::default()
     };
-    // Folders are created only once there is something to write into them.
-    let write = |path: &Path, bytes: &[u8]| {
-        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            std::fs::create_dir_all(parent)
-                .map_err(|e| line(parent, format!("cannot create folder: {e}")))?;
-        }
-        std::fs::write(path, bytes).map_err(|e| line(path, format!("cannot write: {e}")))
-    };
+    let mut plan = Plan::new(policy);
     let stem = output
         .file_stem()
         .and_then(|s| s.to_str())
@@ -467,26 +460,27 @@ fn export(
             let scene = scene().map_err(|f| line(input, f))?;
             if kind == OutKind::Glb {
                 let glb = to_glb(&scene, &options).map_err(|e| line(input, Failure::from(e)))?;
-                write(output, &glb)
+                plan.output(output, glb);
             } else {
                 let bin_name = format!("{stem}.bin");
                 let files = to_gltf(&scene, &options, &bin_name)
                     .map_err(|e| line(input, Failure::from(e)))?;
                 if !files.bin.is_empty() {
-                    write(&dir.join(&bin_name), &files.bin)?;
+                    plan.side(&dir.join(&bin_name), files.bin);
                 }
-                write(output, &files.json)
+                plan.output(output, files.json);
             }
         }
         OutKind::Obj => {
             let frame = frame().map_err(|f| line(input, f))?;
             let (text, beside) = obj_files(&frame, &stem, axes).map_err(|f| line(input, f))?;
-            for (name, bytes) in &beside {
-                write(&dir.join(name), bytes)?;
+            for (name, bytes) in beside {
+                plan.side(&dir.join(name), bytes);
             }
-            write(output, text.as_bytes())
+            plan.output(output, text.into_bytes());
         }
     }
+    plan.commit()
 }
 
 /// `convert` of a Quake III player folder (`lower.md3`, `upper.md3`, `head.md3`): one
@@ -499,6 +493,7 @@ fn convert_player(
     frame: Option<usize>,
     axes: Axes,
     to: Option<OutKind>,
+    force: bool,
 ) -> Exit {
     if !anims.is_empty() {
         return usage("--anim applies to one md5mesh, not to a Quake III player folder");
@@ -517,11 +512,17 @@ fn convert_player(
         (output.join(format!("{name}.{}", kind.ext())), kind)
     };
     let request = Request { anims: &[], frame };
+    // Written into a folder, the file name is derived: an existing file is kept.
+    let policy = Policy {
+        force,
+        named: has_ext,
+    };
     let result = export(
         input,
         &output,
         axes,
         kind,
+        policy,
         || formats::md3::player_scene(input, &request),
         || formats::md3::player_frame(input, &request),
     );
@@ -535,8 +536,8 @@ fn convert_player(
             Exit::Ok
         }
         Err(e) => {
-            error_line(e);
-            Exit::Failed
+            error_line(e.line());
+            e.exit()
         }
     }
 }
@@ -562,7 +563,11 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>, errors: &mut Vec<String>) {
             .and_then(|e| e.to_str())
             .is_some_and(|e| MODEL_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()))
         {
-            out.push(p);
+            // A FIFO or device named like a model is skipped, never opened.
+            match std::fs::metadata(&p).map(|m| output::not_regular(m.file_type())) {
+                Ok(Some(why)) => errors.push(line(&p, format!("skipped: {why}"))),
+                _ => out.push(p),
+            }
         }
     }
 }
@@ -603,6 +608,7 @@ fn convert_folder(
     frame: Option<usize>,
     axes: Axes,
     to: Option<OutKind>,
+    force: bool,
 ) -> Exit {
     if !anims.is_empty() {
         return usage("--anim applies to one md5mesh, not to a folder");
@@ -625,9 +631,27 @@ fn convert_folder(
                 MODEL_EXTENSIONS.join(", .")
             ),
         ));
+        // Say why files named like models were skipped (a FIFO, a device).
+        for f in failures {
+            error_line(f);
+        }
         return Exit::Failed;
     }
     let outputs = batch_outputs(input, output, &files, kind);
+    if let Err(refused) = output::check_batch(input, &outputs, kind, force) {
+        for r in &refused {
+            error_line(r);
+        }
+        error_line(format_args!(
+            "nothing was converted: {} output files refused (--force replaces existing files, never inputs)",
+            refused.len()
+        ));
+        return Exit::Usage;
+    }
+    let policy = Policy {
+        force,
+        named: false,
+    };
     let bar = if std::io::stderr().is_terminal() {
         let bar = indicatif::ProgressBar::new(u64::try_from(files.len()).unwrap_or(u64::MAX));
         if let Ok(style) = indicatif::ProgressStyle::with_template(
@@ -645,19 +669,20 @@ fn convert_folder(
         .zip(&outputs)
         .map(|(file, out)| {
             bar.set_message(file.display().to_string());
-            let result =
-                std::panic::catch_unwind(|| convert_one(file, out, &[], frame, axes, kind))
-                    .unwrap_or_else(|_| {
-                        panicked.store(true, Ordering::Relaxed);
-                        Err(line(file, "internal error while converting (see above)"))
-                    });
+            let result = std::panic::catch_unwind(|| {
+                convert_one(file, out, &[], frame, axes, kind, policy).map_err(String::from)
+            })
+            .unwrap_or_else(|_| {
+                panicked.store(true, Ordering::Relaxed);
+                Err(line(file, "internal error while converting (see above)"))
+            });
             bar.inc(1);
             result
         })
         .collect();
     bar.finish_and_clear();
+    let done = results.iter().filter(|r| r.is_ok()).count();
     failures.extend(results.into_iter().filter_map(Result::err));
-    let done = files.len().saturating_sub(failures.len());
     out_line(format_args!(
         "converted {done} of {} models from {} to {} ({})",
         files.len(),
@@ -681,8 +706,9 @@ fn render_file(
     anims: &[PathBuf],
     frame: Option<usize>,
     options: &RenderOptions,
+    force: bool,
 ) -> Exit {
-    let result = (|| -> Result<(), String> {
+    let result = (|| -> Result<(), Stop> {
         let loaded = Loaded::open(path)?;
         let anims = load_anims(anims)?;
         let anim_inputs: Vec<Input<'_>> = anims.iter().map(Loaded::input).collect();
@@ -696,13 +722,15 @@ fn render_file(
             .map_err(|f| line(path, f))?;
         let picture = render::render(&frame, options).map_err(|e| line(path, Failure::from(e)))?;
         let png = picture_png(&picture).map_err(|f| line(path, f))?;
-        std::fs::write(output, png).map_err(|e| line(output, format!("cannot write: {e}")))
+        let mut plan = Plan::new(Policy { force, named: true });
+        plan.output(output, png);
+        plan.commit()
     })();
     match result {
         Ok(()) => Exit::Ok,
         Err(e) => {
-            error_line(e);
-            Exit::Failed
+            error_line(e.line());
+            e.exit()
         }
     }
 }

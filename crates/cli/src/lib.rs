@@ -5,7 +5,8 @@
 //! without the file system, for fuzzing (`fuzz/fuzz_targets/cli_info.rs`) and tests.
 //!
 //! Exit status: 0 success; 1 a refused file, engine findings or a failed conversion;
-//! 2 a usage error. Every error is one line naming the file, what is wrong and where.
+//! 2 a usage error or a refusal to write (an output that is an input, an existing side
+//! file, …: nothing the user has is ever lost). Every error is one line naming the file, what is wrong and where.
 //! See `crates/cli/README.md` for the commands and the `info --json` schema.
 #![forbid(unsafe_code)]
 // A std binary: `std::` paths are the natural ones here (core/alloc re-exports buy a
@@ -15,6 +16,7 @@
 mod commands;
 mod failure;
 mod formats;
+mod output;
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -100,6 +102,10 @@ enum Command {
         /// Output format (default: from the output file's extension; glb for a folder).
         #[arg(long, value_enum)]
         to: Option<OutKind>,
+        /// Also replace existing side files (.bin, .mtl, _N.png), batch outputs and a
+        /// read-only output. Never an input.
+        #[arg(long)]
+        force: bool,
     },
     /// Draw a picture of the model with a small software renderer.
     Render {
@@ -120,6 +126,9 @@ enum Command {
         /// Background colour, RRGGBB or RRGGBBAA hex.
         #[arg(long, value_name = "HEX", default_value = "303038", value_parser = parse_colour)]
         background: [u8; 4],
+        /// Replace the output even when it is read-only. Never an input.
+        #[arg(long)]
+        force: bool,
     },
 }
 
@@ -194,7 +203,7 @@ pub enum Exit {
     Ok,
     /// 1: refused file, findings, failed conversion.
     Failed,
-    /// 2: usage error.
+    /// 2: usage error, or a refusal to write over a file (nothing was written).
     Usage,
 }
 

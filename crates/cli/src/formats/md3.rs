@@ -34,14 +34,10 @@ fn count(n: usize) -> u64 {
 // ---------------------------------------------------------------------------------------
 // Side files
 
-/// The bytes of `dir/name` when it is a readable file of a sane size.
+/// The bytes of `dir/name` when it is a readable regular file of a sane size (read by
+/// the command's one read function: never blocks on a FIFO, remembered as an input).
 fn sidecar(dir: &Path, name: &str) -> Option<Vec<u8>> {
-    let path = dir.join(name);
-    let meta = std::fs::metadata(&path).ok()?;
-    if !meta.is_file() || meta.len() > MAX_SIDECAR {
-        return None;
-    }
-    std::fs::read(path).ok()
+    crate::output::read_regular(&dir.join(name), MAX_SIDECAR).ok()
 }
 
 /// The part name of a model file (`lower_1.md3` → `lower`).
@@ -136,13 +132,8 @@ impl PlayerFiles {
     fn read(dir: &Path) -> Result<PlayerFiles, Failure> {
         let read = |part: &str| {
             let name = format!("{part}.md3");
-            let path = dir.join(&name);
-            let meta = std::fs::metadata(&path)
-                .map_err(|e| Failure::new(format!("{name}: cannot read: {e}")))?;
-            if meta.len() > MAX_SIDECAR.saturating_mul(1024) {
-                return Err(Failure::new(format!("{name}: too large to be a model")));
-            }
-            std::fs::read(&path).map_err(|e| Failure::new(format!("{name}: cannot read: {e}")))
+            crate::output::read_regular(&dir.join(&name), MAX_SIDECAR.saturating_mul(1024))
+                .map_err(|e| Failure::new(format!("{name}: {e}")))
         };
         Ok(PlayerFiles {
             name: dir
