@@ -4,13 +4,7 @@
 //! 1-frame and 1000-frame models have the same structure, and parsing them costs the
 //! same (the `parse/frames_*` pair).
 // Bench code may unwrap, index and cast: a panic aborts the bench, it is not a library bug.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::arithmetic_side_effects,
-    clippy::as_conversions
-)]
+#![allow(clippy::restriction)]
 
 use core::hint::black_box;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};

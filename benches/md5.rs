@@ -3,13 +3,7 @@
 //! evaluation plus skinning per frame. On `unv_human_light_body.md5mesh`, `Bob.md5mesh`
 //! and `Bob.md5anim` from `$IDMODEL_CORPUS` when set, and always on generated large files.
 // Bench code may unwrap, index and cast: a panic aborts the bench, it is not a library bug.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::arithmetic_side_effects,
-    clippy::as_conversions
-)]
+#![allow(clippy::restriction)]
 
 use core::hint::black_box;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};

@@ -2,13 +2,7 @@
 //! poses; skins to RGBA. On `ogre.mdl`, `player.mdl` and `boss.mdl` from
 //! `$IDMODEL_CORPUS` when set, and always on a generated large model.
 // Bench code may unwrap, index and cast: a panic aborts the bench, it is not a library bug.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::arithmetic_side_effects,
-    clippy::as_conversions
-)]
+#![allow(clippy::restriction)]
 
 use core::hint::black_box;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};

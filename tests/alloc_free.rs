@@ -3,14 +3,7 @@
 //! allocator. Inputs are written by idmodel's own writers (always) and read from
 //! `$IDMODEL_CORPUS` (when set). Buffers are allocated before the counted region.
 // Tests may index, unwrap and cast: a panic here is a failed assertion, not a library bug.
-#![allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::arithmetic_side_effects,
-    clippy::as_conversions
-)]
+#![allow(clippy::restriction)]
 
 mod common;
 

@@ -1,12 +1,7 @@
 //! Cross-format corpus test: every file in `$IDMODEL_CORPUS` is recognised by
 //! `idmodel::detect` as the format its folder and extension say.
 // Tests may index and unwrap: a panic here is a failed assertion, not a library bug.
-#![allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic
-)]
+#![allow(clippy::restriction)]
 
 mod common;
 

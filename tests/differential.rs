@@ -10,15 +10,7 @@
 //! fails when an MDL, MD2 or MD3 file both sides load has the same count and different
 //! positions (md5mesh differences are listed: Assimp's skinning differs, §6.8).
 // Tests may index, cast and unwrap: a panic here is a failed assertion, not a library bug.
-#![allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::as_conversions,
-    clippy::arithmetic_side_effects,
-    missing_docs
-)]
+#![allow(clippy::restriction, missing_docs)]
 
 mod common;
 

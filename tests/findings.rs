@@ -2,12 +2,7 @@
 //! and `animation.cfg`, md5mesh/md5anim/md5camera) use idmodel-core's `Engine` and
 //! `Severity`, implement its `Finding` trait and display as `engine: severity: message`.
 // Tests may index, unwrap and cast: a panic here is a failed assertion.
-#![allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::as_conversions,
-    clippy::arithmetic_side_effects
-)]
+#![allow(clippy::restriction)]
 
 extern crate alloc;
 

@@ -4,15 +4,7 @@
 //! crate root counts as an import of the module `lib.rs` re-exports it from.
 // Tests may index, unwrap and add: a panic here is a failed assertion. The file walk
 // needs `std` (paths, `fs`), so the collections come from `std` too.
-#![allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::arithmetic_side_effects,
-    clippy::std_instead_of_alloc,
-    missing_docs
-)]
+#![allow(clippy::restriction, missing_docs)]
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;

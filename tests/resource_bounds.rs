@@ -7,15 +7,7 @@
 //! (as `tests/alloc_free.rs` does); the recursion and linearity checks allocate freely and
 //! run in their own tests.
 // Tests may index, unwrap and cast: a panic here is a failed assertion, not a library bug.
-#![allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::arithmetic_side_effects,
-    clippy::as_conversions,
-    missing_docs
-)]
+#![allow(clippy::restriction, missing_docs)]
 
 use core::hint::black_box;
 use core::time::Duration;

@@ -16,15 +16,7 @@
 //! which is where hostile counts are refused, still sees every input). Set
 //! `IDMODEL_SWEEP_FULL=1` to walk every input of every file.
 // Tests may index, cast and unwrap: a panic here is a failed assertion, not a library bug.
-#![allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::as_conversions,
-    clippy::arithmetic_side_effects,
-    missing_docs
-)]
+#![allow(clippy::restriction, missing_docs)]
 
 mod common;
 

@@ -29,15 +29,7 @@
 //! * `verts`, `tris`: what the load produced, to compare with Assimp's counts.
 // A measuring program: it may unwrap, index and cast (a panic aborts a measurement, not
 // a library).
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::arithmetic_side_effects,
-    clippy::as_conversions,
-    clippy::panic,
-    missing_docs
-)]
+#![allow(clippy::restriction, missing_docs)]
 
 use core::hint::black_box;
 use core::time::Duration;

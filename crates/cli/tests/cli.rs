@@ -4,17 +4,7 @@
 //! These tests use only detection and hostile bytes, so they hold before and after the
 //! format modules are wired; tests of real conversions belong with the wiring.
 // Tests may index, unwrap and compute freely: a panic here is a failed assertion.
-#![allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::arithmetic_side_effects,
-    clippy::as_conversions,
-    clippy::std_instead_of_core,
-    clippy::std_instead_of_alloc,
-    missing_docs
-)]
+#![allow(clippy::restriction, missing_docs)]
 
 mod common;
 

@@ -4,17 +4,7 @@
 //! Skipped with a notice when `IDMODEL_CORPUS` is unset. Every format is wired: any
 //! failed conversion or render is a test failure.
 // Tests may index, unwrap and compute freely: a panic here is a failed assertion.
-#![allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::arithmetic_side_effects,
-    clippy::as_conversions,
-    clippy::std_instead_of_core,
-    clippy::std_instead_of_alloc,
-    missing_docs
-)]
+#![allow(clippy::restriction, missing_docs)]
 
 mod common;
 

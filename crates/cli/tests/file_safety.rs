@@ -8,17 +8,7 @@
 //!
 //! Samples come from the repository's `samples/` folder or are generated here.
 // Tests may index, unwrap and compute freely: a panic here is a failed assertion.
-#![allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::arithmetic_side_effects,
-    clippy::as_conversions,
-    clippy::std_instead_of_core,
-    clippy::std_instead_of_alloc,
-    missing_docs
-)]
+#![allow(clippy::restriction, missing_docs)]
 #![cfg(unix)]
 
 mod common;

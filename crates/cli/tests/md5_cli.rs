@@ -7,18 +7,7 @@
 //!
 //! Corpus files come from `$IDMODEL_CORPUS/md5` (skipped with a notice when unset).
 // Tests may index, unwrap and compute freely: a panic here is a failed assertion.
-#![allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::arithmetic_side_effects,
-    clippy::as_conversions,
-    clippy::cast_possible_truncation,
-    clippy::std_instead_of_core,
-    clippy::std_instead_of_alloc,
-    missing_docs
-)]
+#![allow(clippy::restriction, missing_docs)]
 
 mod common;
 

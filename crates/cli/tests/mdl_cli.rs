@@ -6,17 +6,7 @@
 //! Corpus files come from `$IDMODEL_CORPUS/mdl`; those parts are skipped with a notice
 //! when the variable is unset.
 // Tests may index, unwrap and compute freely: a panic here is a failed assertion.
-#![allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::arithmetic_side_effects,
-    clippy::as_conversions,
-    clippy::std_instead_of_core,
-    clippy::std_instead_of_alloc,
-    missing_docs
-)]
+#![allow(clippy::restriction, missing_docs)]
 
 mod common;
 

@@ -2,14 +2,7 @@
 //! lists, every accessor and decoder walks it, the findings are the expected ones, and
 //! the owned model round-trips through the writer.
 // Tests may index and unwrap: a panic here is a failed assertion, not a library bug.
-#![allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::arithmetic_side_effects,
-    clippy::as_conversions
-)]
+#![allow(clippy::restriction)]
 
 mod common;
 

@@ -1,13 +1,6 @@
 //! Hand-made fixtures, one per refusal and per finding, built field by field.
 // Test helpers may index, unwrap and do plain arithmetic: a panic is a failed assertion.
-#![allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::arithmetic_side_effects,
-    clippy::as_conversions
-)]
+#![allow(clippy::restriction)]
 
 use idmodel_md2::{Engine, ErrorKind, FindingKind, GlKind, Md2, Severity};
 use idmodel_test_support::{LeBuffer, patch, patch_bytes};

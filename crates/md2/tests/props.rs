@@ -1,14 +1,7 @@
 //! Property tests: arbitrary valid models round-trip through the writer; arbitrary and
 //! mutated bytes never make parsing, decoding or checking panic.
 // proptest strategies and helpers index and unwrap freely: a panic is a failed case.
-#![allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::arithmetic_side_effects,
-    clippy::as_conversions
-)]
+#![allow(clippy::restriction)]
 
 use idmodel_md2::raw::TriVertex;
 use idmodel_md2::{Engine, FindingKind, FrameData, Md2, Model, Triangle};

@@ -1,14 +1,7 @@
 //! `samples/sample.md2` is made by the writer: rebuild it and compare byte for byte.
 //! Run with `IDMODEL_BLESS=1` to regenerate it after an intended change.
 // Test code may index, unwrap and do plain arithmetic: a panic is a failed assertion.
-#![allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::arithmetic_side_effects,
-    clippy::as_conversions
-)]
+#![allow(clippy::restriction)]
 
 use idmodel_md2::raw::TriVertex;
 use idmodel_md2::{Engine, FrameData, Md2, Model, Triangle};

@@ -1,14 +1,7 @@
 //! `soft_mesh_scratch_into` (per-xyz chains, linear, no sort) builds exactly the mesh of
 //! `soft_mesh_into` (radix or comparison sort) on arbitrary models, and on the corpus.
 // proptest strategies and helpers index and unwrap freely: a panic is a failed case.
-#![allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::arithmetic_side_effects,
-    clippy::as_conversions
-)]
+#![allow(clippy::restriction)]
 
 use idmodel_md2::raw::TriVertex;
 use idmodel_md2::{FrameData, Md2, MeshVertex, Model, Triangle};

@@ -2,14 +2,7 @@
 //! surveyed counts, every accessor and frame decodes, every `.skin` and `animation.cfg`
 //! parses, and the malformed stub is refused. Skipped with a notice when unset.
 // Test code: a panic is a failed assertion.
-#![allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::arithmetic_side_effects,
-    clippy::as_conversions
-)]
+#![allow(clippy::restriction)]
 
 mod common;
 

@@ -1,14 +1,7 @@
 //! Hand-made fixtures: one test per refusal, per acceptance the engines rely on, and per
 //! finding. Files are built field by field with a little-endian builder.
 // Test code: a panic is a failed assertion, and fixture offsets are small constants.
-#![allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::arithmetic_side_effects,
-    clippy::as_conversions
-)]
+#![allow(clippy::restriction)]
 
 use idmodel_md3::{
     Engine, ErrorKind, FindingKind, Md3, Model, NormalDecode, Orientation, Severity, Vertex,

@@ -1,14 +1,7 @@
 //! Property tests: valid models round-trip through the writer; arbitrary and mutated bytes
 //! and text never panic.
 // Test code: a panic is a failed property; proptest macros expand to arithmetic/indexing.
-#![allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::arithmetic_side_effects,
-    clippy::as_conversions
-)]
+#![allow(clippy::restriction)]
 
 use idmodel_md3::{
     AnimationCfg, ENGINES, Engine, FrameInfo, Md3, Model, NormalDecode, ShaderInfo, Skin,

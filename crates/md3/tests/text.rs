@@ -1,12 +1,6 @@
 //! `.skin` and `animation.cfg`: the engine's parsing quirks, one test each.
 // Test code: a panic is a failed assertion.
-#![allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::panic,
-    clippy::arithmetic_side_effects,
-    clippy::as_conversions
-)]
+#![allow(clippy::restriction)]
 
 use idmodel_md3::{
     AnimFindingKind, AnimId, AnimationCfg, Engine, EntryKind, Footsteps, Gender, Md3, Model,

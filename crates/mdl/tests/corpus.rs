@@ -2,14 +2,7 @@
 //! SOURCES.md, rewrites byte for byte, decodes every pose and skin, and the seam files
 //! weld to QuakeSpasm's vertex counts. Skipped with a notice when the variable is unset.
 // Tests may index, unwrap and cast: a panic here is a failed assertion, not a library bug.
-#![allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::as_conversions,
-    clippy::arithmetic_side_effects
-)]
+#![allow(clippy::restriction)]
 
 mod common;
 

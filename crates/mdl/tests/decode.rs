@@ -1,14 +1,7 @@
 //! Decoding: palette, RGBA, fullbrights, seam rules and UVs, welded mesh, animation
 //! timing, flags, frame names, quantisation.
 // Tests may index, unwrap and cast: a panic here is a failed assertion, not a library bug.
-#![allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::as_conversions,
-    clippy::arithmetic_side_effects
-)]
+#![allow(clippy::restriction)]
 
 mod common;
 

@@ -1,13 +1,6 @@
 //! One fixture per engine finding, checked under each profile.
 // Tests may index, unwrap and cast: a panic here is a failed assertion, not a library bug.
-#![allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::as_conversions,
-    clippy::arithmetic_side_effects
-)]
+#![allow(clippy::restriction)]
 
 mod common;
 

@@ -1,13 +1,6 @@
 //! Hand-made fixtures: every refusal of `Mdl::parse`, and the accessors on valid files.
 // Test helpers and fixtures may index, unwrap and cast: a panic is a failed assertion.
-#![allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::as_conversions,
-    clippy::arithmetic_side_effects
-)]
+#![allow(clippy::restriction)]
 
 mod common;
 

@@ -1,14 +1,7 @@
 //! Property tests: arbitrary valid models round-trip through the writer; arbitrary and
 //! mutated bytes never make the parser or any accessor panic.
 // proptest macros and test helpers index, unwrap and cast: a panic is a failed case.
-#![allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::as_conversions,
-    clippy::arithmetic_side_effects
-)]
+#![allow(clippy::restriction)]
 
 use idmodel_mdl::raw::TriVertex;
 use idmodel_mdl::{

@@ -1,14 +1,7 @@
 //! `samples/sample.mdl` is made by the writer: this test rebuilds it and checks the
 //! committed file is byte-identical. `IDMODEL_BLESS=1` regenerates it.
 // Test code may index, unwrap and cast: a panic here is a failed assertion.
-#![allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::as_conversions,
-    clippy::arithmetic_side_effects
-)]
+#![allow(clippy::restriction)]
 
 use idmodel_mdl::{Flags, FrameData, Mdl, Model, Quantizer, SeamRule, SkinData, TexCoord, Tri};
 

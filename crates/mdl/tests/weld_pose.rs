@@ -2,14 +2,7 @@
 //! followed by `welded_positions_into`, `welded_normals_into` and the vertices' `uv` give,
 //! on arbitrary models, under both seam rules, and on the corpus.
 // proptest strategies and helpers index, unwrap and cast freely: a panic is a failed case.
-#![allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::arithmetic_side_effects,
-    clippy::as_conversions
-)]
+#![allow(clippy::restriction)]
 
 use idmodel_mdl::raw::TriVertex;
 use idmodel_mdl::{
