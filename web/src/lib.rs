@@ -202,7 +202,11 @@ pub fn open_files(dropped: Vec<File>, choice: &Choice) -> Opened {
         "skin": null, "files": listed, "archives": archive_notes, "info": [], "check": [],
     });
     let Some(model) = chosen else {
-        state["error"] = Value::String(nothing_to_show(&files, &archive_notes, choice));
+        set(
+            &mut state,
+            "error",
+            Value::String(nothing_to_show(&files, &archive_notes, choice)),
+        );
         return Opened {
             state,
             glb: Vec::new(),
@@ -211,7 +215,7 @@ pub fn open_files(dropped: Vec<File>, choice: &Choice) -> Opened {
     let glb = match show(model, &files, choice, &mut state) {
         Ok(glb) => glb,
         Err(e) => {
-            state["error"] = Value::String(e);
+            set(&mut state, "error", Value::String(e));
             Vec::new()
         }
     };
@@ -273,8 +277,12 @@ fn show(
     state: &mut Value,
 ) -> Result<Vec<u8>, String> {
     let format = detect(&model.bytes);
-    state["model"] = Value::String(model.name.clone());
-    state["format"] = format.map_or(Value::Null, |f| Value::String(f.id().to_owned()));
+    set(state, "model", Value::String(model.name.clone()));
+    set(
+        state,
+        "format",
+        format.map_or(Value::Null, |f| Value::String(f.id().to_owned())),
+    );
     let folder = dir(&model.name);
     let part = part_name(base(&model.name));
     let player = format == Some(Format::Md3)
@@ -291,31 +299,43 @@ fn show(
     } else {
         vec![model]
     };
-    state["check"] = Value::Array(
-        parts
-            .iter()
-            .map(|f| json!({"file": f.name, "verdicts": check::verdicts(&f.name, &f.bytes)}))
-            .collect(),
+    set(
+        state,
+        "check",
+        Value::Array(
+            parts
+                .iter()
+                .map(|f| json!({"file": f.name, "verdicts": check::verdicts(&f.name, &f.bytes)}))
+                .collect(),
+        ),
     );
     let infos: Vec<Value> = parts.iter().map(|f| info(f)).collect::<Result<_, _>>()?;
-    state["info"] = Value::Array(
-        parts
-            .iter()
-            .zip(&infos)
-            .map(|(f, i)| json!({"file": f.name, "info": i}))
-            .collect(),
+    set(
+        state,
+        "info",
+        Value::Array(
+            parts
+                .iter()
+                .zip(&infos)
+                .map(|(f, i)| json!({"file": f.name, "info": i}))
+                .collect(),
+        ),
     );
     let sum = |key: &str| {
         infos
             .iter()
-            .filter_map(|i| i[key].as_u64())
+            .filter_map(|i| i.get(key).and_then(Value::as_u64))
             .fold(0u64, u64::saturating_add)
     };
     if let Some(first) = infos.first() {
-        state["frames"] = first["frames"].clone();
+        set(
+            state,
+            "frames",
+            first.get("frames").cloned().unwrap_or(Value::Null),
+        );
     }
-    state["vertices"] = json!(sum("vertices"));
-    state["triangles"] = json!(sum("triangles"));
+    set(state, "vertices", json!(sum("vertices")));
+    set(state, "triangles", json!(sum("triangles")));
     let name = if player {
         base(folder).to_owned()
     } else {
@@ -341,8 +361,8 @@ fn show(
                 .clone()
                 .or_else(|| skins.iter().find(|s| *s == "default").cloned())
                 .or_else(|| skins.first().cloned());
-            state["skins"] = json!(skins);
-            state["skin"] = json!(skin);
+            set(state, "skins", json!(skins));
+            set(state, "skin", json!(skin));
             let skin_file = |role: &str| {
                 skin.as_ref()
                     .and_then(|s| sibling(files, folder, &format!("{role}_{s}.skin")))
@@ -384,23 +404,42 @@ fn show(
             ));
         }
     };
-    state["clips"] = json!(
-        scene
-            .animations
-            .iter()
-            .map(|a| a.name.as_str())
-            .collect::<Vec<_>>()
+    set(
+        state,
+        "clips",
+        json!(
+            scene
+                .animations
+                .iter()
+                .map(|a| a.name.as_str())
+                .collect::<Vec<_>>()
+        ),
     );
-    state["textured"] = json!(count(images::resolve(&mut scene, files)));
+    set(
+        state,
+        "textured",
+        json!(count(images::resolve(&mut scene, files))),
+    );
     to_glb(&scene, &ExportOptions::default())
         .map_err(|e| format!("{}: cannot write glTF: {e}", model.name))
+}
+
+/// Sets `state[key]` (`state` is an object).
+fn set(state: &mut Value, key: &str, value: Value) {
+    if let Some(o) = state.as_object_mut() {
+        o.insert(key.to_owned(), value);
+    }
 }
 
 /// Lists skins `0` to `n - 1` and the chosen one (default `0`).
 fn list_skins(state: &mut Value, n: usize, options: &Options) {
     let names: Vec<String> = (0..n).map(|i| i.to_string()).collect();
-    state["skin"] = json!(options.skin.clone().or_else(|| names.first().cloned()));
-    state["skins"] = json!(names);
+    set(
+        state,
+        "skin",
+        json!(options.skin.clone().or_else(|| names.first().cloned())),
+    );
+    set(state, "skins", json!(names));
 }
 
 /// One MD3 (with its part's skin) or a player (`parts` = lower, upper, head).
