@@ -643,4 +643,52 @@ mod tests {
             o.state
         );
     }
+
+    fn corpus_file(dir: &Path, path: &str) -> File {
+        File {
+            name: path.to_owned(),
+            bytes: std::fs::read(dir.join(path)).unwrap(),
+        }
+    }
+
+    #[test]
+    fn corpus_pk3_player_is_textured() {
+        let Some(dir) = idmodel_test_support::corpus_dir("corpus_pk3_player_is_textured") else {
+            return;
+        };
+        let s = opened(vec![corpus_file(&dir, "assets/openarena/kyonshi.pk3")]);
+        assert_eq!(s["format"], "md3");
+        assert!(s["textured"].as_u64().unwrap() > 0, "{s}");
+        assert!(s["clips"].as_array().unwrap().len() > 1, "{s}");
+    }
+
+    #[test]
+    fn corpus_player_folder_has_cfg_clips_and_skins() {
+        let Some(dir) = idmodel_test_support::corpus_dir("corpus_player_folder") else {
+            return;
+        };
+        let files = [
+            "lower.md3",
+            "upper.md3",
+            "head.md3",
+            "animation.cfg",
+            "lower_red.skin",
+            "upper_red.skin",
+            "head_red.skin",
+        ]
+        .iter()
+        .map(|f| corpus_file(&dir, &format!("md3/oa_kyonshi/{f}")))
+        .collect();
+        let s = opened(files);
+        assert!(
+            s["clips"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|c| c == "TORSO_GESTURE"),
+            "{}",
+            s["clips"]
+        );
+        assert_eq!(s["skin"], "red");
+    }
 }
