@@ -60,6 +60,9 @@ pub struct Choice {
     pub model: Option<String>,
     /// The skin: an MD3 skin name (`default`, `red`, `blue`) or an MDL/MD2 skin index.
     pub skin: Option<String>,
+    /// Only the first frame, fast: no animation and no check panel (the page shows this
+    /// at once, then opens the files again in full).
+    pub first_frame: bool,
 }
 
 /// What [`open_files`] gives the page.
@@ -97,13 +100,15 @@ impl Viewed {
 }
 
 /// Opens the dropped files `names[i]` holding `files[i]` (each a `Uint8Array`) with the
-/// chosen `model` and `skin` (see [`Choice`]).
+/// chosen `model` and `skin`, in full or (`first_frame`) only the first frame (see
+/// [`Choice`]).
 #[wasm_bindgen]
 pub fn open(
     names: Vec<String>,
     files: js_sys::Array,
     model: Option<String>,
     skin: Option<String>,
+    first_frame: bool,
 ) -> Viewed {
     let files = names
         .into_iter()
@@ -113,7 +118,14 @@ pub fn open(
             bytes: js_sys::Uint8Array::new(&v).to_vec(),
         })
         .collect();
-    let opened = open_files(files, &Choice { model, skin });
+    let opened = open_files(
+        files,
+        &Choice {
+            model,
+            skin,
+            first_frame,
+        },
+    );
     Viewed {
         state: opened.state.to_string(),
         glb: opened.glb,
@@ -299,16 +311,20 @@ fn show(
     } else {
         vec![model]
     };
-    set(
-        state,
-        "check",
-        Value::Array(
-            parts
-                .iter()
-                .map(|f| json!({"file": f.name, "verdicts": check::verdicts(&f.name, &f.bytes)}))
-                .collect(),
-        ),
-    );
+    if !choice.first_frame {
+        set(
+            state,
+            "check",
+            Value::Array(
+                parts
+                    .iter()
+                    .map(
+                        |f| json!({"file": f.name, "verdicts": check::verdicts(&f.name, &f.bytes)}),
+                    )
+                    .collect(),
+            ),
+        );
+    }
     let infos: Vec<Value> = parts.iter().map(|f| info(f)).collect::<Result<_, _>>()?;
     set(
         state,
@@ -343,6 +359,7 @@ fn show(
     };
     let mut options = Options {
         skin: choice.skin.clone(),
+        frame: choice.first_frame.then_some(0),
         ..Options::default()
     };
     let mut scene = match format {
@@ -543,6 +560,31 @@ mod tests {
             }
             assert_eq!(s["model"], name);
         }
+    }
+
+    #[test]
+    fn the_first_frame_alone_has_no_clips_nor_checks() {
+        let full = opened(vec![sample("sample.md3")]);
+        let o = open_files(
+            vec![sample("sample.md3")],
+            &Choice {
+                first_frame: true,
+                ..Choice::default()
+            },
+        );
+        assert_eq!(o.state["error"], Value::Null);
+        assert_eq!(o.state["clips"], json!([]));
+        assert_eq!(o.state["check"], json!([]));
+        assert_eq!(o.state["vertices"], full["vertices"]);
+        assert!(!full["clips"].as_array().unwrap().is_empty());
+        assert!(!full["check"].as_array().unwrap().is_empty());
+        assert!(o.glb.len() < full_glb_len(), "{}", o.glb.len());
+    }
+
+    fn full_glb_len() -> usize {
+        open_files(vec![sample("sample.md3")], &Choice::default())
+            .glb
+            .len()
     }
 
     #[test]

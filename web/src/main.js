@@ -260,38 +260,49 @@ function showError(message) {
   e.textContent = message ?? '';
 }
 
-async function load(choice = {}) {
+// One pass: the wasm opens the files (only the first frame when `firstFrame`), then
+// GLTFLoader reads the GLB and it replaces what is drawn. Returns the times in ms.
+async function pass(choice, firstFrame) {
   const t0 = performance.now();
-  clearModel();
-  const viewed = open(files.map((f) => f.name), files.map((f) => f.bytes), choice.model ?? null, choice.skin ?? null);
-  state = JSON.parse(viewed.state);
-  glb = viewed.glb;
+  const viewed = open(files.map((f) => f.name), files.map((f) => f.bytes), choice.model ?? null, choice.skin ?? null, firstFrame);
+  const next = JSON.parse(viewed.state);
+  const bytes = viewed.glb;
   viewed.free();
   const t1 = performance.now();
+  if (next.error || firstFrame === false) {
+    state = next;
+    glb = bytes;
+    option($('model'), state.models, state.model);
+    option($('skin'), state.skins, state.skin);
+    panels();
+    showError(state.error);
+    $('download').disabled = !glb.length;
+  } else if (!state || state.model !== next.model) {
+    state = next;
+    showError(null);
+  }
   $('drop-hint').hidden = true;
-  option($('model'), state.models, state.model);
-  option($('skin'), state.skins, state.skin);
-  panels();
-  showError(state.error);
-  $('download').disabled = !glb.length;
-  if (state.error) {
+  if (next.error) {
+    clearModel();
     option($('clip'), [], null);
     draw();
-    loads++;
-    timing = { wasm: t1 - t0, total: performance.now() - t0 };
-    return;
+    return { wasm: t1 - t0 };
   }
   const manager = new THREE.LoadingManager();
   const byName = new Map(files.map((f) => [f.name, f]));
+  const urls = [];
   manager.setURLModifier((url) => {
     const f = byName.get(decodeURIComponent(url));
     if (!f) return url;
     const u = URL.createObjectURL(new Blob([f.bytes]));
-    blobUrls.push(u);
+    urls.push(u);
     return u;
   });
-  const gltf = await new GLTFLoader(manager).parseAsync(glb.buffer.slice(glb.byteOffset, glb.byteOffset + glb.byteLength), '');
+  const gltf = await new GLTFLoader(manager).parseAsync(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength), '');
   const t2 = performance.now();
+  const keepCamera = !firstFrame && root !== null;
+  clearModel();
+  blobUrls = urls;
   root = gltf.scene;
   scene.add(root);
   clips = gltf.animations;
@@ -299,13 +310,24 @@ async function load(choice = {}) {
   option($('clip'), clips.map((c) => c.name), clips[0]?.name);
   buildBones();
   if (clips.length) setClip(clips[0].name);
-  frameCamera();
+  if (!keepCamera) frameCamera();
   decorate();
   draw();
   const t3 = performance.now();
-  // The first frame is on screen when the browser has presented it.
+  // The frame is on screen when the browser has presented it.
   await new Promise((r) => requestAnimationFrame(() => r()));
-  timing = { wasm: t1 - t0, parse: t2 - t1, draw: t3 - t2, total: performance.now() - t0 };
+  return { wasm: t1 - t0, parse: t2 - t1, draw: t3 - t2, total: performance.now() - t0 };
+}
+
+// Opens the files: the first frame at once, then the whole model (clips, checks).
+async function load(choice = {}) {
+  const t0 = performance.now();
+  state = null;
+  const first = await pass(choice, true);
+  const firstMs = performance.now() - t0;
+  first.pixels = state?.error ? 0 : window.idmodelViewer.probe().other;
+  const full = state?.error ? first : await pass(choice, false);
+  timing = { ...full, first: firstMs, firstPass: first, total: performance.now() - t0 };
   loads++;
 }
 
@@ -319,6 +341,7 @@ async function openFiles(list) {
   const read = performance.now() - started;
   await load();
   timing.read = read;
+  timing.first += read;
   timing.total += read;
 }
 
@@ -406,6 +429,25 @@ window.idmodelViewer = {
     return { width: w, height: h, other, hash };
   },
 };
+
+// Compile the shaders a model's first frame uses before any file comes (software GL
+// takes tens of milliseconds per program): glTF's standard material, with and without a
+// texture.
+function warmUp() {
+  const geo = new THREE.BoxGeometry(1, 1, 1);
+  const tex = new THREE.DataTexture(new Uint8Array([255, 255, 255, 255]), 1, 1);
+  tex.needsUpdate = true;
+  tex.colorSpace = THREE.SRGBColorSpace;
+  const meshes = [new THREE.MeshStandardMaterial(), new THREE.MeshStandardMaterial({ map: tex })].map((m) => {
+    const mesh = new THREE.Mesh(geo, m);
+    scene.add(mesh);
+    return mesh;
+  });
+  draw();
+  for (const m of meshes) scene.remove(m);
+  draw();
+}
+warmUp();
 
 await init({ module_or_path: new URL('idmodel_web_bg.wasm', document.baseURI) });
 document.body.dataset.ready = 'true';

@@ -54,7 +54,8 @@ function check(name, ok, detail = '') {
 }
 
 function info(path) {
-  const r = spawnSync(bin, ['info', '--json', path], { encoding: 'utf8' });
+  // Run beside the file, so that messages name it as the page does (by its file name).
+  const r = spawnSync(bin, ['info', '--json', basename(path)], { encoding: 'utf8', cwd: dirname(path) });
   return r.status === 0 ? JSON.parse(r.stdout) : { error: r.stderr.trim().replace(/^idmodel: /, '') };
 }
 
@@ -162,9 +163,12 @@ async function main() {
     if (md3) {
       const mb = (statSync(big).size / 1e6).toFixed(2);
       const t = md3.timing;
-      console.log(`first frame of a ${mb} MB MD3: ${t.total.toFixed(0)} ms from the files being read ` +
-        `(read ${t.read.toFixed(0)}, wasm ${t.wasm.toFixed(0)}, GLTFLoader ${t.parse.toFixed(0)}, draw ${t.draw.toFixed(0)} ms; budget ${FIRST_FRAME_BUDGET_MS} ms)`);
-      check(`a ${mb} MB MD3 shows its first frame within ${FIRST_FRAME_BUDGET_MS} ms`, t.total <= FIRST_FRAME_BUDGET_MS, `${t.total.toFixed(0)} ms`);
+      console.log(`first frame of a ${mb} MB MD3: ${t.first.toFixed(0)} ms from the files being read ` +
+        `(read ${t.read.toFixed(0)}, wasm ${t.firstPass.wasm.toFixed(0)}, GLTFLoader ${t.firstPass.parse.toFixed(0)}, ` +
+        `draw ${t.firstPass.draw.toFixed(0)} ms; budget ${FIRST_FRAME_BUDGET_MS} ms); ` +
+        `the whole animation ${t.total.toFixed(0)} ms (wasm ${t.wasm.toFixed(0)}, GLTFLoader ${t.parse.toFixed(0)}, draw ${t.draw.toFixed(0)} ms)`);
+      check(`a ${mb} MB MD3: the first pass drew the model`, t.firstPass.pixels > 100, `${t.firstPass.pixels} pixels`);
+      check(`a ${mb} MB MD3 shows its first frame within ${FIRST_FRAME_BUDGET_MS} ms`, t.first <= FIRST_FRAME_BUDGET_MS, `${t.first.toFixed(0)} ms`);
     }
     await model(page, 'corpus md5/Bob.md5mesh + Bob.md5anim', [c('md5/Bob.md5mesh'), c('md5/Bob.md5anim')]);
     const k = (f) => c(`md3/oa_kyonshi/${f}`);
