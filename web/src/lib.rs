@@ -166,6 +166,13 @@ fn count(n: usize) -> u64 {
     u64::try_from(n).unwrap_or(u64::MAX)
 }
 
+/// Whether `name` is a Quake III LOD (`upper_1.md3`, `head_2.md3`).
+fn is_lod(name: &str) -> bool {
+    stem(name)
+        .rsplit_once('_')
+        .is_some_and(|(_, n)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
 /// Whether idmodel reads this format.
 fn is_model(f: Option<Format>) -> bool {
     f.is_some_and(Format::is_supported)
@@ -202,10 +209,14 @@ pub fn open_files(dropped: Vec<File>, choice: &Choice) -> Opened {
     let names: Vec<&str> = models.iter().map(|f| f.name.as_str()).collect();
     let chosen = match &choice.model {
         Some(m) => models.iter().find(|f| f.name == *m).copied(),
+        // A mesh before an md5anim or md5camera, a full model before its LODs
+        // (`lower_1.md3`), else the order of the drop.
         None => models
             .iter()
-            .find(|f| !matches!(detect(&f.bytes), Some(Format::Md5Anim | Format::Md5Camera)))
-            .or(models.first())
+            .min_by_key(|f| {
+                let motion = matches!(detect(&f.bytes), Some(Format::Md5Anim | Format::Md5Camera));
+                (motion, is_lod(&f.name))
+            })
             .copied(),
     };
     let mut state = json!({
@@ -700,6 +711,7 @@ mod tests {
         };
         let s = opened(vec![corpus_file(&dir, "assets/openarena/kyonshi.pk3")]);
         assert_eq!(s["format"], "md3");
+        assert!(!is_lod(s["model"].as_str().unwrap()), "{}", s["model"]);
         assert!(s["textured"].as_u64().unwrap() > 0, "{s}");
         assert!(s["clips"].as_array().unwrap().len() > 1, "{s}");
     }
