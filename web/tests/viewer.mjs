@@ -197,6 +197,22 @@ async function main() {
       const p = await probe(page);
       check('kyonshi.pk3: the canvas shows the model', p.other > 100);
       await page.screenshot({ path: join(shots, 'kyonshi.pk3.png') });
+      const skins = (await page.evaluate(() => window.idmodelViewer.details())).skins;
+      if (skins.includes('red')) {
+        const before = await page.evaluate(() => window.idmodelViewer.loads());
+        await page.evaluate(() => window.idmodelViewer.setFrame(0));
+        const a = await probe(page);
+        await page.selectOption('#skin', 'red');
+        await page.waitForFunction((n) => window.idmodelViewer.loads() > n, before, { timeout: 60000 });
+        await page.evaluate(() => window.idmodelViewer.setFrame(0));
+        const b = await probe(page);
+        const d = await page.evaluate(() => window.idmodelViewer.details());
+        check('kyonshi.pk3: the red skin is chosen', d.skin === 'red', d.skin);
+        check('kyonshi.pk3: the red skin changes the picture', a.hash !== b.hash);
+        await page.screenshot({ path: join(shots, 'kyonshi.pk3-red.png') });
+      } else {
+        check('kyonshi.pk3: the team skins are listed', false, skins.join());
+      }
     }
     const bad = c('malformed/md3');
     if (existsSync(bad)) {
