@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# The viewer's browser test: installs what is missing (Debian's chromium when root, the
+# npm packages of web/package-lock.json), builds the site (web/build.sh), builds the
+# command the test compares against, and runs web/tests/viewer.mjs. Its last line is
+# "N passed, N failed". Needs IDMODEL_CORPUS for the corpus files (else they are skipped).
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+
+if [ ! -x /usr/bin/chromium ]; then
+    if [ "$(id -u)" = 0 ]; then
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    else
+        echo "ci/viewer.sh: /usr/bin/chromium missing (apt-get install chromium as root)" >&2
+        exit 1
+    fi
+fi
+(cd web && npm ci --no-audit --no-fund --loglevel=error)
+web/build.sh
+cargo build --release -p idmodel-cli
+node web/tests/viewer.mjs
