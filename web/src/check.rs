@@ -13,7 +13,9 @@ use serde_json::{Value, json};
 /// `{engine: null, ok: false, findings: [the refusal]}`.
 pub fn verdicts(name: &str, bytes: &[u8]) -> Value {
     let path = Path::new(name);
-    let engines = detect(bytes).map(Engine::for_format).unwrap_or_default();
+    let engines: Vec<Engine> = detect(bytes)
+        .map(|f| Engine::for_format(f).collect())
+        .unwrap_or_default();
     let prefix = format!("{}: ", path.display());
     let mut out = Vec::new();
     for engine in engines {
