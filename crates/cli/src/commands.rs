@@ -15,8 +15,9 @@ use idmodel_scene::render::{self, Picture, RenderOptions};
 use rayon::prelude::*;
 
 use crate::failure::Failure;
-use crate::formats::{self, Engine, Info, Input, ModelFormat, Request};
+use crate::formats::{self, Engine, Info, Input, ModelFormat};
 use crate::output::{self, Plan, Policy, Stop};
+use crate::players::{self, Choice, Skipped, Written};
 use crate::{Cli, Command, Exit, OutKind, error_line, out_line};
 
 /// Files larger than this are refused before reading (no id model comes near it).
@@ -35,11 +36,20 @@ pub fn run(command: Command) -> Exit {
             output,
             anims,
             frame,
+            clip,
+            skin,
+            quiet,
             keep_axes,
             to,
             force,
         } => {
             let axes = if keep_axes { Axes::Keep } else { Axes::YUp };
+            let frame = Choice {
+                frame,
+                clip: clip.as_deref(),
+                skin: skin.as_deref(),
+                quiet,
+            };
             if input.is_dir() && formats::md3::is_player_folder(&input) {
                 convert_player(&input, &output, &anims, frame, axes, to, force)
             } else if input.is_dir() {
@@ -52,6 +62,8 @@ pub fn run(command: Command) -> Exit {
             file,
             output,
             frame,
+            clip,
+            skin,
             anims,
             size,
             background,
@@ -62,13 +74,19 @@ pub fn run(command: Command) -> Exit {
                 height: size.1,
                 background,
             };
+            let frame = Choice {
+                frame,
+                clip: clip.as_deref(),
+                skin: skin.as_deref(),
+                quiet: true,
+            };
             render_file(&file, &output, &anims, frame, &options, force)
         }
     }
 }
 
 /// Prints a clap-style usage error and returns exit status 2.
-fn usage(message: impl std::fmt::Display) -> Exit {
+pub(crate) fn usage(message: impl std::fmt::Display) -> Exit {
     let _ = Cli::command()
         .error(ErrorKind::InvalidValue, message)
         .print();
@@ -177,6 +195,9 @@ fn load_anims(paths: &[PathBuf]) -> Result<Vec<Loaded>, String> {
 }
 
 fn info(path: &Path, json: bool) -> Exit {
+    if let Some(exit) = players::info_folder(path, json) {
+        return exit;
+    }
     let bytes = match read(path) {
         Ok(b) => b,
         Err(f) => {
@@ -198,6 +219,9 @@ fn info(path: &Path, json: bool) -> Exit {
 
 /// The `info` output for `bytes` read from `path` (no trailing newline).
 pub fn info_report(path: &Path, bytes: &[u8], json: bool) -> Result<String, String> {
+    if let Some(report) = crate::sidefiles::info_report(path, bytes, json) {
+        return report;
+    }
     let (format, module) = identify(bytes).map_err(|f| line(path, f))?;
     let input = Input {
         path,
@@ -248,6 +272,9 @@ fn info_text(path: &Path, format: Format, info: &Info) -> String {
 }
 
 fn check(path: &Path, engine: Option<Engine>) -> Exit {
+    if let Some(exit) = players::check_folder(path, engine) {
+        return exit;
+    }
     let bytes = match read(path) {
         Ok(b) => b,
         Err(f) => {
@@ -363,7 +390,7 @@ fn convert_file(
     input: &Path,
     output: &Path,
     anims: &[PathBuf],
-    frame: Option<usize>,
+    frame: Choice<'_>,
     axes: Axes,
     to: Option<OutKind>,
     force: bool,
@@ -374,7 +401,12 @@ fn convert_file(
     };
     let policy = Policy { force, named: true };
     match convert_one(input, output, anims, frame, axes, kind, policy) {
-        Ok(()) => Exit::Ok,
+        Ok(written) => {
+            if !frame.quiet {
+                out_line(written);
+            }
+            Exit::Ok
+        }
         Err(e) => {
             error_line(e.line());
             e.exit()
@@ -387,18 +419,15 @@ fn convert_one(
     input: &Path,
     output: &Path,
     anims: &[PathBuf],
-    frame: Option<usize>,
+    frame: Choice<'_>,
     axes: Axes,
     kind: OutKind,
     policy: Policy,
-) -> Result<(), Stop> {
+) -> Result<Written, Stop> {
     let loaded = Loaded::open(input)?;
     let anims = load_anims(anims)?;
     let anim_inputs: Vec<Input<'_>> = anims.iter().map(Loaded::input).collect();
-    let request = Request {
-        anims: &anim_inputs,
-        frame,
-    };
+    let request = frame.request(&anim_inputs);
     export(
         input,
         output,
@@ -443,7 +472,7 @@ fn export(
     policy: Policy,
     scene: impl FnOnce() -> Result<Scene, Failure>,
     frame: impl FnOnce() -> Result<Scene, Failure>,
-) -> Result<(), Stop> {
+) -> Result<Written, Stop> {
     let options = ExportOptions {
         axes,
         ..ExportOptions::default()
@@ -455,11 +484,14 @@ fn export(
         .unwrap_or("model")
         .to_owned();
     let dir = output.parent().unwrap_or(Path::new(""));
+    let mut written = Written::new(output);
     match kind {
         OutKind::Glb | OutKind::Gltf => {
             let scene = scene().map_err(|f| line(input, f))?;
+            written.count_textures(&scene);
             if kind == OutKind::Glb {
                 let glb = to_glb(&scene, &options).map_err(|e| line(input, Failure::from(e)))?;
+                written.bytes = players::len(&glb);
                 plan.output(output, glb);
             } else {
                 let bin_name = format!("{stem}.bin");
@@ -468,19 +500,23 @@ fn export(
                 if !files.bin.is_empty() {
                     plan.side(&dir.join(&bin_name), files.bin);
                 }
+                written.bytes = players::len(&files.json);
                 plan.output(output, files.json);
             }
         }
         OutKind::Obj => {
             let frame = frame().map_err(|f| line(input, f))?;
+            written.count_textures(&frame);
             let (text, beside) = obj_files(&frame, &stem, axes).map_err(|f| line(input, f))?;
             for (name, bytes) in beside {
                 plan.side(&dir.join(name), bytes);
             }
+            written.bytes = players::len(text.as_bytes());
             plan.output(output, text.into_bytes());
         }
     }
-    plan.commit()
+    plan.commit()?;
+    Ok(written)
 }
 
 /// `convert` of a Quake III player folder (`lower.md3`, `upper.md3`, `head.md3`): one
@@ -490,7 +526,7 @@ fn convert_player(
     input: &Path,
     output: &Path,
     anims: &[PathBuf],
-    frame: Option<usize>,
+    frame: Choice<'_>,
     axes: Axes,
     to: Option<OutKind>,
     force: bool,
@@ -511,28 +547,21 @@ fn convert_player(
             .map_or_else(|| "player".into(), |n| n.to_string_lossy().into_owned());
         (output.join(format!("{name}.{}", kind.ext())), kind)
     };
-    let request = Request { anims: &[], frame };
     // Written into a folder, the file name is derived: an existing file is kept.
     let policy = Policy {
         force,
         named: has_ext,
     };
-    let result = export(
-        input,
-        &output,
-        axes,
-        kind,
-        policy,
-        || formats::md3::player_scene(input, &request),
-        || formats::md3::player_frame(input, &request),
-    );
-    match result {
-        Ok(()) => {
-            out_line(format_args!(
-                "assembled the Quake III player in {} (upper.md3 on lower.md3's tag_torso, head.md3 on upper.md3's tag_head) into {}",
-                input.display(),
-                output.display()
-            ));
+    match export_player(input, &output, frame, axes, kind, policy) {
+        Ok(written) => {
+            if !frame.quiet {
+                out_line(format_args!(
+                    "assembled the Quake III player in {} (upper.md3 on lower.md3's tag_torso, head.md3 on upper.md3's tag_head) into {} ({})",
+                    input.display(),
+                    output.display(),
+                    written.what()
+                ));
+            }
             Exit::Ok
         }
         Err(e) => {
@@ -542,8 +571,32 @@ fn convert_player(
     }
 }
 
-/// Every model file under `dir`, sorted, by extension (case-insensitive).
-fn walk(dir: &Path, out: &mut Vec<PathBuf>, errors: &mut Vec<String>) {
+/// Writes the player in the folder `input` to `output`: the scene, or for `.obj` one
+/// posed frame.
+fn export_player(
+    input: &Path,
+    output: &Path,
+    frame: Choice<'_>,
+    axes: Axes,
+    kind: OutKind,
+    policy: Policy,
+) -> Result<Written, Stop> {
+    let request = frame.request(&[]);
+    export(
+        input,
+        output,
+        axes,
+        kind,
+        policy,
+        || formats::md3::player_scene(input, &request),
+        || formats::md3::player_frame(input, &request),
+    )
+}
+
+/// Every model file under `dir`, sorted, by extension (case-insensitive); a Quake III
+/// player folder is one entry (the folder itself), and what is not converted is counted
+/// in `skipped`.
+fn walk(dir: &Path, out: &mut Vec<PathBuf>, errors: &mut Vec<String>, skipped: &mut Skipped) {
     let entries = match std::fs::read_dir(dir) {
         Ok(e) => e,
         Err(e) => {
@@ -553,11 +606,17 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>, errors: &mut Vec<String>) {
     };
     let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
     paths.sort();
+    let player = formats::md3::is_player_folder(dir);
+    if player {
+        out.push(dir.to_path_buf());
+    }
     for p in paths {
         // Symlinked folders are not followed (no loops).
         let is_dir = std::fs::symlink_metadata(&p).is_ok_and(|m| m.is_dir());
         if is_dir {
-            walk(&p, out, errors);
+            walk(&p, out, errors, skipped);
+        } else if skipped.skips(&p, player) {
+            // Counted: an md5anim (needs a mesh), another model of a player folder.
         } else if p
             .extension()
             .and_then(|e| e.to_str())
@@ -583,7 +642,17 @@ fn batch_outputs(input: &Path, output: &Path, files: &[PathBuf], kind: OutKind) 
     };
     let short: Vec<PathBuf> = files
         .iter()
-        .map(|f| output.join(rel(f)).with_extension(kind.ext()))
+        .map(|f| {
+            if f.is_dir() {
+                // A player folder: `OUT/<relative folder>.<ext>`.
+                let mut name = rel(f).into_os_string();
+                name.push(".");
+                name.push(kind.ext());
+                output.join(name)
+            } else {
+                output.join(rel(f)).with_extension(kind.ext())
+            }
+        })
         .collect();
     short
         .iter()
@@ -605,7 +674,7 @@ fn convert_folder(
     input: &Path,
     output: &Path,
     anims: &[PathBuf],
-    frame: Option<usize>,
+    frame: Choice<'_>,
     axes: Axes,
     to: Option<OutKind>,
     force: bool,
@@ -622,7 +691,8 @@ fn convert_folder(
     let kind = to.unwrap_or(OutKind::Glb);
     let mut files = Vec::new();
     let mut failures = Vec::new();
-    walk(input, &mut files, &mut failures);
+    let mut skipped = Skipped::default();
+    walk(input, &mut files, &mut failures, &mut skipped);
     if files.is_empty() {
         error_line(line(
             input,
@@ -652,11 +722,11 @@ fn convert_folder(
         force,
         named: false,
     };
-    let bar = if std::io::stderr().is_terminal() {
+    let bar = if std::io::stderr().is_terminal() && !frame.quiet {
         let bar = indicatif::ProgressBar::new(u64::try_from(files.len()).unwrap_or(u64::MAX));
-        if let Ok(style) = indicatif::ProgressStyle::with_template(
-            "{bar:40} {pos}/{len} {elapsed_precise} {wide_msg}",
-        ) {
+        if let Ok(style) =
+            indicatif::ProgressStyle::with_template("{bar:20} {pos}/{len} {elapsed} {wide_msg}")
+        {
             bar.set_style(style);
         }
         bar
@@ -664,13 +734,17 @@ fn convert_folder(
         indicatif::ProgressBar::hidden()
     };
     let panicked = AtomicBool::new(false);
-    let results: Vec<Result<(), String>> = files
+    let results: Vec<Result<Written, String>> = files
         .par_iter()
         .zip(&outputs)
         .map(|(file, out)| {
-            bar.set_message(file.display().to_string());
+            bar.set_message(players::progress_label(input, file));
             let result = std::panic::catch_unwind(|| {
-                convert_one(file, out, &[], frame, axes, kind, policy).map_err(String::from)
+                if file.is_dir() {
+                    export_player(file, out, frame, axes, kind, policy).map_err(String::from)
+                } else {
+                    convert_one(file, out, &[], frame, axes, kind, policy).map_err(String::from)
+                }
             })
             .unwrap_or_else(|_| {
                 panicked.store(true, Ordering::Relaxed);
@@ -683,13 +757,17 @@ fn convert_folder(
     bar.finish_and_clear();
     let done = results.iter().filter(|r| r.is_ok()).count();
     failures.extend(results.into_iter().filter_map(Result::err));
-    out_line(format_args!(
-        "converted {done} of {} models from {} to {} ({})",
-        files.len(),
-        input.display(),
-        output.display(),
-        kind.ext()
-    ));
+    if !frame.quiet {
+        out_line(format_args!(
+            "converted {done} of {} models from {} to {} ({}), {}, failed {}",
+            files.len(),
+            input.display(),
+            output.display(),
+            kind.ext(),
+            skipped,
+            failures.len()
+        ));
+    }
     if failures.is_empty() && !panicked.load(Ordering::Relaxed) {
         return Exit::Ok;
     }
@@ -704,22 +782,29 @@ fn render_file(
     path: &Path,
     output: &Path,
     anims: &[PathBuf],
-    frame: Option<usize>,
+    frame: Choice<'_>,
     options: &RenderOptions,
     force: bool,
 ) -> Exit {
     let result = (|| -> Result<(), Stop> {
-        let loaded = Loaded::open(path)?;
-        let anims = load_anims(anims)?;
-        let anim_inputs: Vec<Input<'_>> = anims.iter().map(Loaded::input).collect();
-        let request = Request {
-            anims: &anim_inputs,
-            frame,
+        let frame = if path.is_dir() && formats::md3::is_player_folder(path) {
+            if !anims.is_empty() {
+                return Err(Stop::Refused(line(
+                    path,
+                    "--anim applies to one md5mesh, not to a Quake III player folder",
+                )));
+            }
+            formats::md3::player_frame(path, &frame.request(&[])).map_err(|f| line(path, f))?
+        } else {
+            let loaded = Loaded::open(path)?;
+            let anims = load_anims(anims)?;
+            let anim_inputs: Vec<Input<'_>> = anims.iter().map(Loaded::input).collect();
+            let request = frame.request(&anim_inputs);
+            loaded
+                .module
+                .frame(&loaded.input(), &request)
+                .map_err(|f| line(path, f))?
         };
-        let frame = loaded
-            .module
-            .frame(&loaded.input(), &request)
-            .map_err(|f| line(path, f))?;
         let picture = render::render(&frame, options).map_err(|e| line(path, Failure::from(e)))?;
         let png = picture_png(&picture).map_err(|f| line(path, f))?;
         let mut plan = Plan::new(Policy { force, named: true });

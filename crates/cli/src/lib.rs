@@ -17,6 +17,8 @@ mod commands;
 mod failure;
 mod formats;
 mod output;
+mod players;
+mod sidefiles;
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -69,7 +71,8 @@ pub struct Cli {
 enum Command {
     /// Tell what a file is and what it holds.
     Info {
-        /// The model file.
+        /// The model file, a Quake III player folder, or a side file (.skin,
+        /// animation.cfg, .shader, .mtr, .anm).
         file: PathBuf,
         /// Print one JSON object (schema in the README) instead of text.
         #[arg(long)]
@@ -77,7 +80,7 @@ enum Command {
     },
     /// List the refusals and findings of the engines that load the file; exit 1 if any.
     Check {
-        /// The model file.
+        /// The model file, or a Quake III player folder.
         file: PathBuf,
         /// Only this engine's profile.
         #[arg(long, value_enum)]
@@ -96,6 +99,15 @@ enum Command {
         /// Export only this frame (no animation); for .obj, the frame to write.
         #[arg(long, value_name = "N")]
         frame: Option<usize>,
+        /// Export only this animation clip; for .obj, its first frame.
+        #[arg(long, value_name = "NAME")]
+        clip: Option<String>,
+        /// The skin: Quake III <part>_NAME.skin (default: default); MD2/MDL: skin index.
+        #[arg(long, value_name = "NAME")]
+        skin: Option<String>,
+        /// Print nothing on success (a folder: no progress and no summary).
+        #[arg(long, short)]
+        quiet: bool,
         /// Keep the file's Z-up axes instead of converting to Y-up.
         #[arg(long)]
         keep_axes: bool,
@@ -109,14 +121,21 @@ enum Command {
     },
     /// Draw a picture of the model with a small software renderer.
     Render {
-        /// The model file.
+        /// The model file, or a Quake III player folder.
         file: PathBuf,
         /// The PNG file to write.
         #[arg(short, long)]
         output: PathBuf,
-        /// The frame to draw (default 0; md5mesh: bind pose).
+        /// The frame to draw (default 0, a Quake III player standing idle; md5mesh: bind
+        /// pose).
         #[arg(long, value_name = "N")]
         frame: Option<usize>,
+        /// Draw the first frame of this animation clip.
+        #[arg(long, value_name = "NAME")]
+        clip: Option<String>,
+        /// The skin: Quake III <part>_NAME.skin (default: default); MD2/MDL: skin index.
+        #[arg(long, value_name = "NAME")]
+        skin: Option<String>,
         /// md5anim to pose an md5mesh with (with --frame).
         #[arg(long = "anim", value_name = "A.md5anim")]
         anims: Vec<PathBuf>,

@@ -189,7 +189,8 @@ fn info_json_matches_the_header_and_the_raw_vertices() {
                 "vertices",
                 "triangles",
                 "skins",
-                "bounds"
+                "bounds",
+                "clips"
             ]),
             "{what}"
         );

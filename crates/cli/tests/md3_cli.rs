@@ -198,7 +198,10 @@ fn info_json_matches_the_header_and_the_raw_vertices() {
                 "triangles",
                 "surfaces",
                 "tags",
-                "bounds"
+                "bounds",
+                "clips",
+                "skin_names",
+                "shaders"
             ]),
             "{what}"
         );

@@ -95,10 +95,11 @@ use alloc::vec::Vec;
 use idmodel_md3::{Md3, Skin};
 
 pub use clips::{
-    CfgUse, Clip, DEFAULT_FPS, MAX_CLIP_KEYS, Role, cfg_clips, clips, part_name, q3_animations,
+    CfgUse, Clip, DEFAULT_FPS, MAX_CLIP_KEYS, Role, cfg_clips, clips, part_name, player_clips,
+    q3_animations,
 };
 pub use parts::{MARKER_LENGTH, MAX_MORPH_BYTES, shader_uri};
-pub use player::{PLAYER_PARTS, Player, player_frame, player_scene};
+pub use player::{IDLE_CLIPS, PLAYER_PARTS, PartFrame, Player, player_frame, player_scene, pose};
 
 use crate::{Animation, Error, Material, Mesh, Node, Options, Primitive, Scene};
 use parts::{Materials, add_part, check_budget, frame_of, frame_primitives, part_channels};
@@ -238,14 +239,25 @@ pub fn scene(
 /// with the identity transform, and no animation. A model without surfaces draws its
 /// tags as markers instead (see the module docs).
 ///
-/// Reads `options.frame` only.
+/// Reads `options.frame` and, without it, `options.clip` (the clip's first frame; an
+/// error names the clips when none has that name).
 pub fn frame(
     md3: &Md3<'_>,
     name: &str,
     sidecars: &Sidecars<'_>,
     options: &Options,
 ) -> Result<Scene, Error> {
-    let frame = frame_of(md3, options.frame)?;
+    let frame = match (options.frame, &options.clip) {
+        (None, Some(_)) => {
+            let (all, _) = clips(sidecars.part, sidecars.animation_cfg, md3.num_frames());
+            let first = select_clips(all, options, |c| c)?
+                .first()
+                .and_then(|c| c.frames.first().copied())
+                .unwrap_or(0);
+            clips::mesh_frame(first, md3.num_frames())
+        }
+        _ => frame_of(md3, options.frame)?,
+    };
     let skin = usable(sidecars.skin.as_ref());
     let mut materials = Materials::default();
     let mut primitives = frame_primitives(md3, skin, frame, None, &mut materials);
@@ -348,5 +360,36 @@ mod tests {
         };
         let e = scene(&md3, "m", &Sidecars::default(), &options).unwrap_err();
         assert_eq!(e.message(), "no clip named 'TORSO_ATTACK' (the clips: all)");
+        let e = frame(&md3, "m", &Sidecars::default(), &options).unwrap_err();
+        assert_eq!(e.message(), "no clip named 'TORSO_ATTACK' (the clips: all)");
+    }
+
+    #[test]
+    fn the_clip_option_poses_its_first_frame() {
+        let bytes = example();
+        let md3 = Md3::parse(&bytes).unwrap();
+        // Entry 6 (TORSO_GESTURE) starts at frame 2; the others at frame 1.
+        let mut cfg = String::new();
+        for i in 0..25 {
+            cfg += if i == 6 { "2 1 0 10\n" } else { "1 1 0 10\n" };
+        }
+        let side = Sidecars {
+            part: "upper",
+            skin: None,
+            animation_cfg: Some(cfg.as_bytes()),
+        };
+        let clip = Options {
+            clip: Some("TORSO_GESTURE".into()),
+            ..Options::default()
+        };
+        let two = Options {
+            frame: Some(2),
+            ..Options::default()
+        };
+        let posed = frame(&md3, "m", &side, &clip).unwrap();
+        let want = frame(&md3, "m", &side, &two).unwrap();
+        assert_eq!(posed.meshes[0].primitives, want.meshes[0].primitives);
+        let zero = frame(&md3, "m", &side, &Options::default()).unwrap();
+        assert_ne!(posed.meshes[0].primitives, zero.meshes[0].primitives);
     }
 }

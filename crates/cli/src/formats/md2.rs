@@ -127,6 +127,7 @@ impl ModelFormat for Md2 {
             triangles: count(md2.triangles().len()),
             skins: Some(count(md2.skin_fields().len())),
             bounds: Bounds::of(first.positions()),
+            clips: Some(anims.iter().map(|a| a.name.to_string()).collect()),
             details,
             ..Info::default()
         })

@@ -45,17 +45,72 @@ fn part_name(path: &Path) -> String {
     adapter::part_name(&path.file_name().unwrap_or_default().to_string_lossy())
 }
 
-/// The skin a part uses: `<part>_default.skin` when it parses and has surface entries.
+/// The skin a part uses: `<part>_default.skin` (or `<part>_NAME.skin` for `--skin
+/// NAME`) when it parses and has surface entries.
 struct SkinFile {
     name: String,
     text: Vec<u8>,
 }
 
+/// The names of the skins of `part` in `dir`: the `NAME` of every `<part>_NAME.skin`
+/// (file names compared case-insensitively), sorted.
+pub fn skin_names(dir: &Path, part: &str) -> Vec<String> {
+    let prefix = format!("{part}_");
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok())
+                .filter_map(|e| {
+                    let file = e.file_name().to_string_lossy().to_ascii_lowercase();
+                    let stem = file.strip_suffix(".skin")?;
+                    stem.strip_prefix(&prefix)
+                        .filter(|n| !n.is_empty())
+                        .map(str::to_owned)
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names.dedup();
+    names
+}
+
 impl SkinFile {
     fn find(dir: &Path, part: &str) -> Option<SkinFile> {
-        let name = format!("{part}_default.skin");
+        Self::named(dir, part, "default")
+    }
+
+    fn named(dir: &Path, part: &str, skin: &str) -> Option<SkinFile> {
+        let name = format!("{part}_{skin}.skin");
         let text = sidecar(dir, &name)?;
         Some(SkinFile { name, text })
+    }
+
+    /// The skin `--skin` asks for: `<part>_default.skin` when there is one, and for an
+    /// explicit name the file, which must exist (the error names the skins there are).
+    fn chosen(dir: &Path, part: &str, skin: Option<&str>) -> Result<Option<SkinFile>, Failure> {
+        let Some(want) = skin else {
+            return Ok(Self::find(dir, part));
+        };
+        match Self::named(dir, part, want) {
+            Some(f) => Ok(Some(f)),
+            None => {
+                let names = skin_names(dir, part);
+                Err(Failure::new(format!(
+                    "no skin '{want}': {part}_{want}.skin is not in {} ({})",
+                    if dir.as_os_str().is_empty() {
+                        ".".to_owned()
+                    } else {
+                        dir.display().to_string()
+                    },
+                    if names.is_empty() {
+                        format!("it has no {part}_*.skin files")
+                    } else {
+                        format!("the skins: {}", names.join(", "))
+                    }
+                )))
+            }
+        }
     }
 
     /// The parsed skin, when the engine would use it (parses, has surface entries).
@@ -75,19 +130,19 @@ struct SingleSidecars {
 }
 
 impl SingleSidecars {
-    fn read(input: &Input<'_>, md3: &Model<'_>) -> Self {
+    fn read(input: &Input<'_>, md3: &Model<'_>, skin: Option<&str>) -> Result<Self, Failure> {
         let dir = input.path.parent().unwrap_or(Path::new(""));
         let part = part_name(input.path);
-        let skin = SkinFile::find(dir, &part);
+        let skin = SkinFile::chosen(dir, &part, skin)?;
         let cfg_text = sidecar(dir, "animation.cfg");
         let (clips, cfg) = adapter::clips(&part, cfg_text.as_deref(), md3.num_frames());
-        SingleSidecars {
+        Ok(SingleSidecars {
             part,
             skin,
             cfg_text,
             clips,
             cfg,
-        }
+        })
     }
 
     /// What the adapter is given.
@@ -106,6 +161,20 @@ fn model_name(input: &Input<'_>) -> String {
         .path
         .file_stem()
         .map_or_else(|| "md3".to_owned(), |s| s.to_string_lossy().into_owned())
+}
+
+/// The surfaces' shader names, each once, in file order.
+fn shader_names(md3: &Model<'_>) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for s in md3.surfaces() {
+        for sh in s.shaders() {
+            let n = sh.name().to_string();
+            if !names.contains(&n) {
+                names.push(n);
+            }
+        }
+    }
+    names
 }
 
 // ---------------------------------------------------------------------------------------
@@ -129,7 +198,7 @@ struct PlayerFiles {
 }
 
 impl PlayerFiles {
-    fn read(dir: &Path) -> Result<PlayerFiles, Failure> {
+    fn read(dir: &Path, skin: Option<&str>) -> Result<PlayerFiles, Failure> {
         let read = |part: &str| {
             let name = format!("{part}.md3");
             crate::output::read_regular(&dir.join(&name), MAX_SIDECAR.saturating_mul(1024))
@@ -141,7 +210,11 @@ impl PlayerFiles {
                 .map_or_else(|| "player".to_owned(), |n| n.to_string_lossy().into_owned()),
             bytes: [read("lower")?, read("upper")?, read("head")?],
             cfg: sidecar(dir, "animation.cfg"),
-            skins: PLAYER_PARTS.map(|p| SkinFile::find(dir, p)),
+            skins: [
+                SkinFile::chosen(dir, "lower", skin)?,
+                SkinFile::chosen(dir, "upper", skin)?,
+                SkinFile::chosen(dir, "head", skin)?,
+            ],
         })
     }
 
@@ -166,15 +239,147 @@ impl PlayerFiles {
 /// The Quake III player in `dir` (see [`is_player_folder`]) as one glTF scene: upper on
 /// lower's `tag_torso`, head on upper's `tag_head`, the animation.cfg clips.
 pub fn player_scene(dir: &Path, request: &Request<'_>) -> Result<Scene, Failure> {
-    let files = PlayerFiles::read(dir)?;
+    let files = PlayerFiles::read(dir, request.skin)?;
     adapter::player_scene(&files.player()?, &request.options()).map_err(Failure::from)
 }
 
-/// One posed frame of the player in `dir` (frame N of lower and upper, head frame 0),
-/// the parts placed on their tags as the engine places them.
+/// One posed frame of the player in `dir` (`--frame N` of lower and upper, else the
+/// first frame of `--clip`, else standing idle; head frame 0), the parts placed on
+/// their tags as the engine places them.
 pub fn player_frame(dir: &Path, request: &Request<'_>) -> Result<Scene, Failure> {
-    let files = PlayerFiles::read(dir)?;
+    let files = PlayerFiles::read(dir, request.skin)?;
     adapter::player_frame(&files.player()?, &request.options()).map_err(Failure::from)
+}
+
+/// `info` of a player folder: the three parts' `info`, the player's clips (and where
+/// each plays), its skins, and the pose `render` draws by default.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct PlayerInfo {
+    /// `md3-player`.
+    pub format: &'static str,
+    /// The folder's name.
+    pub name: String,
+    /// `lower.md3`, `upper.md3`, `head.md3`.
+    pub lower: Info,
+    /// See `lower`.
+    pub upper: Info,
+    /// See `lower`.
+    pub head: Info,
+    /// The player's clips (the names `--clip` takes).
+    pub clips: Vec<String>,
+    /// The skins all three parts have (`<part>_NAME.skin`; the names `--skin` takes).
+    pub skin_names: Vec<String>,
+    /// The three parts' shader names, each once.
+    pub shaders: Vec<String>,
+    /// Plain-text rows, not part of the JSON.
+    #[serde(skip)]
+    pub details: Vec<(String, String)>,
+}
+
+/// Reads and describes the player in `dir` (see [`is_player_folder`]).
+pub fn player_info(dir: &Path) -> Result<PlayerInfo, Failure> {
+    let files = PlayerFiles::read(dir, None)?;
+    let player = files.player()?;
+    let [l, u, h] = &files.bytes;
+    let part_info = |part: &str, bytes: &[u8]| {
+        let path = dir.join(format!("{part}.md3"));
+        Md3.info(&Input {
+            path: &path,
+            format: idmodel::Format::Md3,
+            bytes,
+        })
+        .map_err(|e| Failure::new(format!("{part}.md3: {e}")))
+    };
+    let (lower, upper, head) = (
+        part_info("lower", l)?,
+        part_info("upper", u)?,
+        part_info("head", h)?,
+    );
+    let clips = adapter::player_clips(
+        player.animation_cfg,
+        player.lower.num_frames(),
+        player.upper.num_frames(),
+    );
+    let mut details = Vec::new();
+    for (part, info) in [("lower", &lower), ("upper", &upper), ("head", &head)] {
+        details.push((
+            format!("{part}.md3"),
+            format!(
+                "{} frames, {} surfaces, {} vertices, {} triangles, {} tags",
+                info.frames,
+                info.surfaces.unwrap_or(0),
+                info.vertices,
+                info.triangles,
+                info.tags.unwrap_or(0)
+            ),
+        ));
+    }
+    details.push((
+        "assembly".to_owned(),
+        "upper.md3 on lower.md3's tag_torso, head.md3 on upper.md3's tag_head".to_owned(),
+    ));
+    let skins: Vec<String> = skin_names(dir, "lower")
+        .into_iter()
+        .filter(|n| skin_names(dir, "upper").contains(n) && skin_names(dir, "head").contains(n))
+        .collect();
+    details.push((
+        "skins".to_owned(),
+        if skins.is_empty() {
+            "none (materials from the surfaces' shader names)".to_owned()
+        } else {
+            skins.join(", ")
+        },
+    ));
+    let source = match player.animation_cfg.map(adapter::q3_animations) {
+        None => "no animation.cfg: one clip of all frames per animated part".to_owned(),
+        Some(Ok((_, entries))) => format!("animation.cfg, Quake III rules ({entries} entries)"),
+        Some(Err(why)) => format!("not from animation.cfg: {why}"),
+    };
+    details.push((
+        "animations".to_owned(),
+        format!(
+            "{} clip{}; {source}",
+            clips.len(),
+            if clips.len() == 1 { "" } else { "s" }
+        ),
+    ));
+    for (c, on_lower, on_upper) in &clips {
+        let plays = match (on_lower, on_upper) {
+            (true, true) => "lower and upper",
+            (true, false) => "lower",
+            _ => "upper",
+        };
+        details.push((format!("  {}", c.name), format!("{c}; {plays}")));
+    }
+    let [idle_legs, idle_torso] = adapter::IDLE_CLIPS;
+    let pose = match adapter::pose(&player, &idmodel_scene::Options::default()) {
+        Ok((legs, torso)) => format!(
+            "lower frame {}, upper frame {}, head frame 0 (standing idle: {idle_legs} and {idle_torso} when animation.cfg has them, else frame 0)",
+            legs.mesh, torso.mesh,
+        ),
+        Err(e) => e.to_string(),
+    };
+    details.push(("default pose".to_owned(), pose));
+    let mut shaders: Vec<String> = Vec::new();
+    for n in [&lower, &upper, &head]
+        .iter()
+        .flat_map(|i| i.shaders.iter().flatten())
+    {
+        if !shaders.contains(n) {
+            shaders.push(n.clone());
+        }
+    }
+    Ok(PlayerInfo {
+        format: "md3-player",
+        name: files.name.clone(),
+        clips: clips.iter().map(|c| c.0.name.clone()).collect(),
+        skin_names: skins,
+        shaders,
+        lower,
+        upper,
+        head,
+        details,
+    })
 }
 
 // ---------------------------------------------------------------------------------------
@@ -183,7 +388,7 @@ pub fn player_frame(dir: &Path, request: &Request<'_>) -> Result<Scene, Failure>
 impl ModelFormat for Md3 {
     fn info(&self, input: &Input<'_>) -> Result<Info, Failure> {
         let md3 = parse(input.bytes)?;
-        let side = SingleSidecars::read(input, &md3);
+        let side = SingleSidecars::read(input, &md3, None)?;
         let skin = side.skin.as_ref().and_then(SkinFile::usable);
         let mut details = vec![("name".to_owned(), md3.name().to_string())];
         let mut vertices = 0u64;
@@ -297,6 +502,12 @@ impl ModelFormat for Md3 {
             surfaces: Some(count(md3.num_surfaces())),
             tags: Some(count(md3.num_tags())),
             bounds,
+            clips: Some(side.clips.iter().map(|c| c.name.clone()).collect()),
+            skin_names: Some(skin_names(
+                input.path.parent().unwrap_or(Path::new("")),
+                &side.part,
+            )),
+            shaders: Some(shader_names(&md3)),
             details,
             ..Info::default()
         })
@@ -359,7 +570,7 @@ impl ModelFormat for Md3 {
 
     fn scene(&self, input: &Input<'_>, request: &Request<'_>) -> Result<Scene, Failure> {
         let md3 = parse(input.bytes)?;
-        let side = SingleSidecars::read(input, &md3);
+        let side = SingleSidecars::read(input, &md3, request.skin)?;
         adapter::scene(
             &md3,
             &model_name(input),
@@ -371,7 +582,7 @@ impl ModelFormat for Md3 {
 
     fn frame(&self, input: &Input<'_>, request: &Request<'_>) -> Result<Scene, Failure> {
         let md3 = parse(input.bytes)?;
-        let side = SingleSidecars::read(input, &md3);
+        let side = SingleSidecars::read(input, &md3, request.skin)?;
         adapter::frame(
             &md3,
             &model_name(input),

@@ -219,6 +219,12 @@ fn mesh_info(input: &Input<'_>) -> Result<Info, Failure> {
         meshes: Some(count(model.meshes.len())),
         joints: Some(count(model.joints.len())),
         bounds: Bounds::of(points),
+        shaders: Some(model.meshes.iter().fold(Vec::new(), |mut v, m| {
+            if !v.contains(&m.shader) {
+                v.push(m.shader.clone());
+            }
+            v
+        })),
         details: head,
         ..Info::default()
     })

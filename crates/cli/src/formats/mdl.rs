@@ -160,6 +160,11 @@ impl ModelFormat for Mdl {
             triangles: count(mdl.triangles().len()),
             skins: Some(count(mdl.skin_count())),
             bounds: Bounds::of(first.positions()),
+            clips: Some(
+                mdl.animations()
+                    .map(|a| String::from_utf8_lossy(a.name.as_bytes()).into_owned())
+                    .collect(),
+            ),
             details: details(&mdl, &mesh),
             ..Info::default()
         })

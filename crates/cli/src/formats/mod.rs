@@ -42,15 +42,19 @@ pub struct Request<'a> {
     /// frame to pose. `None`: the whole animation / the first frame (md5mesh: bind pose,
     /// or frame 0 of the first `--anim` when one is given).
     pub frame: Option<usize>,
+    /// `--clip NAME`: only that clip; for `frame`, its first frame.
+    pub clip: Option<&'a str>,
+    /// `--skin NAME`: Quake III `<part>_NAME.skin`, an MD2/MDL skin index.
+    pub skin: Option<&'a str>,
 }
 
 impl Request<'_> {
-    /// The adapter options of this request (`--frame`; the command has no clip or skin
-    /// choice yet).
+    /// The adapter options of this request (`--frame`, `--clip`, `--skin`).
     pub fn options(&self) -> Options {
         Options {
             frame: self.frame,
-            ..Options::default()
+            clip: self.clip.map(str::to_owned),
+            skin: self.skin.map(str::to_owned),
         }
     }
 }
@@ -87,6 +91,17 @@ pub struct Info {
     /// Bounds of the first frame's decoded positions (MDL: first pose; md5mesh: bind
     /// pose), file axes; `null` when the file has no positions.
     pub bounds: Option<Bounds>,
+    /// Animation clip names (the names `--clip` takes); left out where the format has
+    /// none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clips: Option<Vec<String>>,
+    /// Named skins (Quake III: the `NAME` of the `<part>_NAME.skin` files beside the
+    /// model, the names `--skin` takes); `skins` stays the MDL/MD2 count.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub skin_names: Option<Vec<String>>,
+    /// Shader names (MD3 surfaces' shaders, md5mesh meshes' shaders), each once.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shaders: Option<Vec<String>>,
     /// Further human-readable facts (name, frame rate, skin names, …) for the plain
     /// `info` output; not part of the JSON.
     #[serde(skip)]

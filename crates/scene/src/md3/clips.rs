@@ -268,7 +268,13 @@ pub fn clips(part: &str, animation_cfg: Option<&[u8]>, frames: usize) -> (Vec<Cl
 /// The clips of a player: the cfg's LEGS_*, TORSO_* and BOTH_* animations as
 /// `(clip, plays on lower, plays on upper)`, or one all-frames clip per animated part
 /// (`lower` with `lower` frames, `upper` with `upper` frames).
-pub(crate) fn player_clips(
+///
+/// ```
+/// use idmodel_scene::md3::player_clips;
+/// let clips = player_clips(None, 10, 1);
+/// assert_eq!((clips[0].0.name.as_str(), clips[0].1, clips[0].2), ("lower", true, false));
+/// ```
+pub fn player_clips(
     animation_cfg: Option<&[u8]>,
     lower: usize,
     upper: usize,

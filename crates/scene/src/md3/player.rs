@@ -5,7 +5,7 @@ use alloc::vec::Vec;
 
 use idmodel_md3::{Md3, Orientation, Skin, position_on_tag};
 
-use super::clips::{Clip, player_clips};
+use super::clips::{Clip, mesh_frame, player_clips, tag_frame};
 use super::parts::{
     Materials, PartNodes, add_part, check_budget, frame_of, frame_primitives, part_channels, sane,
     tag_index,
@@ -152,27 +152,28 @@ pub fn player_scene(player: &Player<'_>, options: &Options) -> Result<Scene, Err
     Ok(scene)
 }
 
-/// One posed frame of the player, static: frame `options.frame` (default 0) of lower and
-/// upper, head frame 0, the parts moved onto their tags as `CG_PositionEntityOnTag`
-/// places them, all in one mesh on one node (see [`frame`](super::frame)).
+/// One posed frame of the player, static: lower and upper at the frames [`pose`] picks
+/// (`options.frame`, else the first frame of `options.clip`, else a standing idle), head
+/// frame 0, the parts moved onto their tags as `CG_PositionEntityOnTag` places them, all
+/// in one mesh on one node (see [`frame`](super::frame)).
 ///
-/// Reads `options.frame` only.
+/// Reads `options.frame` and `options.clip`.
 pub fn player_frame(player: &Player<'_>, options: &Options) -> Result<Scene, Error> {
     let (lower, upper, head) = (&player.lower, &player.upper, &player.head);
-    let frame = player.frame(options.frame)?;
+    let (legs, torso_frame) = pose(player, options)?;
     let mut materials = Materials::default();
     let torso = lower
-        .lerp_tag("tag_torso", frame, frame, 0.0)
+        .lerp_tag("tag_torso", legs.tag, legs.tag, 0.0)
         .map_or(Orientation::IDENTITY, sane);
     let torso = position_on_tag(&Orientation::IDENTITY, &torso);
     let head_tag = upper
-        .lerp_tag("tag_head", frame, frame, 0.0)
+        .lerp_tag("tag_head", torso_frame.tag, torso_frame.tag, 0.0)
         .map_or(Orientation::IDENTITY, sane);
     let head_at = position_on_tag(&torso, &head_tag);
     let mut primitives = Vec::new();
     for (i, (md3, at, f)) in [
-        (lower, Orientation::IDENTITY, frame),
-        (upper, torso, frame),
+        (lower, Orientation::IDENTITY, legs.mesh),
+        (upper, torso, torso_frame.mesh),
         (head, head_at, 0),
     ]
     .into_iter()
@@ -191,6 +192,80 @@ pub fn player_frame(player: &Player<'_>, options: &Options) -> Result<Scene, Err
     Ok(frame_scene(player.name, primitives, materials.0))
 }
 
+/// The frame a part is drawn at: its mesh frame and the frame its tags are read from
+/// (they differ only for an animation frame outside the model: the mesh shows frame 0,
+/// the tags the last frame, as the engine draws them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PartFrame {
+    /// The frame of the surfaces.
+    pub mesh: usize,
+    /// The frame of the tags.
+    pub tag: usize,
+}
+
+impl PartFrame {
+    fn at(frame: i64, md3: &Md3<'_>) -> PartFrame {
+        PartFrame {
+            mesh: mesh_frame(frame, md3.num_frames()),
+            tag: tag_frame(frame, md3.num_frames()),
+        }
+    }
+}
+
+/// The clip names of the standing idle a player shows by default (Quake III's
+/// `TORSO_STAND` for upper, `LEGS_IDLE` for lower).
+pub const IDLE_CLIPS: [&str; 2] = ["LEGS_IDLE", "TORSO_STAND"];
+
+/// The frames of lower and upper for one posed frame of the player: `options.frame` for
+/// both; else the first frame of the clip `options.clip` names on the parts it plays on
+/// (an error names the clips when none has that name); else, and for a part the clip
+/// does not play on, the first frame of `LEGS_IDLE` (lower) and `TORSO_STAND` (upper)
+/// from `animation.cfg`, or frame 0 without a usable Quake III `animation.cfg`.
+///
+/// ```
+/// use idmodel_md3::{Md3, Model, write};
+/// use idmodel_scene::{Options, md3};
+/// let bytes = write(&Model::example())?;
+/// let part = Md3::parse(&bytes)?;
+/// let player = md3::Player {
+///     name: "p", lower: part, upper: part, head: part, animation_cfg: None, skins: [None; 3],
+/// };
+/// let (legs, torso) = md3::pose(&player, &Options::default())?;
+/// assert_eq!((legs.mesh, torso.mesh), (0, 0));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn pose(player: &Player<'_>, options: &Options) -> Result<(PartFrame, PartFrame), Error> {
+    let (lower, upper) = (&player.lower, &player.upper);
+    if options.frame.is_some() {
+        let f = player.frame(options.frame)?;
+        let at = PartFrame { mesh: f, tag: f };
+        return Ok((at, at));
+    }
+    let clips = player_clips(player.animation_cfg, lower.num_frames(), upper.num_frames());
+    let first = |name: &str, on_lower: bool| {
+        clips
+            .iter()
+            .find(|c| c.0.name == name && if on_lower { c.1 } else { c.2 })
+            .and_then(|c| c.0.frames.first().copied())
+    };
+    let [idle_legs, idle_torso] = IDLE_CLIPS;
+    let mut legs = first(idle_legs, true).unwrap_or(0);
+    let mut torso = first(idle_torso, false).unwrap_or(0);
+    if options.clip.is_some() {
+        let chosen = select_clips(clips.clone(), options, |c| &c.0)?;
+        if let Some((clip, on_lower, on_upper)) = chosen.first() {
+            let f = clip.frames.first().copied().unwrap_or(0);
+            if *on_lower {
+                legs = f;
+            }
+            if *on_upper {
+                torso = f;
+            }
+        }
+    }
+    Ok((PartFrame::at(legs, lower), PartFrame::at(torso, upper)))
+}
+
 // Tests may index, unwrap and compute freely: a panic here is a failed assertion.
 #[allow(
     clippy::indexing_slicing,
@@ -201,6 +276,7 @@ pub fn player_frame(player: &Player<'_>, options: &Options) -> Result<Scene, Err
 mod tests {
     use super::*;
     use crate::ChannelValues;
+    use alloc::string::String;
     use alloc::vec;
     use idmodel_md3::{Model, TagInfo, write};
 
@@ -317,6 +393,67 @@ mod tests {
         assert_eq!(lowest(&prims[4]), 40.0);
         // Materials from the surfaces' shader names, shared by the three parts.
         assert_eq!(posed.materials.len(), 2);
+    }
+
+    /// 25 entries: BOTH_* (0-5) at frame 0, TORSO_* (6-12) at frame 1 (TORSO_STAND, entry
+    /// 11, at frame 2), LEGS_* (13-24) written at 101, moved back to 1 (LEGS_IDLE, entry
+    /// 22, at 102 → frame 2).
+    fn cfg() -> String {
+        let mut text = String::new();
+        for i in 0..25 {
+            let first = match i {
+                0..=5 => 0,
+                11 => 2,
+                6..=12 => 1,
+                22 => 102,
+                _ => 101,
+            };
+            text += &format!("{first} 1 0 10\n");
+        }
+        text
+    }
+
+    #[test]
+    fn the_default_pose_is_a_standing_idle_and_a_clip_chooses_another() {
+        let files = files();
+        let text = cfg();
+        let mut p = player(&files);
+        // Without animation.cfg: frame 0 of both.
+        let zero = PartFrame { mesh: 0, tag: 0 };
+        assert_eq!(pose(&p, &Options::default()).unwrap(), (zero, zero));
+        p.animation_cfg = Some(text.as_bytes());
+        let two = PartFrame { mesh: 2, tag: 2 };
+        let one = PartFrame { mesh: 1, tag: 1 };
+        assert_eq!(pose(&p, &Options::default()).unwrap(), (two, two));
+        let clip = |name: &str| Options {
+            clip: Some(name.into()),
+            ..Options::default()
+        };
+        // A LEGS clip moves only the legs; a BOTH clip both; --frame wins.
+        assert_eq!(pose(&p, &clip("LEGS_WALK")).unwrap(), (one, two));
+        assert_eq!(pose(&p, &clip("TORSO_ATTACK")).unwrap(), (two, one));
+        assert_eq!(pose(&p, &clip("BOTH_DEATH1")).unwrap(), (zero, zero));
+        let frame_one = Options {
+            frame: Some(1),
+            clip: Some("LEGS_WALK".into()),
+            ..Options::default()
+        };
+        assert_eq!(pose(&p, &frame_one).unwrap(), (one, one));
+        assert!(
+            pose(&p, &clip("NOPE"))
+                .unwrap_err()
+                .message()
+                .starts_with("no clip named 'NOPE'")
+        );
+        // The posed frame follows: frame 2 of the example is lifted by 4 (2 a frame).
+        let posed = player_frame(&p, &Options::default()).unwrap();
+        let lowest = |p: &crate::Primitive| {
+            p.positions
+                .iter()
+                .map(|v| v[2])
+                .fold(f32::INFINITY, f32::min)
+        };
+        assert_eq!(lowest(&posed.meshes[0].primitives[0]), 4.0);
     }
 
     #[test]

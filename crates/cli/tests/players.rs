@@ -1,0 +1,345 @@
+//! Quake III player folders everywhere: `info`, `check`, `render`, batches, `--clip`,
+//! `--skin`, the standing idle pose, and `info` of the side files.
+//!
+//! The fixture is built with the MD3 writer; the corpus player comes from
+//! `$IDMODEL_CORPUS/md3/oa_kyonshi` (skipped with a notice when unset).
+
+// Tests may index, unwrap and compute freely: a panic here is a failed assertion.
+#![allow(
+    clippy::indexing_slicing,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::arithmetic_side_effects,
+    clippy::as_conversions
+)]
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::*;
+use idmodel::md3::{Model, TagInfo, write};
+
+fn scratch(test: &str) -> PathBuf {
+    scratch_dir("idmodel-players", test)
+}
+
+/// The example model (3 frames, frame k lifted by 2k) with its tag renamed and its
+/// surfaces named as the engine names them (`body`, `arm`: nothing for `check`).
+fn part(tag: &[u8], origin: [f32; 3]) -> Vec<u8> {
+    let mut m = Model::example();
+    m.surfaces[1].name = b"arm".to_vec();
+    for frame in &mut m.tags {
+        frame[0] = TagInfo {
+            name: tag.to_vec(),
+            origin,
+            axis: [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
+        };
+    }
+    write(&m).unwrap()
+}
+
+/// 25 entries: BOTH_* at frame 0, TORSO_* at 1 but TORSO_STAND at 2, LEGS_* written at
+/// 101 (moved back to 1) but LEGS_IDLE at 102 (frame 2).
+fn animation_cfg() -> String {
+    let mut text = String::from("sex f\n");
+    for i in 0..25 {
+        let first = match i {
+            0..=5 => 0,
+            11 => 2,
+            6..=12 => 1,
+            22 => 102,
+            _ => 101,
+        };
+        text += &format!("{first} 1 0 10\n");
+    }
+    text
+}
+
+/// A player folder `dir/name` with animation.cfg and the `default` and `red` skins.
+fn player(dir: &Path, name: &str, cfg: bool) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::create_dir_all(&p).unwrap();
+    std::fs::write(p.join("lower.md3"), part(b"tag_torso", [0.0, 0.0, 24.0])).unwrap();
+    std::fs::write(p.join("upper.md3"), part(b"tag_head", [0.0, 0.0, 16.0])).unwrap();
+    std::fs::write(p.join("head.md3"), part(b"tag_none", [0.0; 3])).unwrap();
+    if cfg {
+        std::fs::write(p.join("animation.cfg"), animation_cfg()).unwrap();
+    }
+    for part in ["lower", "upper", "head"] {
+        std::fs::write(
+            p.join(format!("{part}_default.skin")),
+            format!("body,models/{part}/body.tga\narm,models/{part}/arm.tga\n"),
+        )
+        .unwrap();
+        std::fs::write(
+            p.join(format!("{part}_red.skin")),
+            format!("body,models/{part}/red.tga\n"),
+        )
+        .unwrap();
+    }
+    p
+}
+
+fn run(args: &[&dyn AsRef<std::ffi::OsStr>]) -> (i32, String, String) {
+    let o = idmodel(args);
+    (code(&o), stdout(&o), stderr(&o))
+}
+
+#[test]
+fn info_describes_a_player_folder() {
+    let dir = scratch("info");
+    let p = player(&dir, "kid", true);
+    let (rc, out, err) = run(&[&"info", &p]);
+    assert_eq!(rc, 0, "{err}");
+    assert!(out.contains("Quake III player 'kid'"), "{out}");
+    for row in [
+        "lower.md3",
+        "upper.md3",
+        "head.md3",
+        "LEGS_IDLE",
+        "TORSO_STAND",
+    ] {
+        assert!(out.contains(row), "{row}: {out}");
+    }
+    assert!(
+        out.contains("lower frame 2, upper frame 2, head frame 0"),
+        "{out}"
+    );
+    assert!(out.contains("default, red"), "{out}");
+    let j = info_json(&p);
+    assert_eq!(j["format"], "md3-player");
+    assert_eq!(j["lower"]["format"], "md3");
+    assert_eq!(j["upper"]["frames"], 3);
+    let clips = strings(&j["clips"]);
+    assert!(clips.contains(&"LEGS_WALK".to_owned()), "{clips:?}");
+    assert!(clips.contains(&"TORSO_ATTACK".to_owned()), "{clips:?}");
+    assert_eq!(strings(&j["skin_names"]), ["default", "red"]);
+    // One md3 of the folder: its clips, skins and shaders too.
+    let j = info_json(&p.join("lower.md3"));
+    assert!(strings(&j["clips"]).contains(&"LEGS_IDLE".to_owned()));
+    assert!(!strings(&j["clips"]).contains(&"TORSO_STAND".to_owned()));
+    assert_eq!(strings(&j["skin_names"]), ["default", "red"]);
+    assert_eq!(strings(&j["shaders"]).len(), 2);
+}
+
+#[test]
+fn check_takes_a_player_folder() {
+    let dir = scratch("check");
+    let p = player(&dir, "kid", true);
+    let (rc, out, err) = run(&[&"check", &p]);
+    assert_eq!(rc, 0, "{out}{err}");
+    for part in ["lower.md3", "upper.md3", "head.md3"] {
+        assert!(out.contains(&format!("{part}: ok")), "{part}: {out}");
+    }
+    // A skin naming a surface the model lacks is a finding, named with its part.
+    std::fs::write(p.join("head_default.skin"), "nosuch,models/x.tga\n").unwrap();
+    let (rc, out, _) = run(&[&"check", &p, &"--engine", &"ioq3"]);
+    assert_eq!(rc, 1, "{out}");
+    assert!(out.contains("head.md3: ioq3: head_default.skin:"), "{out}");
+    // An engine that does not load MD3 is a usage error.
+    let (rc, _, err) = run(&[&"check", &p, &"--engine", &"doom3"]);
+    assert_eq!(rc, 2, "{err}");
+}
+
+#[test]
+fn render_draws_the_assembled_player_standing_idle() {
+    let dir = scratch("render");
+    let p = player(&dir, "kid", true);
+    let png = |name: &str, extra: &[&str]| {
+        let out = dir.join(format!("{name}.png"));
+        let mut a: Vec<&dyn AsRef<std::ffi::OsStr>> =
+            vec![&"render", &p, &"-o", &out, &"--size", &"64x64"];
+        a.extend(extra.iter().map(|e| e as &dyn AsRef<std::ffi::OsStr>));
+        let (rc, _, err) = run(&a);
+        assert_eq!(rc, 0, "{name}: {err}");
+        std::fs::read(&out).unwrap()
+    };
+    let idle = png("idle", &[]);
+    assert_eq!(idle, png("frame2", &["--frame", "2"]));
+    assert_ne!(idle, png("frame0", &["--frame", "0"]));
+    // BOTH_DEATH1 starts at frame 0 on both parts.
+    assert_eq!(
+        png("death", &["--clip", "BOTH_DEATH1"]),
+        png("f0", &["--frame", "0"])
+    );
+    let _ = png("red", &["--skin", "red"]);
+    let out = dir.join("x.png");
+    let (rc, _, err) = run(&[&"render", &p, &"-o", &out, &"--clip", &"NOPE"]);
+    assert_eq!(rc, 1);
+    assert!(
+        err.contains("no clip named 'NOPE'") && err.contains("LEGS_IDLE"),
+        "{err}"
+    );
+    let (rc, _, err) = run(&[&"render", &p, &"-o", &out, &"--skin", &"green"]);
+    assert_eq!(rc, 1);
+    assert!(
+        err.contains("lower_green.skin") && err.contains("default, red"),
+        "{err}"
+    );
+    assert!(!out.exists());
+    // Without animation.cfg: frame 0.
+    let plain = player(&dir, "plain", false);
+    let out0 = dir.join("plain.png");
+    let out1 = dir.join("plain0.png");
+    for (o, extra) in [(&out0, None), (&out1, Some("0"))] {
+        let mut a: Vec<&dyn AsRef<std::ffi::OsStr>> =
+            vec![&"render", &plain, &"-o", o, &"--size", &"64x64"];
+        if let Some(f) = &extra {
+            a.extend([&"--frame" as &dyn AsRef<std::ffi::OsStr>, f]);
+        }
+        assert_eq!(run(&a).0, 0);
+    }
+    assert_eq!(std::fs::read(&out0).unwrap(), std::fs::read(&out1).unwrap());
+}
+
+#[test]
+fn skins_and_clips_choose_what_convert_writes() {
+    let dir = scratch("convert");
+    let p = player(&dir, "kid", true);
+    let materials = |j: &serde_json::Value| -> Vec<String> {
+        j["materials"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["name"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let out = dir.join("red.glb");
+    convert(&p, &out, &["--skin", "red"]);
+    let mats = materials(&glb_json(&out));
+    assert!(
+        mats.contains(&"models/lower/red.tga".to_owned()),
+        "{mats:?}"
+    );
+    assert!(!mats.iter().any(|m| m.ends_with("body.tga")), "{mats:?}");
+    let out = dir.join("walk.glb");
+    convert(&p, &out, &["--clip", "LEGS_WALK"]);
+    let j = glb_json(&out);
+    let clips: Vec<&str> = j["animations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(clips, ["LEGS_WALK"]);
+    // One md3 with --skin: <part>_NAME.skin beside it.
+    let out = dir.join("lower_red.glb");
+    convert(&p.join("lower.md3"), &out, &["--skin", "red"]);
+    assert_eq!(materials(&glb_json(&out)), ["models/lower/red.tga"]);
+    // An .obj of a clip is its first frame: LEGS_IDLE is frame 2 of lower.
+    let a = convert_to_text(&p, &dir.join("idle.obj"), None, true);
+    let b = convert_to_text(&p, &dir.join("two.obj"), Some(2), true);
+    assert_eq!(a.replace("idle", "two"), b);
+}
+
+#[test]
+fn a_batch_converts_each_player_folder_once() {
+    let dir = scratch("batch");
+    let input = dir.join("in");
+    let p = player(&input.join("players"), "kid", true);
+    std::fs::copy(p.join("lower.md3"), p.join("lower_1.md3")).unwrap();
+    std::fs::copy(sample_file("md2"), input.join("ogre.md2")).unwrap();
+    let out = dir.join("out");
+    let (rc, stdout, err) = run(&[&"convert", &input, &"-o", &out]);
+    assert_eq!(rc, 0, "{err}");
+    assert!(out.join("players/kid.glb").is_file());
+    assert!(out.join("ogre.glb").is_file());
+    assert!(!out.join("players/kid/lower.glb").exists());
+    assert!(!out.join("players/kid").exists());
+    assert!(stdout.contains("converted 2 of 2 models"), "{stdout}");
+    assert!(
+        stdout.contains("skipped 1 (1 other md3 in player folders"),
+        "{stdout}"
+    );
+    check_assembled(&glb_json(&out.join("players/kid.glb")));
+}
+
+/// Upper hangs under tag_torso, head under tag_head.
+fn check_assembled(j: &serde_json::Value) {
+    let nodes = j["nodes"].as_array().unwrap();
+    let find = |n: &str| nodes.iter().position(|x| x["name"] == n).unwrap();
+    let children = |i: usize| -> Vec<u64> {
+        nodes[i]["children"]
+            .as_array()
+            .map(|c| c.iter().map(|v| v.as_u64().unwrap()).collect())
+            .unwrap_or_default()
+    };
+    assert!(children(find("tag_torso")).contains(&(find("upper") as u64)));
+    assert!(children(find("tag_head")).contains(&(find("head") as u64)));
+}
+
+#[test]
+fn info_describes_the_side_files() {
+    let dir = scratch("side");
+    let p = player(&dir, "kid", true);
+    let (rc, out, err) = run(&[&"info", &p.join("lower_red.skin")]);
+    assert_eq!(rc, 0, "{err}");
+    assert!(
+        out.contains("Quake III skin") && out.contains("models/lower/red.tga"),
+        "{out}"
+    );
+    let j = info_json(&p.join("lower_default.skin"));
+    assert_eq!(j["format"], "skin");
+    assert_eq!(j["entries"], 2);
+    let (rc, out, err) = run(&[&"info", &p.join("animation.cfg")]);
+    assert_eq!(rc, 0, "{err}");
+    assert!(out.contains("sex") && out.contains("female"), "{out}");
+    assert!(
+        out.contains("LEGS_IDLE") && out.contains("frames 2-2 (1)"),
+        "{out}"
+    );
+    let j = info_json(&p.join("animation.cfg"));
+    assert_eq!(j["entries"], 25);
+    for (name, what) in [
+        ("base.shader", "Quake III shader script"),
+        ("doom.mtr", "Doom 3 material file"),
+        ("walk.anm", "Doom 3 animation"),
+    ] {
+        let f = dir.join(name);
+        std::fs::write(&f, "// text\n").unwrap();
+        let (rc, out, err) = run(&[&"info", &f]);
+        assert_eq!(rc, 0, "{err}");
+        assert_eq!(out.lines().count(), 1, "{out}");
+        assert!(out.contains(what) && out.contains("not read yet"), "{out}");
+        assert_eq!(info_json(&f)["read"], false);
+    }
+    // An animation.cfg the engine cannot use says why.
+    let bad = dir.join("bad");
+    std::fs::create_dir_all(&bad).unwrap();
+    std::fs::write(bad.join("animation.cfg"), "0 1 0 10").unwrap();
+    let (rc, out, err) = run(&[&"info", &bad.join("animation.cfg")]);
+    assert_eq!(rc, 0, "{err}");
+    assert!(
+        out.contains("1 entries; not usable as Quake III's"),
+        "{out}"
+    );
+}
+
+#[test]
+fn the_corpus_player_everywhere() {
+    let Some(dir) = corpus_subdir("the_corpus_player_everywhere", "md3/oa_kyonshi") else {
+        return;
+    };
+    let j = info_json(&dir);
+    assert_eq!(strings(&j["clips"]).len(), 27);
+    assert_eq!(strings(&j["skin_names"]), ["beh", "blue", "default", "red"]);
+    let (rc, out, _) = run(&[&"info", &dir]);
+    assert_eq!(rc, 0);
+    assert!(out.contains("lower frame 180, upper frame 165"), "{out}");
+    let scratch = scratch("corpus");
+    let png = scratch.join("p.png");
+    let (rc, _, err) = run(&[
+        &"render", &dir, &"-o", &png, &"--size", &"96x96", &"--skin", &"red",
+    ]);
+    assert_eq!(rc, 0, "{err}");
+    assert!(coverage(&png, (96, 96)) > 0.05);
+    let (rc, out, _) = run(&[&"check", &dir]);
+    // The head's skin names a surface the head lacks: a harmless warning.
+    assert_eq!(rc, 1, "{out}");
+    assert!(
+        out.contains("head.md3: quake3: head_default.skin: warning:"),
+        "{out}"
+    );
+}
