@@ -385,11 +385,9 @@ fn check_exit_codes() {
                         .map(|(engines, _)| engines)
                         .unwrap_or_else(|| panic!("{l}"));
                     assert!(
-                        engines.split(", ").all(|e| {
-                            ["winquake", "glquake", "quakespasm"]
-                                .iter()
-                                .any(|known| e == *known)
-                        }),
+                        engines
+                            .split(", ")
+                            .all(|e| ["winquake", "glquake", "quakespasm"].contains(&e)),
                         "{l}"
                     );
                 }
