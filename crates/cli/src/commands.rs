@@ -4,8 +4,6 @@ use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use clap::CommandFactory as _;
-use clap::error::ErrorKind;
 use idmodel::{Format, detect};
 use idmodel_gltf::{ExportOptions, png_rgba8, to_glb, to_gltf};
 use idmodel_scene::Scene;
@@ -15,10 +13,10 @@ use idmodel_scene::render::{self, Picture, RenderOptions};
 use rayon::prelude::*;
 
 use crate::failure::Failure;
-use crate::formats::{self, Engine, Info, Input, ModelFormat};
+use crate::formats::{self, Info, Input, ModelFormat};
 use crate::output::{self, Plan, Policy, Stop};
 use crate::players::{self, Choice, Skipped, Written};
-use crate::{Cli, Command, Exit, OutKind, error_line, out_line};
+use crate::{Command, Exit, OutKind, error_line, out_line};
 
 /// Files larger than this are refused before reading (no id model comes near it).
 const MAX_FILE: u64 = 1 << 30;
@@ -30,7 +28,17 @@ const MODEL_EXTENSIONS: [&str; 5] = ["mdl", "md2", "md3", "md5mesh", "md5camera"
 pub fn run(command: Command) -> Exit {
     match command {
         Command::Info { file, json } => info(&file, json),
-        Command::Check { file, engine } => check(&file, engine.map(|e| e.0)),
+        Command::Check {
+            paths,
+            engine,
+            fail_on,
+            json,
+        } => crate::check::run(&crate::check::Request {
+            paths,
+            engine: engine.map(|e| e.0),
+            fail_on: fail_on.severity(),
+            json,
+        }),
         Command::Convert {
             input,
             output,
@@ -58,6 +66,8 @@ pub fn run(command: Command) -> Exit {
                 convert_file(&input, &output, &anims, frame, axes, to, force)
             }
         }
+        Command::Completions { shell } => crate::usage::completions(shell),
+        Command::Man { command } => crate::usage::man(command.as_deref()),
         Command::Render {
             file,
             output,
@@ -85,27 +95,26 @@ pub fn run(command: Command) -> Exit {
     }
 }
 
-/// Prints a clap-style usage error and returns exit status 2.
+/// Prints a usage error (one line, then the subcommand's usage) and returns exit
+/// status 2.
 pub(crate) fn usage(message: impl std::fmt::Display) -> Exit {
-    let _ = Cli::command()
-        .error(ErrorKind::InvalidValue, message)
-        .print();
+    crate::usage::print(&message.to_string());
     Exit::Usage
 }
 
 /// A failure that names its file: the line printed for it.
-fn line(path: &Path, failure: impl std::fmt::Display) -> String {
+pub(crate) fn line(path: &Path, failure: impl std::fmt::Display) -> String {
     format!("{}: {failure}", path.display())
 }
 
 /// Reads a model file, refusing anything but a regular file (without blocking on a
 /// FIFO) and absurd sizes.
-fn read(path: &Path) -> Result<Vec<u8>, Failure> {
+pub(crate) fn read(path: &Path) -> Result<Vec<u8>, Failure> {
     output::read_regular(path, MAX_FILE)
 }
 
 /// What `bytes` is, and the module that reads it.
-fn identify(bytes: &[u8]) -> Result<(Format, &'static dyn ModelFormat), Failure> {
+pub(crate) fn identify(bytes: &[u8]) -> Result<(Format, &'static dyn ModelFormat), Failure> {
     match detect(bytes) {
         None if idmodel::core::detect::starts_like_md5(bytes) => {
             // MD5 text that the detector cannot place: say where it goes wrong.
@@ -170,6 +179,24 @@ impl Loaded {
             format: self.format,
             bytes: &self.bytes,
         }
+    }
+}
+
+/// `--anim` applies only to an md5mesh: a usage error for any other readable model
+/// (a file that cannot be read is left to the command, which says why).
+fn anims_apply(input: &Path, anims: &[PathBuf]) -> Result<(), Exit> {
+    if anims.is_empty() {
+        return Ok(());
+    }
+    match Loaded::open(input) {
+        Ok(l) if l.format != Format::Md5Mesh => Err(usage(line(
+            input,
+            format!(
+                "--anim applies only to a Doom 3 md5mesh; this is a {}",
+                l.format.name()
+            ),
+        ))),
+        _ => Ok(()),
     }
 }
 
@@ -271,94 +298,6 @@ fn info_text(path: &Path, format: Format, info: &Info) -> String {
     out
 }
 
-fn check(path: &Path, engine: Option<Engine>) -> Exit {
-    if let Some(exit) = players::check_folder(path, engine) {
-        return exit;
-    }
-    let bytes = match read(path) {
-        Ok(b) => b,
-        Err(f) => {
-            error_line(line(path, f));
-            return Exit::Failed;
-        }
-    };
-    match check_report(path, &bytes, engine) {
-        Ok((report, clean)) => {
-            out_line(report);
-            if clean { Exit::Ok } else { Exit::Failed }
-        }
-        Err(CheckError::Usage(e)) => usage(e),
-        Err(CheckError::Refused(e)) => {
-            error_line(e);
-            Exit::Failed
-        }
-    }
-}
-
-/// Why `check` printed no report.
-pub enum CheckError {
-    /// The engine does not load this format (exit 2).
-    Usage(String),
-    /// The file does not parse (exit 1).
-    Refused(String),
-}
-
-impl From<CheckError> for String {
-    fn from(e: CheckError) -> String {
-        match e {
-            CheckError::Usage(s) | CheckError::Refused(s) => s,
-        }
-    }
-}
-
-/// The `check` output for `bytes` read from `path` and whether it is clean.
-pub fn check_report(
-    path: &Path,
-    bytes: &[u8],
-    engine: Option<Engine>,
-) -> Result<(String, bool), CheckError> {
-    let (format, module) = identify(bytes).map_err(|f| CheckError::Refused(line(path, f)))?;
-    let names: Vec<&str> = Engine::for_format(format).map(Engine::name).collect();
-    if let Some(e) = engine {
-        if !e.loads(format) {
-            return Err(CheckError::Usage(format!(
-                "engine '{}' does not load {} files; for this file choose one of: {}",
-                e.name(),
-                format.name(),
-                names.join(", ")
-            )));
-        }
-    }
-    let input = Input {
-        path,
-        format,
-        bytes,
-    };
-    match module.check(&input, engine) {
-        Err(f) => Err(CheckError::Refused(line(
-            path,
-            format_args!("refused: {f}"),
-        ))),
-        Ok(findings) if findings.is_empty() => {
-            let profiles = engine.map_or_else(|| names.join(", "), |e| e.name().to_owned());
-            Ok((format!("{}: ok ({profiles})", path.display()), true))
-        }
-        Ok(findings) => {
-            let lines: Vec<String> = findings
-                .iter()
-                .map(|f| {
-                    format!(
-                        "{}: {}",
-                        path.display(),
-                        f.to_string().replace(['\n', '\r'], " ")
-                    )
-                })
-                .collect();
-            Ok((lines.join("\n"), false))
-        }
-    }
-}
-
 /// The output kind of a single-file conversion, from the extension and `--to`.
 fn kind_of(output: &Path, to: Option<OutKind>) -> Result<OutKind, String> {
     let ext = output
@@ -399,6 +338,9 @@ fn convert_file(
         Ok(k) => k,
         Err(m) => return usage(m),
     };
+    if let Err(exit) = anims_apply(input, anims) {
+        return exit;
+    }
     let policy = Policy { force, named: true };
     match convert_one(input, output, anims, frame, axes, kind, policy) {
         Ok(written) => {
@@ -631,6 +573,41 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>, errors: &mut Vec<String>, skipped: &
     }
 }
 
+/// Every file under `dir` with one of the extensions `exts` (lowercase), sorted.
+pub(crate) fn walk_ext(
+    dir: &Path,
+    exts: &[&str],
+    out: &mut Vec<PathBuf>,
+    errors: &mut Vec<String>,
+) {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) => {
+            errors.push(line(dir, format!("cannot list folder: {e}")));
+            return;
+        }
+    };
+    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.sort();
+    for p in paths {
+        // Symlinked folders are not followed (no loops).
+        let is_dir = std::fs::symlink_metadata(&p).is_ok_and(|m| m.is_dir());
+        if is_dir {
+            walk_ext(&p, exts, out, errors);
+        } else if p
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| exts.contains(&e.to_ascii_lowercase().as_str()))
+        {
+            // A FIFO or device named like a model is skipped, never opened.
+            match std::fs::metadata(&p).map(|m| output::not_regular(m.file_type())) {
+                Ok(Some(why)) => errors.push(line(&p, format!("skipped: {why}"))),
+                _ => out.push(p),
+            }
+        }
+    }
+}
+
 /// Output paths for a batch: `OUT/<relative dir>/<stem>.<ext>`; when two inputs would
 /// share an output (`ogre.md2` and `ogre.mdl`), both keep their extension
 /// (`ogre.md2.glb`, `ogre.mdl.glb`).
@@ -686,6 +663,15 @@ fn convert_folder(
         return usage(format!(
             "the output of a folder conversion must be a folder; '{}' is a file",
             output.display()
+        ));
+    }
+    if !output.is_dir() && kind_of(output, None).is_ok() {
+        return usage(format!(
+            "the output of a folder conversion is a folder, not a .{} file: name a folder and choose the format with --to",
+            output
+                .extension()
+                .and_then(|e| e.to_str())
+                .unwrap_or_default()
         ));
     }
     let kind = to.unwrap_or(OutKind::Glb);
@@ -786,6 +772,9 @@ fn render_file(
     options: &RenderOptions,
     force: bool,
 ) -> Exit {
+    if let Err(exit) = anims_apply(path, anims) {
+        return exit;
+    }
     let result = (|| -> Result<(), Stop> {
         let frame = if path.is_dir() && formats::md3::is_player_folder(path) {
             if !anims.is_empty() {

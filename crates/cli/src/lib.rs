@@ -4,7 +4,8 @@
 //! [`info_report`] and [`check_report`] functions are the `info` and `check` paths
 //! without the file system, for fuzzing (`fuzz/fuzz_targets/cli_info.rs`) and tests.
 //!
-//! Exit status: 0 success; 1 a refused file, engine findings or a failed conversion;
+//! Exit status: 0 success; 1 a refused file, engine findings at or above
+//! `check --fail-on` (default `hazard`) or a failed conversion;
 //! 2 a usage error or a refusal to write (an output that is an input, an existing side
 //! file, …: nothing the user has is ever lost). Every error is one line naming the file, what is wrong and where.
 //! See `crates/cli/README.md` for the commands and the `info --json` schema.
@@ -13,12 +14,14 @@
 // command-line tool nothing). The panic-freedom lints stay on.
 #![allow(clippy::std_instead_of_core, clippy::std_instead_of_alloc)]
 
+mod check;
 mod commands;
 mod failure;
 mod formats;
 mod output;
 mod players;
 mod sidefiles;
+mod usage;
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -78,13 +81,26 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// List the refusals and findings of the engines that load the file; exit 1 if any.
+    /// List what the engines that load the files or folders refuse, mishandle or warn
+    /// about; exit 1 at --fail-on (a CI gate).
+    #[command(
+        after_help = "Exit status: 0 nothing at or above --fail-on; 1 a finding at or above it, or a file that cannot be read or parsed; 2 a usage error."
+    )]
     Check {
-        /// The model file, or a Quake III player folder.
-        file: PathBuf,
+        /// Model files, or folders to check every model under (recursively).
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
         /// Only this engine's profile.
         #[arg(long, value_enum)]
         engine: Option<EngineArg>,
+        /// The mildest severity that fails the check (exit 1); milder findings are
+        /// printed and exit 0.
+        #[arg(long, value_enum, value_name = "SEVERITY", default_value = "hazard")]
+        fail_on: FailOn,
+        /// Print one JSON object per finding per line (JSON Lines; schema in the README);
+        /// the summary goes to stderr.
+        #[arg(long)]
+        json: bool,
     },
     /// Convert a model (or every model under a folder) to glTF 2.0 or OBJ.
     Convert {
@@ -149,6 +165,38 @@ enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff) of idmodel, or of one of its commands.
+    Man {
+        /// The command (`check`, …); the whole of idmodel when left out.
+        command: Option<String>,
+    },
+}
+
+/// `check --fail-on`: the mildest severity that makes `check` exit 1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum FailOn {
+    /// Only what an engine refuses to load.
+    Refused,
+    /// Refusals and hazards (out-of-bounds reads, crashes, misrendering).
+    Hazard,
+    /// Every finding, warnings included.
+    Warning,
+}
+
+impl FailOn {
+    fn severity(self) -> formats::Severity {
+        match self {
+            FailOn::Refused => formats::Severity::Refused,
+            FailOn::Hazard => formats::Severity::Hazard,
+            FailOn::Warning => formats::Severity::Warning,
+        }
+    }
 }
 
 /// Output formats of `convert`.
@@ -256,12 +304,11 @@ pub fn main_entry() -> ExitCode {
             "internal error: {what}{at} (a bug in idmodel; please report it with the input file)"
         ));
     }));
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
-        // clap prints help/version (exit 0) or the usage error (exit 2).
-        Err(e) => e.exit(),
+    let exit = match Cli::try_parse() {
+        Ok(cli) => std::panic::catch_unwind(|| commands::run(cli.command)).unwrap_or(Exit::Failed),
+        // Help and version (exit 0), or a usage error in two lines (exit 2).
+        Err(e) => usage::clap_error(&e),
     };
-    let exit = std::panic::catch_unwind(|| commands::run(cli.command)).unwrap_or(Exit::Failed);
     match exit {
         Exit::Ok => ExitCode::SUCCESS,
         Exit::Failed => ExitCode::from(1),
@@ -283,9 +330,10 @@ pub fn info_report(path: &Path, bytes: &[u8], json: bool) -> Result<String, Stri
 }
 
 /// What `idmodel check [--engine E]` prints for a file named `path` holding `bytes`:
-/// `Ok((report, clean))` with `clean` false when an engine has findings (exit status 1),
-/// `Err` the one-line message for a refused file or an engine that does not load the
-/// format.
+/// `Ok((report, clean))` with `clean` false when an engine has findings of any severity
+/// (`--fail-on warning` exits 1), `Err` the one-line message for a refused file or an
+/// engine that does not load the format. Findings shared by several engines are one
+/// line naming them all.
 ///
 /// ```
 /// let r = idmodel_cli::check_report(std::path::Path::new("x.mdl"), b"IDPO", None);
@@ -296,7 +344,11 @@ pub fn check_report(
     bytes: &[u8],
     engine: Option<Engine>,
 ) -> Result<(String, bool), String> {
-    commands::check_report(path, bytes, engine).map_err(String::from)
+    let checked = check::check_bytes(path, bytes, engine).map_err(String::from)?;
+    Ok((
+        check::text_report(path, &checked),
+        checked.findings.is_empty(),
+    ))
 }
 
 // Tests may index, unwrap and compute freely: a panic here is a failed assertion.

@@ -7,12 +7,8 @@ use std::path::{Path, PathBuf};
 use idmodel_scene::md3::PLAYER_PARTS;
 use idmodel_scene::{Image, Scene};
 
-use crate::commands::{self, CheckError};
-use crate::formats::{Engine, Input, Request, md3};
+use crate::formats::{Input, Request, md3};
 use crate::{Exit, error_line, out_line};
-
-/// Model files larger than this are refused before reading (as in `commands`).
-const MAX_FILE: u64 = 1 << 30;
 
 /// What `convert` and `render` were asked for beyond the files: `--frame`, `--clip`,
 /// `--skin`, `--quiet`.
@@ -229,54 +225,6 @@ pub fn info_folder(path: &Path, json: bool) -> Option<Exit> {
         out_line(out);
     }
     Some(Exit::Ok)
-}
-
-/// `check` of a player folder: each of the three parts with its side files (an
-/// `animation.cfg` finding reported for lower and upper is printed once); `None` when
-/// `path` is not one.
-pub fn check_folder(path: &Path, engine: Option<Engine>) -> Option<Exit> {
-    if !player_folder(path) {
-        return None;
-    }
-    let mut clean = true;
-    let mut lines: Vec<String> = Vec::new();
-    let mut seen_cfg: Vec<String> = Vec::new();
-    for part in PLAYER_PARTS {
-        let file = path.join(format!("{part}.md3"));
-        let bytes = match crate::output::read_regular(&file, MAX_FILE) {
-            Ok(b) => b,
-            Err(f) => {
-                error_line(format_args!("{}: {f}", file.display()));
-                clean = false;
-                continue;
-            }
-        };
-        match commands::check_report(&file, &bytes, engine) {
-            Ok((report, ok)) => {
-                clean &= ok;
-                let prefix = format!("{}: ", file.display());
-                for l in report.lines() {
-                    let rest = l.strip_prefix(&prefix).unwrap_or(l);
-                    if rest.contains(" animation.cfg: ") {
-                        if seen_cfg.iter().any(|s| s == rest) {
-                            continue;
-                        }
-                        seen_cfg.push(rest.to_owned());
-                    }
-                    lines.push(l.to_owned());
-                }
-            }
-            Err(CheckError::Usage(e)) => return Some(commands::usage(e)),
-            Err(CheckError::Refused(e)) => {
-                error_line(e);
-                clean = false;
-            }
-        }
-    }
-    if !lines.is_empty() {
-        out_line(lines.join("\n"));
-    }
-    Some(if clean { Exit::Ok } else { Exit::Failed })
 }
 
 // Tests may index, unwrap and compute freely: a panic here is a failed assertion.

@@ -313,13 +313,27 @@ fn check_exit_codes() {
     let o = idmodel(&[&"check", &clean, &"--engine", &"quake2"]);
     assert_eq!(code(&o), 2, "{}", stderr(&o));
 
-    // The sample itself: 'arm_l' is renamed by both engines.
+    // The sample itself: 'arm_l' is renamed by both engines, a warning: printed once
+    // for both, exit 0 by default (--fail-on hazard) and 1 with --fail-on warning.
     let s = sample();
     let o = idmodel(&[&"check", &s]);
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    let merged = format!(
+        "{}: quake3, ioq3: warning: surface 1 'arm_l' is renamed 'arm'",
+        s.display()
+    );
+    assert!(stdout(&o).starts_with(&merged), "{}", stdout(&o));
+    let o = idmodel(&[&"check", &s, &"--fail-on", &"warning"]);
     assert_eq!(code(&o), 1);
-    let out = stdout(&o);
-    assert_eq!(out.lines().count(), 2, "{out}");
+    assert_eq!(stdout(&o).lines().count(), 1, "{}", stdout(&o));
+    assert!(stdout(&o).starts_with(&merged), "{}", stdout(&o));
+    // Engine by engine, each says it.
+    let mut lines = 0;
     for engine in ["quake3", "ioq3"] {
+        let o = idmodel(&[&"check", &s, &"--engine", &engine, &"--fail-on", &"warning"]);
+        assert_eq!(code(&o), 1);
+        let out = stdout(&o);
+        lines += out.lines().count();
         assert!(
             out.contains(&format!(
                 "{}: {engine}: warning: surface 1 'arm_l' is renamed 'arm'",
@@ -328,7 +342,15 @@ fn check_exit_codes() {
             "{out}"
         );
     }
-    let o = idmodel(&[&"check", &s, &"--engine", &"quake3"]);
+    assert_eq!(lines, 2);
+    let o = idmodel(&[
+        &"check",
+        &s,
+        &"--engine",
+        &"quake3",
+        &"--fail-on",
+        &"warning",
+    ]);
     assert_eq!((code(&o), stdout(&o).lines().count()), (1, 1));
 
     // A skin beside the model is checked against it.
@@ -341,7 +363,14 @@ fn check_exit_codes() {
         "body,models/b.tga\narml,models/a.tga\nnosuch,models/x.tga\n",
     )
     .unwrap();
-    let o = idmodel(&[&"check", &lower, &"--engine", &"ioq3"]);
+    let o = idmodel(&[
+        &"check",
+        &lower,
+        &"--engine",
+        &"ioq3",
+        &"--fail-on",
+        &"warning",
+    ]);
     assert_eq!(code(&o), 1);
     assert!(
         stdout(&o).contains(

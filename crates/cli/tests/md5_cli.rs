@@ -605,7 +605,8 @@ fn check_exit_codes() {
         ),
     ];
     for f in &cases {
-        let o = idmodel(&[&"check", f]);
+        // Some are warnings only: --fail-on warning makes every finding exit 1.
+        let o = idmodel(&[&"check", f, &"--fail-on", &"warning"]);
         let out = stdout(&o);
         assert_eq!(code(&o), 1, "{}: {out}{}", f.display(), stderr(&o));
         assert!(

@@ -256,10 +256,38 @@ fn check_exit_codes() {
     found[76..80].copy_from_slice(&0x0010_0000i32.to_le_bytes());
     let file = dir.join("findings.mdl");
     std::fs::write(&file, &found).unwrap();
+    // Warnings: exit 0 by default, 1 with --fail-on warning; each printed once for
+    // the three engines.
     let o = idmodel(&[&"check", &file]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = idmodel(&[&"check", &file, &"--fail-on", &"warning"]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-    let out = stdout(&o);
+    // The trailing bytes are one line for all three; the flag bits differ in wording
+    // (WinQuake and GLQuake ignore them, QuakeSpasm drops them): two lines.
+    let merged = stdout(&o);
+    assert_eq!(merged.lines().count(), 3, "{merged}");
+    assert!(
+        merged.lines().any(|l| l
+            .contains(": winquake, glquake, quakespasm: warning: 25 bytes follow the last frame")),
+        "{merged}"
+    );
+    assert!(
+        merged
+            .lines()
+            .any(|l| l.contains(": winquake, glquake: warning: flag bits 0x100000")),
+        "{merged}"
+    );
     for engine in ["winquake", "glquake", "quakespasm"] {
+        let o = idmodel(&[
+            &"check",
+            &file,
+            &"--engine",
+            &engine,
+            &"--fail-on",
+            &"warning",
+        ]);
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        let out = stdout(&o);
         let lines: Vec<&str> = out
             .lines()
             .filter(|l| l.contains(&format!(": {engine}: ")))
@@ -277,7 +305,14 @@ fn check_exit_codes() {
                 .all(|l| l.starts_with(&file.display().to_string()))
         );
     }
-    let o = idmodel(&[&"check", &file, &"--engine", &"winquake"]);
+    let o = idmodel(&[
+        &"check",
+        &file,
+        &"--engine",
+        &"winquake",
+        &"--fail-on",
+        &"warning",
+    ]);
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(stdout(&o).lines().count(), 2, "{}", stdout(&o));
 
@@ -310,7 +345,8 @@ fn check_exit_codes() {
     // a file with bytes after its last frame (found by the reader above) exits 1.
     if let Some(files) = corpus("check_exit_codes") {
         for f in &files {
-            let o = idmodel(&[&"check", f]);
+            // Trailing bytes are a warning: --fail-on warning exits 1 on it.
+            let o = idmodel(&[&"check", f, &"--fail-on", &"warning"]);
             let code = o.status.code();
             assert!(
                 matches!(code, Some(0 | 1)),
@@ -330,11 +366,18 @@ fn check_exit_codes() {
                 );
             }
             if code == Some(1) {
+                // `file: engine[, engine…]: severity: message`, every engine an MDL one.
+                let prefix = format!("{}: ", f.display());
                 for l in stdout(&o).lines() {
+                    let engines = l
+                        .strip_prefix(&prefix)
+                        .and_then(|rest| rest.split_once(": "))
+                        .map(|(engines, _)| engines)
+                        .unwrap_or_else(|| panic!("{l}"));
                     assert!(
-                        ["winquake", "glquake", "quakespasm"]
-                            .iter()
-                            .any(|e| l.contains(&format!(": {e}: "))),
+                        engines
+                            .split(", ")
+                            .all(|e| ["winquake", "glquake", "quakespasm"].contains(&e)),
                         "{l}"
                     );
                 }

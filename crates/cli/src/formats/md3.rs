@@ -524,11 +524,16 @@ impl ModelFormat for Md3 {
         let mut out = Vec::new();
         for e in super::engines(ENGINES, engine) {
             // A side file that does not parse: the engine refuses it.
-            let refused = |file: &str, err: &dyn std::fmt::Display| Finding {
-                engine: e,
-                file: Some(file.to_owned()),
-                severity: idmodel::core::Severity::Refused,
-                message: err.to_string(),
+            let refused = |file: &str, err: &dyn std::fmt::Display| {
+                let message = err.to_string();
+                Finding {
+                    engine: e,
+                    file: Some(file.to_owned()),
+                    severity: idmodel::core::Severity::Refused,
+                    code: "side-file-refused",
+                    location: super::Location::in_message(&message),
+                    message,
+                }
             };
             for f in md3.findings(e) {
                 out.push(Finding::of(&f, None));

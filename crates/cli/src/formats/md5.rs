@@ -370,7 +370,18 @@ impl ModelFormat for Md5 {
 
     fn check(&self, input: &Input<'_>, engine: Option<Engine>) -> Result<Vec<Finding>, Failure> {
         let mut out = Vec::new();
-        let mut sink = |f: idmodel::md5::Finding| out.push(Finding::of(&f, None));
+        let mut sink = |f: idmodel::md5::Finding| {
+            let mut finding = Finding::of(&f, None);
+            // The exact place, offset included, rather than the one the message names.
+            if let Some(at) = f.at {
+                finding.location = Some(super::Location {
+                    offset: u64::try_from(at.offset).ok(),
+                    line: Some(u64::from(at.line)),
+                    column: Some(u64::from(at.column)),
+                });
+            }
+            out.push(finding);
+        };
         // Parsed (and refused) whatever the engine; checked for each MD5 engine asked.
         match input.format {
             Format::Md5Mesh => {

@@ -153,18 +153,72 @@ pub struct Finding {
     pub file: Option<String>,
     /// How bad it is.
     pub severity: Severity,
+    /// The library's stable code for the kind of finding (`idmodel::core::Finding::code`).
+    pub code: &'static str,
+    /// Where in the file (or the side file) it is, when the finding says.
+    pub location: Option<Location>,
     /// One line: what the engine does with this file and why.
     pub message: String,
 }
 
+/// Where a finding is: a byte offset and/or a 1-based line and column. Fields the
+/// finding does not carry are `None` (and left out of `check --json`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Location {
+    /// Byte offset in the file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub offset: Option<u64>,
+    /// 1-based line (text files).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u64>,
+    /// 1-based column in bytes (text files).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<u64>,
+}
+
+impl Location {
+    /// The place a message names, in the shapes the libraries write: a leading
+    /// `line N: ` (the Quake III `.skin` and `animation.cfg` findings), a trailing
+    /// `(line L, column C)` or `(at byte N)`. `None` when it names none.
+    pub fn in_message(message: &str) -> Option<Location> {
+        let number = |s: &str| s.trim().parse::<u64>().ok();
+        if let Some(rest) = message.strip_prefix("line ") {
+            if let Some(line) = rest.split_once(':').and_then(|(n, _)| number(n)) {
+                return Some(Location {
+                    line: Some(line),
+                    ..Location::default()
+                });
+            }
+        }
+        let inner = message.strip_suffix(')')?;
+        let (_, last) = inner.rsplit_once('(')?;
+        if let Some(n) = last.strip_prefix("at byte ") {
+            return Some(Location {
+                offset: Some(number(n)?),
+                ..Location::default()
+            });
+        }
+        let (l, c) = last.strip_prefix("line ")?.split_once(", column ")?;
+        Some(Location {
+            line: Some(number(l)?),
+            column: Some(number(c)?),
+            ..Location::default()
+        })
+    }
+}
+
 impl Finding {
     /// A library finding of any format, about the model or the side file `file`.
+    /// The location is the one the message names ([`Location::in_message`]).
     pub fn of(f: &impl idmodel::core::Finding, file: Option<&str>) -> Finding {
+        let message = f.message().to_string();
         Finding {
             engine: f.engine(),
             file: file.map(str::to_owned),
             severity: f.severity(),
-            message: f.message().to_string(),
+            code: f.code(),
+            location: Location::in_message(&message),
+            message,
         }
     }
 }
