@@ -138,8 +138,12 @@ fn check_takes_a_player_folder() {
     let (rc, out, _) = run(&[&"check", &p, &"--engine", &"ioq3", &"--fail-on", &"warning"]);
     assert_eq!(rc, 1, "{out}");
     assert!(out.contains("head.md3: ioq3: head_default.skin:"), "{out}");
-    // An engine that does not load MD3 is a usage error.
-    let (rc, _, err) = run(&[&"check", &p, &"--engine", &"doom3"]);
+    // A folder checked for an engine that does not load MD3: every part is skipped and
+    // said so (a single file named with such an engine is a usage error: check_gate.rs).
+    let (rc, out, err) = run(&[&"check", &p, &"--engine", &"doom3"]);
+    assert_eq!(rc, 0, "{err}");
+    assert!(format!("{out}{err}").contains("3 files skipped"), "{out}{err}");
+    let (rc, _, err) = run(&[&"check", &p.join("head.md3"), &"--engine", &"doom3"]);
     assert_eq!(rc, 2, "{err}");
 }
 
