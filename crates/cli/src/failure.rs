@@ -48,6 +48,19 @@ impl From<idmodel::Error> for Failure {
 }
 
 /// The scene adapters' errors are complete lines already.
+/// An MD5 parser refusal as one line: what, then line, column and byte offset.
+impl From<idmodel::md5::Md5Error> for Failure {
+    fn from(e: idmodel::md5::Md5Error) -> Self {
+        Self::new(format!(
+            "{} (line {}, column {}, at byte {})",
+            e.kind(),
+            e.line(),
+            e.column(),
+            e.offset()
+        ))
+    }
+}
+
 impl From<idmodel_scene::Error> for Failure {
     fn from(e: idmodel_scene::Error) -> Self {
         Self::new(e.message())

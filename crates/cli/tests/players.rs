@@ -132,7 +132,10 @@ fn check_takes_a_player_folder() {
     assert_eq!(rc, 0, "{out}{err}");
     // The three parts are checked (a folder prints only what has findings, then the
     // summary).
-    assert!(format!("{out}{err}").contains("checked 3 files"), "{out}{err}");
+    assert!(
+        format!("{out}{err}").contains("checked 3 files"),
+        "{out}{err}"
+    );
     // A skin naming a surface the model lacks is a finding, named with its part.
     std::fs::write(p.join("head_default.skin"), "nosuch,models/x.tga\n").unwrap();
     let (rc, out, _) = run(&[&"check", &p, &"--engine", &"ioq3", &"--fail-on", &"warning"]);
@@ -142,7 +145,10 @@ fn check_takes_a_player_folder() {
     // said so (a single file named with such an engine is a usage error: check_gate.rs).
     let (rc, out, err) = run(&[&"check", &p, &"--engine", &"doom3"]);
     assert_eq!(rc, 0, "{err}");
-    assert!(format!("{out}{err}").contains("3 files skipped"), "{out}{err}");
+    assert!(
+        format!("{out}{err}").contains("3 files skipped"),
+        "{out}{err}"
+    );
     let (rc, _, err) = run(&[&"check", &p.join("head.md3"), &"--engine", &"doom3"]);
     assert_eq!(rc, 2, "{err}");
 }

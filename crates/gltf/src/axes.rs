@@ -2,7 +2,7 @@
 
 // The conventions themselves belong to the scene (the OBJ writer and the renderer use
 // them too); the glTF step only chooses among them.
-pub use idmodel_scene::axes::{Axes, Winding, yfov_from_xfov};
+use idmodel_scene::axes::{Axes, Winding};
 
 /// Options of the IR → glTF step.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

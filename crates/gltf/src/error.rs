@@ -3,7 +3,7 @@
 use alloc::string::String;
 use core::fmt;
 
-/// Why a [`Scene`](crate::Scene) could not be written.
+/// Why a [`Scene`](idmodel_scene::Scene) could not be written.
 ///
 /// The exporter refuses rather than write a file that the Khronos validator would reject;
 /// the message names the object (`mesh 2 primitive 0 NORMAL`, `animation "run" channel

@@ -7,9 +7,10 @@ use alloc::vec::Vec;
 use serde_json::{Map, Value, json};
 
 use crate::error::invalid;
-use crate::{
-    AlphaMode, Animation, Axes, ChannelValues, ExportError, ExportOptions, Image, Interpolation,
-    Primitive, Scene, unit_or_up,
+use crate::{ExportError, ExportOptions};
+use idmodel_scene::axes::Axes;
+use idmodel_scene::{
+    AlphaMode, Animation, ChannelValues, Image, Interpolation, Primitive, Scene, unit_or_up,
 };
 
 type Result<T> = core::result::Result<T, ExportError>;

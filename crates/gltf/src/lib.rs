@@ -1,6 +1,6 @@
 //! # idmodel-gltf
 //!
-//! glTF 2.0 export of an `idmodel_scene::Scene` ([`Scene`]), the format-independent
+//! glTF 2.0 export of an [`idmodel_scene::Scene`], the format-independent
 //! scene the adapters of `idmodel-scene` build from each id format. This crate is
 //! Scene → glTF only: it knows nothing of the formats.
 //!
@@ -10,10 +10,10 @@
 //!
 //! The exporter does every glTF-specific step, so adapters stay short:
 //! - **axes**: Z-up id files become Y-up glTF, `(x, y, z) → (y, z, x)`, or are kept
-//!   ([`Axes`]); applied to positions, normals, morph displacements, node transforms,
+//!   ([`idmodel_scene::axes::Axes`]); applied to positions, normals, morph displacements, node transforms,
 //!   animation values and inverse bind matrices;
 //! - **winding**: the id games' clockwise front faces become glTF's counter-clockwise ones
-//!   ([`Winding`]);
+//!   ([`idmodel_scene::axes::Winding`]);
 //! - **validity**: unit normals and quaternions, normalised joint weights (at most 8 per
 //!   vertex, in `JOINTS_0/WEIGHTS_0` and `_1`), `POSITION` and key-time `min`/`max`,
 //!   bufferView targets, 16-bit indices where they fit, 4-byte alignment, PNG encoding of
@@ -49,13 +49,6 @@ mod axes;
 mod error;
 mod export;
 
-pub use axes::{Axes, ExportOptions, Winding, yfov_from_xfov};
+pub use axes::ExportOptions;
 pub use error::ExportError;
 pub use export::{GltfFiles, png_rgba8, to_glb, to_gltf};
-pub use idmodel_scene;
-// The scene types under their old paths, for code written before `idmodel-scene` existed
-// (new code names `idmodel_scene::…`).
-pub use idmodel_scene::{
-    AlphaMode, Animation, Camera, Channel, ChannelValues, Image, Interpolation, Material, Mesh,
-    MorphTarget, Node, Primitive, Scene, Skin, unit_or_up,
-};

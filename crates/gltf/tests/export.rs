@@ -8,7 +8,8 @@
 mod common;
 
 use common::*;
-use idmodel_gltf::{Axes, ExportOptions, to_glb, to_gltf, yfov_from_xfov};
+use idmodel_gltf::{ExportOptions, to_glb, to_gltf};
+use idmodel_scene::axes::{Axes, yfov_from_xfov};
 use idmodel_scene::{
     Animation, Camera, Channel, ChannelValues, Image, Interpolation, Material, Mesh, MorphTarget,
     Node, Scene, Skin,

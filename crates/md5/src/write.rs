@@ -292,3 +292,31 @@ impl<W: Write + ?Sized> Write for Dyn<'_, W> {
         self.0.write_str(s)
     }
 }
+
+#[cfg(feature = "alloc")]
+/// The three entry points of each writer, `written_size`, `write_into` and `write`, over the
+/// module's `write_fmt(&T, &mut impl Write)`.
+macro_rules! entry_points {
+    ($t:ty) => {
+        /// The size in bytes of [`write()`]'s output.
+        pub fn written_size(m: &$t) -> core::result::Result<usize, WriteError> {
+            let mut c = crate::write::Counter(0);
+            write_fmt(m, &mut c)?;
+            Ok(c.0)
+        }
+
+        /// Writes into `buf`; returns the bytes written.
+        pub fn write_into(m: &$t, buf: &mut [u8]) -> core::result::Result<usize, WriteError> {
+            crate::write::into_slice(buf, |w| write_fmt(m, w))
+        }
+
+        /// Writes to a new `Vec<u8>`.
+        pub fn write(m: &$t) -> core::result::Result<alloc::vec::Vec<u8>, WriteError> {
+            let mut s = alloc::string::String::new();
+            write_fmt(m, &mut s)?;
+            Ok(s.into_bytes())
+        }
+    };
+}
+#[cfg(feature = "alloc")]
+pub(crate) use entry_points;

@@ -287,7 +287,7 @@ pub enum ChannelValues {
 pub struct Camera {
     /// Name.
     pub name: String,
-    /// Vertical field of view in radians (`idmodel_gltf::yfov_from_xfov` turns a horizontal one into it).
+    /// Vertical field of view in radians ([`crate::axes::yfov_from_xfov`] turns a horizontal one into it).
     pub yfov: f32,
     /// Width / height, if known.
     pub aspect_ratio: Option<f32>,

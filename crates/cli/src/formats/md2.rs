@@ -7,7 +7,7 @@ use idmodel::md2::{self as file, ENGINES, Md2 as Model};
 use idmodel_scene::Scene;
 use idmodel_scene::md2::{self as adapter, FPS};
 
-use super::{Bounds, Engine, Finding, Info, Input, ModelFormat, Request};
+use super::{Bounds, Engine, Finding, Info, Input, ModelFormat, Request, count};
 use crate::failure::Failure;
 
 /// The Quake II MD2 module.
@@ -15,14 +15,6 @@ pub struct Md2;
 
 fn parse<'a>(input: &Input<'a>) -> Result<Model<'a>, Failure> {
     Model::parse(input.bytes).map_err(Failure::from)
-}
-
-/// The model's name: the file name without its extension.
-fn model_name(input: &Input<'_>) -> String {
-    input
-        .path
-        .file_stem()
-        .map_or_else(|| "md2".to_owned(), |s| s.to_string_lossy().into_owned())
 }
 
 /// Whether the GL command list agrees with the triangle list, for `info`.
@@ -68,7 +60,6 @@ fn gl_summary(md2: &Model<'_>, findings: &[file::Finding]) -> String {
 impl ModelFormat for Md2 {
     fn info(&self, input: &Input<'_>) -> Result<Info, Failure> {
         let md2 = parse(input)?;
-        let count = |n: usize| u64::try_from(n).unwrap_or(u64::MAX);
         let first = adapter::frame_at(&md2, None)?;
         let findings = md2.findings(Engine::Quake2);
         let mut details = vec![(
@@ -135,27 +126,16 @@ impl ModelFormat for Md2 {
 
     fn check(&self, input: &Input<'_>, engine: Option<Engine>) -> Result<Vec<Finding>, Failure> {
         let md2 = parse(input)?;
-        Ok(super::engines(ENGINES, engine)
-            .flat_map(|e| md2.findings(e))
-            .map(|f| Finding::of(&f, None))
-            .collect())
+        Ok(super::findings(ENGINES, engine, |e| md2.findings(e)))
     }
 
     fn scene(&self, input: &Input<'_>, request: &Request<'_>) -> Result<Scene, Failure> {
         let md2 = parse(input)?;
-        Ok(adapter::scene(
-            &md2,
-            &model_name(input),
-            &request.options(),
-        )?)
+        Ok(adapter::scene(&md2, &input.name(), &request.options())?)
     }
 
     fn frame(&self, input: &Input<'_>, request: &Request<'_>) -> Result<Scene, Failure> {
         let md2 = parse(input)?;
-        Ok(adapter::frame(
-            &md2,
-            &model_name(input),
-            &request.options(),
-        )?)
+        Ok(adapter::frame(&md2, &input.name(), &request.options())?)
     }
 }

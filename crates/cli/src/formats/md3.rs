@@ -13,7 +13,7 @@ use idmodel::md3::{AnimationCfg, ENGINES, Md3 as Model, Skin};
 use idmodel_scene::Scene;
 use idmodel_scene::md3::{self as adapter, CfgUse, Clip, PLAYER_PARTS, Player, Role};
 
-use super::{Bounds, Engine, Finding, Info, Input, ModelFormat, Request};
+use super::{Bounds, Engine, Finding, Info, Input, ModelFormat, Request, count};
 use crate::failure::Failure;
 
 /// The Quake III MD3 module.
@@ -25,10 +25,6 @@ const MAX_SIDECAR: u64 = 1 << 20;
 
 fn parse<'a>(bytes: &'a [u8]) -> Result<Model<'a>, Failure> {
     Model::parse(bytes).map_err(Failure::from)
-}
-
-fn count(n: usize) -> u64 {
-    u64::try_from(n).unwrap_or(u64::MAX)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -153,14 +149,6 @@ impl SingleSidecars {
             animation_cfg: self.cfg_text.as_deref(),
         }
     }
-}
-
-/// The scene's name: the file name without extension.
-fn model_name(input: &Input<'_>) -> String {
-    input
-        .path
-        .file_stem()
-        .map_or_else(|| "md3".to_owned(), |s| s.to_string_lossy().into_owned())
 }
 
 /// The surfaces' shader names, each once, in file order.
@@ -433,9 +421,7 @@ impl ModelFormat for Md3 {
                 format!("'{}' .. '{}'", first.name(), last.name()),
             ));
         }
-        details.push((
-            "skin file".to_owned(),
-            match (&side.skin, &skin) {
+        details.push(("skin file".to_owned(), match (&side.skin, &skin) {
                 (Some(f), Some(s)) => format!(
                     "{} ({} surface entries); materials from it",
                     f.name,
@@ -449,8 +435,7 @@ impl ModelFormat for Md3 {
                     "none ({}_default.skin not found); materials from the surfaces' shader names",
                     side.part
                 ),
-            },
-        ));
+            }));
         let source = match &side.cfg {
             CfgUse::Missing => "no animation.cfg".to_owned(),
             CfgUse::NotForPart => format!(
@@ -535,9 +520,7 @@ impl ModelFormat for Md3 {
                     message,
                 }
             };
-            for f in md3.findings(e) {
-                out.push(Finding::of(&f, None));
-            }
+            out.extend(md3.findings(e).iter().map(|f| Finding::of(f, None)));
             if let Some(file) = &skin_file {
                 match Skin::parse(&file.text) {
                     Ok(skin) => {
@@ -576,25 +559,15 @@ impl ModelFormat for Md3 {
     fn scene(&self, input: &Input<'_>, request: &Request<'_>) -> Result<Scene, Failure> {
         let md3 = parse(input.bytes)?;
         let side = SingleSidecars::read(input, &md3, request.skin)?;
-        adapter::scene(
-            &md3,
-            &model_name(input),
-            &side.sidecars(),
-            &request.options(),
-        )
-        .map_err(Failure::from)
+        adapter::scene(&md3, &input.name(), &side.sidecars(), &request.options())
+            .map_err(Failure::from)
     }
 
     fn frame(&self, input: &Input<'_>, request: &Request<'_>) -> Result<Scene, Failure> {
         let md3 = parse(input.bytes)?;
         let side = SingleSidecars::read(input, &md3, request.skin)?;
-        adapter::frame(
-            &md3,
-            &model_name(input),
-            &side.sidecars(),
-            &request.options(),
-        )
-        .map_err(Failure::from)
+        adapter::frame(&md3, &input.name(), &side.sidecars(), &request.options())
+            .map_err(Failure::from)
     }
 }
 

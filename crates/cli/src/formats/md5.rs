@@ -19,11 +19,11 @@ use idmodel::md5::anim::{self, Anim};
 use idmodel::md5::camera::{self, Camera as CameraFile};
 use idmodel::md5::mesh::{self, Model};
 use idmodel::md5::pose;
-use idmodel::md5::{ENGINES, Md5Error, skinning};
+use idmodel::md5::{ENGINES, skinning};
 use idmodel_scene::Scene;
 use idmodel_scene::md5::{self as adapter, ZERO_RATE_FPS};
 
-use super::{Bounds, Engine, Finding, Info, Input, ModelFormat, Request};
+use super::{Bounds, Engine, Finding, Info, Input, ModelFormat, Request, count};
 use crate::failure::Failure;
 
 /// The Doom 3 MD5 (md5mesh, md5anim, md5camera) module.
@@ -35,66 +35,20 @@ const LISTED_JOINTS: usize = 12;
 // ---------------------------------------------------------------------------------------
 // Parsing and small helpers
 
-/// A parser refusal as one line: what, then line, column and byte offset.
-fn refused(e: &Md5Error) -> Failure {
-    Failure::new(format!(
-        "{} (line {}, column {}, at byte {})",
-        e.kind(),
-        e.line(),
-        e.column(),
-        e.offset()
-    ))
-}
-
-fn parse_mesh(input: &Input<'_>) -> Result<Model, Failure> {
-    Model::parse(input.bytes).map_err(|e| refused(&e))
-}
-
-fn parse_anim(input: &Input<'_>) -> Result<Anim, Failure> {
-    Anim::parse(input.bytes).map_err(|e| refused(&e))
-}
-
-fn parse_camera(input: &Input<'_>) -> Result<CameraFile, Failure> {
-    CameraFile::parse(input.bytes).map_err(|e| refused(&e))
-}
-
-/// The answer for a format this module does not read (`formats::module` never routes
-/// one here).
-fn not_md5(format: Format) -> Failure {
-    Failure::wrong_module(format)
-}
-
-fn count(n: usize) -> u64 {
-    u64::try_from(n).unwrap_or(u64::MAX)
-}
-
-/// The name of a file: its file name without the extension.
-fn stem(input: &Input<'_>) -> String {
-    input.path.file_stem().map_or_else(
-        || input.format.id().to_owned(),
-        |s| s.to_string_lossy().into_owned(),
-    )
-}
-
 /// The `--anim` files, parsed and checked against the mesh's joints (see
 /// `idmodel_scene::md5::mesh::fit`), with their names (file stems).
 fn mesh_anims(model: &Model, request: &Request<'_>) -> Result<Vec<(String, Anim)>, Failure> {
     let mut out = Vec::with_capacity(request.anims.len());
     for a in request.anims {
         let shown = a.path.display();
-        let anim = parse_anim(a).map_err(|f| Failure::new(format!("--anim {shown}: {f}")))?;
+        let anim =
+            Anim::parse(a.bytes).map_err(|f| Failure::new(format!("--anim {shown}: {f}")))?;
         let warning = adapter::mesh::fit(model, &anim)
             .map_err(|e| Failure::new(format!("--anim {shown}: {e}")))?;
         if let Some(w) = warning {
             eprintln!("idmodel: {shown}: warning: {w}");
         }
-        out.push((
-            a.path.file_stem().map_or_else(
-                || "md5anim".to_owned(),
-                |s| s.to_string_lossy().into_owned(),
-            ),
-            anim,
-        ));
+        out.push((a.name(), anim));
     }
     Ok(out)
 }
@@ -116,33 +70,8 @@ fn no_anims(request: &Request<'_>) -> Result<(), Failure> {
 // ---------------------------------------------------------------------------------------
 // Meshes
 
-fn mesh_scene(input: &Input<'_>, request: &Request<'_>) -> Result<Scene, Failure> {
-    let model = parse_mesh(input)?;
-    // Before the anims are read (the adapter checks it again), so a mesh with too many
-    // joints is refused as such whatever its --anim files hold.
-    adapter::mesh::check_joints(&model)?;
-    let anims = mesh_anims(&model, request)?;
-    Ok(adapter::mesh::scene(
-        &model,
-        &stem(input),
-        &named(&anims),
-        &request.options(),
-    )?)
-}
-
-fn mesh_frame(input: &Input<'_>, request: &Request<'_>) -> Result<Scene, Failure> {
-    let model = parse_mesh(input)?;
-    let anims = mesh_anims(&model, request)?;
-    Ok(adapter::mesh::frame(
-        &model,
-        &stem(input),
-        &named(&anims),
-        &request.options(),
-    )?)
-}
-
 fn mesh_info(input: &Input<'_>) -> Result<Info, Failure> {
-    let model = parse_mesh(input)?;
+    let model = Model::parse(input.bytes)?;
     let bind = model.bind_pose();
     let mut points: Vec<Vec3> = Vec::new();
     let mut details = Vec::new();
@@ -233,28 +162,8 @@ fn mesh_info(input: &Input<'_>) -> Result<Info, Failure> {
 // ---------------------------------------------------------------------------------------
 // Anims on their own
 
-fn anim_scene(input: &Input<'_>, request: &Request<'_>) -> Result<Scene, Failure> {
-    no_anims(request)?;
-    let anim = parse_anim(input)?;
-    Ok(adapter::anim::scene(
-        &anim,
-        &stem(input),
-        &request.options(),
-    )?)
-}
-
-fn anim_frame(input: &Input<'_>, request: &Request<'_>) -> Result<Scene, Failure> {
-    no_anims(request)?;
-    let anim = parse_anim(input)?;
-    Ok(adapter::anim::frame(
-        &anim,
-        &stem(input),
-        &request.options(),
-    )?)
-}
-
 fn anim_info(input: &Input<'_>) -> Result<Info, Failure> {
-    let anim = parse_anim(input)?;
+    let anim = Anim::parse(input.bytes)?;
     let mut details = vec![
         ("commandline".to_owned(), format!("{:?}", anim.commandline)),
         (
@@ -303,18 +212,8 @@ fn anim_info(input: &Input<'_>) -> Result<Info, Failure> {
 // ---------------------------------------------------------------------------------------
 // Cameras
 
-fn camera_scene(input: &Input<'_>, request: &Request<'_>) -> Result<Scene, Failure> {
-    no_anims(request)?;
-    let cam = parse_camera(input)?;
-    Ok(adapter::camera::scene(
-        &cam,
-        &stem(input),
-        &request.options(),
-    )?)
-}
-
 fn camera_info(input: &Input<'_>) -> Result<Info, Failure> {
-    let cam = parse_camera(input)?;
+    let cam = CameraFile::parse(input.bytes)?;
     let mut details = vec![
         ("commandline".to_owned(), format!("{:?}", cam.commandline)),
         ("frame rate".to_owned(), format!("{} fps", cam.frame_rate)),
@@ -364,7 +263,7 @@ impl ModelFormat for Md5 {
             Format::Md5Mesh => mesh_info(input),
             Format::Md5Anim => anim_info(input),
             Format::Md5Camera => camera_info(input),
-            other => Err(not_md5(other)),
+            other => Err(Failure::wrong_module(other)),
         }
     }
 
@@ -385,42 +284,86 @@ impl ModelFormat for Md5 {
         // Parsed (and refused) whatever the engine; checked for each MD5 engine asked.
         match input.format {
             Format::Md5Mesh => {
-                let file = mesh::parse(input.bytes).map_err(|e| refused(&e))?;
+                let file = mesh::parse(input.bytes)?;
                 super::engines(ENGINES, engine).for_each(|e| file.check(e, &mut sink));
             }
             Format::Md5Anim => {
-                let file = anim::parse(input.bytes).map_err(|e| refused(&e))?;
+                let file = anim::parse(input.bytes)?;
                 super::engines(ENGINES, engine).for_each(|e| file.check(e, &mut sink));
             }
             Format::Md5Camera => {
-                let file = camera::parse(input.bytes).map_err(|e| refused(&e))?;
+                let file = camera::parse(input.bytes)?;
                 super::engines(ENGINES, engine).for_each(|e| file.check(e, &mut sink));
             }
-            other => return Err(not_md5(other)),
+            other => return Err(Failure::wrong_module(other)),
         }
         Ok(out)
     }
 
     fn scene(&self, input: &Input<'_>, request: &Request<'_>) -> Result<Scene, Failure> {
+        let (name, options) = (input.name(), request.options());
         match input.format {
-            Format::Md5Mesh => mesh_scene(input, request),
-            Format::Md5Anim => anim_scene(input, request),
-            Format::Md5Camera => camera_scene(input, request),
-            other => Err(not_md5(other)),
+            Format::Md5Mesh => {
+                let model = Model::parse(input.bytes)?;
+                // Before the anims are read (the adapter checks it again), so a mesh with
+                // too many joints is refused as such whatever its --anim files hold.
+                adapter::mesh::check_joints(&model)?;
+                let anims = mesh_anims(&model, request)?;
+                Ok(adapter::mesh::scene(
+                    &model,
+                    &name,
+                    &named(&anims),
+                    &options,
+                )?)
+            }
+            Format::Md5Anim => {
+                no_anims(request)?;
+                Ok(adapter::anim::scene(
+                    &Anim::parse(input.bytes)?,
+                    &name,
+                    &options,
+                )?)
+            }
+            Format::Md5Camera => {
+                no_anims(request)?;
+                Ok(adapter::camera::scene(
+                    &CameraFile::parse(input.bytes)?,
+                    &name,
+                    &options,
+                )?)
+            }
+            other => Err(Failure::wrong_module(other)),
         }
     }
 
     fn frame(&self, input: &Input<'_>, request: &Request<'_>) -> Result<Scene, Failure> {
+        let (name, options) = (input.name(), request.options());
         match input.format {
-            Format::Md5Mesh => mesh_frame(input, request),
-            Format::Md5Anim => anim_frame(input, request),
+            Format::Md5Mesh => {
+                let model = Model::parse(input.bytes)?;
+                let anims = mesh_anims(&model, request)?;
+                Ok(adapter::mesh::frame(
+                    &model,
+                    &name,
+                    &named(&anims),
+                    &options,
+                )?)
+            }
+            Format::Md5Anim => {
+                no_anims(request)?;
+                Ok(adapter::anim::frame(
+                    &Anim::parse(input.bytes)?,
+                    &name,
+                    &options,
+                )?)
+            }
             Format::Md5Camera => {
-                parse_camera(input)?;
+                CameraFile::parse(input.bytes)?;
                 Err(Failure::new(
                     "an md5camera is a camera path with nothing to draw; convert it to .glb or .gltf",
                 ))
             }
-            other => Err(not_md5(other)),
+            other => Err(Failure::wrong_module(other)),
         }
     }
 }

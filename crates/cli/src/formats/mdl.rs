@@ -6,7 +6,7 @@
 use idmodel::mdl::{self as file, ENGINES, Mdl as Model, SeamRule, WeldedMesh};
 use idmodel_scene::{Scene, mdl as adapter};
 
-use super::{Bounds, Engine, Finding, Info, Input, ModelFormat, Request};
+use super::{Bounds, Engine, Finding, Info, Input, ModelFormat, Request, count};
 use crate::failure::Failure;
 
 /// The Quake MDL module.
@@ -14,18 +14,6 @@ pub struct Mdl;
 
 fn parse<'a>(input: &Input<'a>) -> Result<Model<'a>, Failure> {
     Model::parse(input.bytes).map_err(Failure::from)
-}
-
-fn count(n: usize) -> u64 {
-    u64::try_from(n).unwrap_or(u64::MAX)
-}
-
-/// The model's name: the file name without its extension.
-fn model_name(input: &Input<'_>) -> String {
-    input
-        .path
-        .file_stem()
-        .map_or_else(|| "mdl".to_owned(), |s| s.to_string_lossy().into_owned())
 }
 
 /// The `info` detail lines.
@@ -172,27 +160,16 @@ impl ModelFormat for Mdl {
 
     fn check(&self, input: &Input<'_>, engine: Option<Engine>) -> Result<Vec<Finding>, Failure> {
         let mdl = parse(input)?;
-        Ok(super::engines(ENGINES, engine)
-            .flat_map(|e| mdl.findings(e))
-            .map(|f| Finding::of(&f, None))
-            .collect())
+        Ok(super::findings(ENGINES, engine, |e| mdl.findings(e)))
     }
 
     fn scene(&self, input: &Input<'_>, request: &Request<'_>) -> Result<Scene, Failure> {
         let mdl = parse(input)?;
-        Ok(adapter::scene(
-            &mdl,
-            &model_name(input),
-            &request.options(),
-        )?)
+        Ok(adapter::scene(&mdl, &input.name(), &request.options())?)
     }
 
     fn frame(&self, input: &Input<'_>, request: &Request<'_>) -> Result<Scene, Failure> {
         let mdl = parse(input)?;
-        Ok(adapter::frame(
-            &mdl,
-            &model_name(input),
-            &request.options(),
-        )?)
+        Ok(adapter::frame(&mdl, &input.name(), &request.options())?)
     }
 }

@@ -33,6 +33,35 @@ pub struct Input<'a> {
     pub bytes: &'a [u8],
 }
 
+impl Input<'_> {
+    /// The model's name: the file name without its extension (the format's id for a
+    /// path without a file name).
+    pub fn name(&self) -> String {
+        self.path.file_stem().map_or_else(
+            || self.format.id().to_owned(),
+            |s| s.to_string_lossy().into_owned(),
+        )
+    }
+}
+
+/// A count as `Info` holds it (saturating).
+pub fn count(n: usize) -> u64 {
+    u64::try_from(n).unwrap_or(u64::MAX)
+}
+
+/// What a format's `check` answers about the model file: the library findings of each
+/// engine of `all` asked (see [`engines`]), in engine order.
+pub fn findings<F: idmodel::core::Finding>(
+    all: &'static [Engine],
+    only: Option<Engine>,
+    of: impl FnMut(Engine) -> Vec<F>,
+) -> Vec<Finding> {
+    engines(all, only)
+        .flat_map(of)
+        .map(|f| Finding::of(&f, None))
+        .collect()
+}
+
 /// What `convert` and `render` ask for beyond the file itself.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Request<'a> {

@@ -4,7 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use idmodel_gltf::{Axes, ExportOptions, to_glb, to_gltf};
+use idmodel_gltf::{ExportOptions, to_glb, to_gltf};
+use idmodel_scene::axes::Axes;
 use idmodel_scene::{Image, Node, Primitive, Scene};
 use idmodel_test_support::{has_node, validator_package, validator_script};
 

@@ -497,8 +497,8 @@ mod tests {
         // The exporter's axis conversion keeps the rule: converting the quaternion
         // rotates converted vectors into converted axis rows.
         let axis = [[0.0, 1.0, 0.0], [-1.0, 0.0, 0.0], [0.0, 0.0, 1.0]];
-        let q = idmodel_gltf::Axes::YUp.quat(axis_to_quat(&axis));
-        let yup = |v| idmodel_gltf::Axes::YUp.point(v);
+        let q = crate::axes::Axes::YUp.quat(axis_to_quat(&axis));
+        let yup = |v| crate::axes::Axes::YUp.point(v);
         assert!(near(rotate(q, yup([1.0, 0.0, 0.0])), yup(axis[0])));
     }
 
