@@ -25,6 +25,15 @@ const MAX_FILE: u64 = 1 << 30;
 /// Extensions `convert FOLDER` picks up (md5anim files need a mesh: use `--anim`).
 const MODEL_EXTENSIONS: [&str; 5] = ["mdl", "md2", "md3", "md5mesh", "md5camera"];
 
+/// `convert`'s `--max-output` and `--dense-weights`.
+#[derive(Debug, Clone, Copy, Default)]
+struct Limits {
+    /// The budget of an animated scene, adapters and glTF writer alike (`None`: default).
+    max_bytes: Option<u64>,
+    /// Plain dense morph weights instead of sparse accessors.
+    dense_weights: bool,
+}
+
 /// Runs one subcommand.
 pub fn run(command: Command) -> Exit {
     match command {
@@ -38,14 +47,20 @@ pub fn run(command: Command) -> Exit {
             keep_axes,
             to,
             force,
+            max_output,
+            dense_weights,
         } => {
             let axes = if keep_axes { Axes::Keep } else { Axes::YUp };
+            let limits = Limits {
+                max_bytes: max_output,
+                dense_weights,
+            };
             if input.is_dir() && formats::md3::is_player_folder(&input) {
-                convert_player(&input, &output, &anims, frame, axes, to, force)
+                convert_player(&input, &output, &anims, frame, axes, limits, to, force)
             } else if input.is_dir() {
-                convert_folder(&input, &output, &anims, frame, axes, to, force)
+                convert_folder(&input, &output, &anims, frame, axes, limits, to, force)
             } else {
-                convert_file(&input, &output, &anims, frame, axes, to, force)
+                convert_file(&input, &output, &anims, frame, axes, limits, to, force)
             }
         }
         Command::Render {
@@ -359,12 +374,14 @@ fn kind_of(output: &Path, to: Option<OutKind>) -> Result<OutKind, String> {
     }
 }
 
+#[allow(clippy::too_many_arguments)] // the command's options, passed on as given
 fn convert_file(
     input: &Path,
     output: &Path,
     anims: &[PathBuf],
     frame: Option<usize>,
     axes: Axes,
+    limits: Limits,
     to: Option<OutKind>,
     force: bool,
 ) -> Exit {
@@ -373,7 +390,7 @@ fn convert_file(
         Err(m) => return usage(m),
     };
     let policy = Policy { force, named: true };
-    match convert_one(input, output, anims, frame, axes, kind, policy) {
+    match convert_one(input, output, anims, frame, axes, limits, kind, policy) {
         Ok(()) => Exit::Ok,
         Err(e) => {
             error_line(e.line());
@@ -383,12 +400,14 @@ fn convert_file(
 }
 
 /// Converts one file; the error is the complete line to print.
+#[allow(clippy::too_many_arguments)] // the command's options, passed on as given
 fn convert_one(
     input: &Path,
     output: &Path,
     anims: &[PathBuf],
     frame: Option<usize>,
     axes: Axes,
+    limits: Limits,
     kind: OutKind,
     policy: Policy,
 ) -> Result<(), Stop> {
@@ -398,11 +417,13 @@ fn convert_one(
     let request = Request {
         anims: &anim_inputs,
         frame,
+        max_bytes: limits.max_bytes,
     };
     export(
         input,
         output,
         axes,
+        limits,
         kind,
         policy,
         || loaded.module.scene(&loaded.input(), &request),
@@ -435,10 +456,12 @@ fn obj_files(frame: &Scene, stem: &str, axes: Axes) -> Result<(String, Beside), 
 /// Writes the scene (`.glb`/`.gltf`) or one frame (`.obj`) of `input` to `output`
 /// (with its side files, all checked before any is written: `output::Plan`); the error
 /// is the complete line to print.
+#[allow(clippy::too_many_arguments)] // the command's options, passed on as given
 fn export(
     input: &Path,
     output: &Path,
     axes: Axes,
+    limits: Limits,
     kind: OutKind,
     policy: Policy,
     scene: impl FnOnce() -> Result<Scene, Failure>,
@@ -446,6 +469,8 @@ fn export(
 ) -> Result<(), Stop> {
     let options = ExportOptions {
         axes,
+        dense_weights: limits.dense_weights,
+        max_bytes: limits.max_bytes,
         ..ExportOptions::default()
     };
     let mut plan = Plan::new(policy);
@@ -486,12 +511,14 @@ fn export(
 /// `convert` of a Quake III player folder (`lower.md3`, `upper.md3`, `head.md3`): one
 /// assembled model. OUTPUT is the file to write, or a folder to write
 /// `<folder name>.<ext>` into (`--to`, default glb).
+#[allow(clippy::too_many_arguments)] // the command's options, passed on as given
 fn convert_player(
     input: &Path,
     output: &Path,
     anims: &[PathBuf],
     frame: Option<usize>,
     axes: Axes,
+    limits: Limits,
     to: Option<OutKind>,
     force: bool,
 ) -> Exit {
@@ -511,7 +538,11 @@ fn convert_player(
             .map_or_else(|| "player".into(), |n| n.to_string_lossy().into_owned());
         (output.join(format!("{name}.{}", kind.ext())), kind)
     };
-    let request = Request { anims: &[], frame };
+    let request = Request {
+        anims: &[],
+        frame,
+        max_bytes: limits.max_bytes,
+    };
     // Written into a folder, the file name is derived: an existing file is kept.
     let policy = Policy {
         force,
@@ -521,6 +552,7 @@ fn convert_player(
         input,
         &output,
         axes,
+        limits,
         kind,
         policy,
         || formats::md3::player_scene(input, &request),
@@ -601,12 +633,14 @@ fn batch_outputs(input: &Path, output: &Path, files: &[PathBuf], kind: OutKind) 
         .collect()
 }
 
+#[allow(clippy::too_many_arguments)] // the command's options, passed on as given
 fn convert_folder(
     input: &Path,
     output: &Path,
     anims: &[PathBuf],
     frame: Option<usize>,
     axes: Axes,
+    limits: Limits,
     to: Option<OutKind>,
     force: bool,
 ) -> Exit {
@@ -670,7 +704,7 @@ fn convert_folder(
         .map(|(file, out)| {
             bar.set_message(file.display().to_string());
             let result = std::panic::catch_unwind(|| {
-                convert_one(file, out, &[], frame, axes, kind, policy).map_err(String::from)
+                convert_one(file, out, &[], frame, axes, limits, kind, policy).map_err(String::from)
             })
             .unwrap_or_else(|_| {
                 panicked.store(true, Ordering::Relaxed);
@@ -715,6 +749,7 @@ fn render_file(
         let request = Request {
             anims: &anim_inputs,
             frame,
+            ..Request::default()
         };
         let frame = loaded
             .module

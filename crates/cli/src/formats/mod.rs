@@ -42,14 +42,17 @@ pub struct Request<'a> {
     /// frame to pose. `None`: the whole animation / the first frame (md5mesh: bind pose,
     /// or frame 0 of the first `--anim` when one is given).
     pub frame: Option<usize>,
+    /// `--max-output BYTES`: the budget of an animated scene (`None`: the default).
+    pub max_bytes: Option<u64>,
 }
 
 impl Request<'_> {
-    /// The adapter options of this request (`--frame`; the command has no clip or skin
-    /// choice yet).
+    /// The adapter options of this request (`--frame`, `--max-output`; the command has no
+    /// clip or skin choice yet).
     pub fn options(&self) -> Options {
         Options {
             frame: self.frame,
+            max_bytes: self.max_bytes,
             ..Options::default()
         }
     }
