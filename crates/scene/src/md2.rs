@@ -25,6 +25,12 @@
 //!   for [`frame`], its first frame when no frame is given).
 //! - **[`frame`]** (for the renderer and the OBJ writer): a still scene of one frame.
 //! - Everything is in file axes and the file's clockwise winding; the writers convert.
+//! - **Finite numbers**: a non-finite `scale` or `translate` makes positions NaN or
+//!   infinite; they (and any non-finite displacement or texture coordinate) become 0,
+//!   and `check` reports the frames (`non-finite-frame`).
+//! - **Size**: the morph targets and keys ([`morph_bytes`], linear in the frames: the
+//!   weights are [`ChannelValues::SparseWeights`](crate::ChannelValues::SparseWeights))
+//!   are checked against [`Options::max_bytes`] before anything is built.
 
 use alloc::borrow::ToOwned;
 use alloc::format;

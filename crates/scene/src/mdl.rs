@@ -33,6 +33,12 @@
 //!   no animation. **[`Options::clip`]**: only the animation of that name (and, for
 //!   [`frame`], its first pose when no frame is given).
 //! - **[`frame`]** (for the renderer and the OBJ writer): a still scene of one pose.
+//! - **Finite numbers**: a non-finite `scale` or `scale_origin` makes positions NaN or
+//!   infinite; they (and any non-finite displacement) become 0, and `check` reports the
+//!   header (`non-finite-scale`).
+//! - **Size**: the morph targets and keys ([`morph_bytes`], linear in the poses: the
+//!   weights are [`ChannelValues::SparseWeights`](crate::ChannelValues::SparseWeights))
+//!   are checked against [`Options::max_bytes`] before anything is built.
 //! - Everything is in file axes and the file's clockwise winding; the writers convert.
 
 use alloc::borrow::ToOwned;
