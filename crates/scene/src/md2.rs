@@ -29,7 +29,7 @@
 //!   infinite; they (and any non-finite displacement or texture coordinate) become 0,
 //!   and `check` reports the frames (`non-finite-frame`).
 //! - **Size**: the morph targets and keys ([`morph_bytes`], linear in the frames: the
-//!   weights are [`ChannelValues::SparseWeights`](crate::ChannelValues::SparseWeights))
+//!   weights are [`ChannelValues::SparseWeights`])
 //!   are checked against [`Options::max_bytes`] before anything is built.
 
 use alloc::borrow::ToOwned;

@@ -37,7 +37,7 @@
 //!   infinite; they (and any non-finite displacement) become 0, and `check` reports the
 //!   header (`non-finite-scale`).
 //! - **Size**: the morph targets and keys ([`morph_bytes`], linear in the poses: the
-//!   weights are [`ChannelValues::SparseWeights`](crate::ChannelValues::SparseWeights))
+//!   weights are [`ChannelValues::SparseWeights`])
 //!   are checked against [`Options::max_bytes`] before anything is built.
 //! - Everything is in file axes and the file's clockwise winding; the writers convert.
 
