@@ -24,6 +24,15 @@ const MAX_FILE: u64 = 1 << 30;
 /// Extensions `convert FOLDER` picks up (md5anim files need a mesh: use `--anim`).
 const MODEL_EXTENSIONS: [&str; 5] = ["mdl", "md2", "md3", "md5mesh", "md5camera"];
 
+/// `convert`'s `--max-output` and `--dense-weights`.
+#[derive(Debug, Clone, Copy, Default)]
+struct Limits {
+    /// The budget of an animated scene, adapters and glTF writer alike (`None`: default).
+    max_bytes: Option<u64>,
+    /// Plain dense morph weights instead of sparse accessors.
+    dense_weights: bool,
+}
+
 /// Runs one subcommand.
 pub fn run(command: Command) -> Exit {
     match command {
@@ -50,6 +59,8 @@ pub fn run(command: Command) -> Exit {
             keep_axes,
             to,
             force,
+            max_output,
+            dense_weights,
         } => {
             let axes = if keep_axes { Axes::Keep } else { Axes::YUp };
             let frame = Choice {
@@ -57,13 +68,18 @@ pub fn run(command: Command) -> Exit {
                 clip: clip.as_deref(),
                 skin: skin.as_deref(),
                 quiet,
+                max_bytes: max_output,
+            };
+            let limits = Limits {
+                max_bytes: max_output,
+                dense_weights,
             };
             if input.is_dir() && formats::md3::is_player_folder(&input) {
-                convert_player(&input, &output, &anims, frame, axes, to, force)
+                convert_player(&input, &output, &anims, frame, axes, limits, to, force)
             } else if input.is_dir() {
-                convert_folder(&input, &output, &anims, frame, axes, to, force)
+                convert_folder(&input, &output, &anims, frame, axes, limits, to, force)
             } else {
-                convert_file(&input, &output, &anims, frame, axes, to, force)
+                convert_file(&input, &output, &anims, frame, axes, limits, to, force)
             }
         }
         Command::Completions { shell } => crate::usage::completions(shell),
@@ -89,6 +105,7 @@ pub fn run(command: Command) -> Exit {
                 clip: clip.as_deref(),
                 skin: skin.as_deref(),
                 quiet: true,
+                max_bytes: None,
             };
             render_file(&file, &output, &anims, frame, &options, force)
         }
@@ -325,12 +342,14 @@ fn kind_of(output: &Path, to: Option<OutKind>) -> Result<OutKind, String> {
     }
 }
 
+#[allow(clippy::too_many_arguments)] // the command's options, passed on as given
 fn convert_file(
     input: &Path,
     output: &Path,
     anims: &[PathBuf],
     frame: Choice<'_>,
     axes: Axes,
+    limits: Limits,
     to: Option<OutKind>,
     force: bool,
 ) -> Exit {
@@ -342,7 +361,7 @@ fn convert_file(
         return exit;
     }
     let policy = Policy { force, named: true };
-    match convert_one(input, output, anims, frame, axes, kind, policy) {
+    match convert_one(input, output, anims, frame, axes, limits, kind, policy) {
         Ok(written) => {
             if !frame.quiet {
                 out_line(written);
@@ -357,12 +376,14 @@ fn convert_file(
 }
 
 /// Converts one file; the error is the complete line to print.
+#[allow(clippy::too_many_arguments)] // the command's options, passed on as given
 fn convert_one(
     input: &Path,
     output: &Path,
     anims: &[PathBuf],
     frame: Choice<'_>,
     axes: Axes,
+    limits: Limits,
     kind: OutKind,
     policy: Policy,
 ) -> Result<Written, Stop> {
@@ -374,6 +395,7 @@ fn convert_one(
         input,
         output,
         axes,
+        limits,
         kind,
         policy,
         || loaded.module.scene(&loaded.input(), &request),
@@ -406,10 +428,12 @@ fn obj_files(frame: &Scene, stem: &str, axes: Axes) -> Result<(String, Beside), 
 /// Writes the scene (`.glb`/`.gltf`) or one frame (`.obj`) of `input` to `output`
 /// (with its side files, all checked before any is written: `output::Plan`); the error
 /// is the complete line to print.
+#[allow(clippy::too_many_arguments)] // the command's options, passed on as given
 fn export(
     input: &Path,
     output: &Path,
     axes: Axes,
+    limits: Limits,
     kind: OutKind,
     policy: Policy,
     scene: impl FnOnce() -> Result<Scene, Failure>,
@@ -417,6 +441,8 @@ fn export(
 ) -> Result<Written, Stop> {
     let options = ExportOptions {
         axes,
+        dense_weights: limits.dense_weights,
+        max_bytes: limits.max_bytes,
         ..ExportOptions::default()
     };
     let mut plan = Plan::new(policy);
@@ -464,12 +490,14 @@ fn export(
 /// `convert` of a Quake III player folder (`lower.md3`, `upper.md3`, `head.md3`): one
 /// assembled model. OUTPUT is the file to write, or a folder to write
 /// `<folder name>.<ext>` into (`--to`, default glb).
+#[allow(clippy::too_many_arguments)] // the command's options, passed on as given
 fn convert_player(
     input: &Path,
     output: &Path,
     anims: &[PathBuf],
     frame: Choice<'_>,
     axes: Axes,
+    limits: Limits,
     to: Option<OutKind>,
     force: bool,
 ) -> Exit {
@@ -494,7 +522,7 @@ fn convert_player(
         force,
         named: has_ext,
     };
-    match export_player(input, &output, frame, axes, kind, policy) {
+    match export_player(input, &output, frame, axes, limits, kind, policy) {
         Ok(written) => {
             if !frame.quiet {
                 out_line(format_args!(
@@ -515,11 +543,13 @@ fn convert_player(
 
 /// Writes the player in the folder `input` to `output`: the scene, or for `.obj` one
 /// posed frame.
+#[allow(clippy::too_many_arguments)] // the command's options, passed on as given
 fn export_player(
     input: &Path,
     output: &Path,
     frame: Choice<'_>,
     axes: Axes,
+    limits: Limits,
     kind: OutKind,
     policy: Policy,
 ) -> Result<Written, Stop> {
@@ -528,6 +558,7 @@ fn export_player(
         input,
         output,
         axes,
+        limits,
         kind,
         policy,
         || formats::md3::player_scene(input, &request),
@@ -647,12 +678,14 @@ fn batch_outputs(input: &Path, output: &Path, files: &[PathBuf], kind: OutKind) 
         .collect()
 }
 
+#[allow(clippy::too_many_arguments)] // the command's options, passed on as given
 fn convert_folder(
     input: &Path,
     output: &Path,
     anims: &[PathBuf],
     frame: Choice<'_>,
     axes: Axes,
+    limits: Limits,
     to: Option<OutKind>,
     force: bool,
 ) -> Exit {
@@ -727,9 +760,11 @@ fn convert_folder(
             bar.set_message(players::progress_label(input, file));
             let result = std::panic::catch_unwind(|| {
                 if file.is_dir() {
-                    export_player(file, out, frame, axes, kind, policy).map_err(String::from)
+                    export_player(file, out, frame, axes, limits, kind, policy)
+                        .map_err(String::from)
                 } else {
-                    convert_one(file, out, &[], frame, axes, kind, policy).map_err(String::from)
+                    convert_one(file, out, &[], frame, axes, limits, kind, policy)
+                        .map_err(String::from)
                 }
             })
             .unwrap_or_else(|_| {

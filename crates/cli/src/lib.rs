@@ -134,6 +134,15 @@ enum Command {
         /// read-only output. Never an input.
         #[arg(long)]
         force: bool,
+        /// The most bytes an animated model's morph targets and keys may take (suffix K,
+        /// M or G for KiB, MiB, GiB; default 1G); a model over it is refused before
+        /// anything is built.
+        #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
+        max_output: Option<u64>,
+        /// Write morph weights as plain keys × targets floats instead of glTF sparse
+        /// accessors (grows with frames²; for clients without sparse accessors).
+        #[arg(long)]
+        dense_weights: bool,
     },
     /// Draw a picture of the model with a small software renderer.
     Render {
@@ -237,6 +246,21 @@ fn parse_size(s: &str) -> Result<(u32, u32), String> {
             .ok_or_else(bad)
     };
     Ok((side(w)?, side(h)?))
+}
+
+/// A byte count with an optional binary suffix: `1000`, `64K`, `512M`, `2G`.
+fn parse_bytes(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let (digits, shift) = match t.char_indices().last() {
+        Some((i, 'k' | 'K')) => (t.get(..i), 10),
+        Some((i, 'm' | 'M')) => (t.get(..i), 20),
+        Some((i, 'g' | 'G')) => (t.get(..i), 30),
+        _ => (Some(t), 0),
+    };
+    digits
+        .and_then(|d| d.parse::<u64>().ok())
+        .and_then(|n| n.checked_mul(1u64 << shift))
+        .ok_or_else(|| "expected a byte count such as 1000, 64K, 512M or 2G".to_owned())
 }
 
 fn parse_colour(s: &str) -> Result<[u8; 4], String> {
@@ -366,6 +390,17 @@ mod tests {
     #[test]
     fn cli_definition_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn byte_counts_take_binary_suffixes() {
+        assert_eq!(parse_bytes("1000"), Ok(1000));
+        assert_eq!(parse_bytes("64K"), Ok(64 << 10));
+        assert_eq!(parse_bytes("512m"), Ok(512 << 20));
+        assert_eq!(parse_bytes("2G"), Ok(2 << 30));
+        assert!(parse_bytes("G").is_err());
+        assert!(parse_bytes("-1").is_err());
+        assert!(parse_bytes("99999999999999999999G").is_err());
     }
 
     #[test]

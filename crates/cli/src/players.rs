@@ -22,6 +22,8 @@ pub struct Choice<'a> {
     pub skin: Option<&'a str>,
     /// `--quiet`: no line on success, no progress.
     pub quiet: bool,
+    /// `--max-output BYTES`: the budget of an animated scene (`None`: the default).
+    pub max_bytes: Option<u64>,
 }
 
 impl<'a> Choice<'a> {
@@ -35,6 +37,7 @@ impl<'a> Choice<'a> {
             frame: self.frame,
             clip: self.clip,
             skin: self.skin,
+            max_bytes: self.max_bytes,
         }
     }
 }

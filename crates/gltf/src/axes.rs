@@ -11,4 +11,14 @@ pub struct ExportOptions {
     pub axes: Axes,
     /// Winding of the IR's triangles (default: clockwise, as in every id format).
     pub winding: Winding,
+    /// Write sparse morph weights ([`ChannelValues::SparseWeights`], what the MDL, MD2
+    /// and MD3 adapters build) as plain dense accessors of `keys × targets` floats
+    /// instead of glTF sparse accessors (default `false`: sparse, linear in the keys).
+    /// The dense form grows with frames², and is refused over [`ExportOptions::max_bytes`].
+    ///
+    /// [`ChannelValues::SparseWeights`]: crate::ChannelValues::SparseWeights
+    pub dense_weights: bool,
+    /// The most bytes the dense weights of one channel may take when
+    /// [`ExportOptions::dense_weights`] is set; `None`: [`idmodel_scene::DEFAULT_MAX_BYTES`].
+    pub max_bytes: Option<u64>,
 }

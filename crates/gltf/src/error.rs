@@ -18,6 +18,17 @@ pub enum ExportError {
     TooLarge(&'static str),
     /// An embedded image could not be encoded as PNG.
     Image(String),
+    /// The output would exceed the caller's budget
+    /// ([`ExportOptions::max_bytes`](crate::ExportOptions::max_bytes)): `what` needs
+    /// `need` bytes, over `limit`.
+    OverBudget {
+        /// What would be written (`the dense morph weights of animation 0 channel 0`).
+        what: String,
+        /// Bytes it needs.
+        need: u64,
+        /// The limit.
+        limit: u64,
+    },
 }
 
 impl fmt::Display for ExportError {
@@ -26,6 +37,12 @@ impl fmt::Display for ExportError {
             ExportError::Invalid(m) => write!(f, "invalid scene: {m}"),
             ExportError::TooLarge(what) => write!(f, "too large for glTF: {what} exceeds 4 GiB"),
             ExportError::Image(m) => write!(f, "cannot encode image: {m}"),
+            ExportError::OverBudget { what, need, limit } => write!(
+                f,
+                "{what} would need {}, over the {} limit (--max-output raises it; without --dense-weights they are stored sparsely)",
+                idmodel_scene::human_bytes(*need),
+                idmodel_scene::human_bytes(*limit)
+            ),
         }
     }
 }

@@ -44,6 +44,7 @@ pub fn to_glb(scene: &Scene, options: &ExportOptions) -> Result<Vec<u8>> {
     let mut json = serde_json::to_vec(&doc).map_err(|e| ExportError::Image(e.to_string()))?;
     pad_to_4(&mut json, b' ');
     let mut bin = bin;
+    bin.reserve_exact(3); // the padding, without a doubling of the buffer
     pad_to_4(&mut bin, 0);
     let chunk_header = 8usize;
     let mut total = 12usize
@@ -57,18 +58,24 @@ pub fn to_glb(scene: &Scene, options: &ExportOptions) -> Result<Vec<u8>> {
             .ok_or(ExportError::TooLarge("the GLB file"))?;
     }
     let total32 = u32_len(total, "the GLB file")?;
-    let mut out = Vec::with_capacity(total);
-    out.extend_from_slice(&GLB_MAGIC.to_le_bytes());
-    out.extend_from_slice(&2u32.to_le_bytes());
-    out.extend_from_slice(&total32.to_le_bytes());
-    out.extend_from_slice(&u32_len(json.len(), "the JSON chunk")?.to_le_bytes());
-    out.extend_from_slice(&CHUNK_JSON.to_le_bytes());
-    out.extend_from_slice(&json);
-    if !bin.is_empty() {
-        out.extend_from_slice(&u32_len(bin.len(), "the BIN chunk")?.to_le_bytes());
-        out.extend_from_slice(&CHUNK_BIN.to_le_bytes());
-        out.extend_from_slice(&bin);
+    // Everything before the BIN chunk's data; it is put in front of `bin` in place, so
+    // the export never holds two copies of the buffer (the peak memory bound).
+    let mut head = Vec::with_capacity(total.saturating_sub(bin.len()));
+    head.extend_from_slice(&GLB_MAGIC.to_le_bytes());
+    head.extend_from_slice(&2u32.to_le_bytes());
+    head.extend_from_slice(&total32.to_le_bytes());
+    head.extend_from_slice(&u32_len(json.len(), "the JSON chunk")?.to_le_bytes());
+    head.extend_from_slice(&CHUNK_JSON.to_le_bytes());
+    head.extend_from_slice(&json);
+    drop(json);
+    if bin.is_empty() {
+        return Ok(head);
     }
+    head.extend_from_slice(&u32_len(bin.len(), "the BIN chunk")?.to_le_bytes());
+    head.extend_from_slice(&CHUNK_BIN.to_le_bytes());
+    let mut out = bin;
+    out.reserve_exact(head.len());
+    out.splice(0..0, head);
     Ok(out)
 }
 
@@ -77,6 +84,7 @@ pub fn to_glb(scene: &Scene, options: &ExportOptions) -> Result<Vec<u8>> {
 pub fn to_gltf(scene: &Scene, options: &ExportOptions, bin_uri: &str) -> Result<GltfFiles> {
     let (doc, mut bin) = build(scene, options, Some(bin_uri))?;
     let json = serde_json::to_vec_pretty(&doc).map_err(|e| ExportError::Image(e.to_string()))?;
+    bin.reserve_exact(3); // the padding, without a doubling of the buffer
     pad_to_4(&mut bin, 0);
     Ok(GltfFiles { json, bin })
 }
@@ -119,6 +127,12 @@ struct Buffers {
 impl Buffers {
     /// Appends `bytes` as a new buffer view (4-byte aligned) and returns its index.
     fn view(&mut self, bytes: &[u8], target: Option<u32>) -> Result<usize> {
+        // Grow by an eighth rather than doubling, so the buffer's spare capacity (the
+        // peak memory of an export beyond its output) stays small.
+        let need = bytes.len().saturating_add(3);
+        if self.bin.capacity().saturating_sub(self.bin.len()) < need {
+            self.bin.reserve_exact(need.max(self.bin.len() / 8));
+        }
         pad_to_4(&mut self.bin, 0);
         let offset = self.bin.len();
         self.bin.extend_from_slice(bytes);
@@ -178,6 +192,45 @@ impl Buffers {
             a.insert("max".into(), nums(&max));
         }
         Ok(self.accessor(a, view))
+    }
+
+    /// A float SCALAR accessor of `count` elements, all 0 except `values[i]` at
+    /// `indices[i]` (strictly increasing): a glTF sparse accessor without a buffer view,
+    /// so its size is linear in the non-zero values, not in `count`.
+    fn sparse_scalars(&mut self, count: usize, indices: &[u32], values: &[f32]) -> Result<usize> {
+        let mut a = Map::new();
+        a.insert("componentType".into(), FLOAT.into());
+        a.insert("count".into(), count.into());
+        a.insert("type".into(), "SCALAR".into());
+        if !indices.is_empty() {
+            let small = indices.iter().all(|&i| i <= u32::from(u16::MAX));
+            let mut bytes = Vec::with_capacity(indices.len().saturating_mul(4));
+            for &i in indices {
+                match u16::try_from(i) {
+                    Ok(s) if small => bytes.extend_from_slice(&s.to_le_bytes()),
+                    _ => bytes.extend_from_slice(&i.to_le_bytes()),
+                }
+            }
+            let index_view = self.view(&bytes, None)?;
+            bytes.clear();
+            for v in values {
+                bytes.extend_from_slice(&v.to_le_bytes());
+            }
+            let value_view = self.view(&bytes, None)?;
+            a.insert(
+                "sparse".into(),
+                json!({
+                    "count": indices.len(),
+                    "indices": {
+                        "bufferView": index_view,
+                        "componentType": if small { UNSIGNED_SHORT } else { UNSIGNED_INT },
+                    },
+                    "values": {"bufferView": value_view},
+                }),
+            );
+        }
+        self.accessors.push(Value::Object(a));
+        Ok(self.accessors.len().saturating_sub(1))
     }
 
     /// An index accessor, 16-bit when every index fits below the restart value 0xFFFF.
@@ -685,7 +738,7 @@ fn build(
             scene,
             anim,
             ai,
-            axes,
+            options,
             &mesh_map,
             &mesh_targets,
         )? {
@@ -921,10 +974,11 @@ fn animation(
     scene: &Scene,
     anim: &Animation,
     ai: usize,
-    axes: Axes,
+    options: &ExportOptions,
     mesh_map: &[Option<usize>],
     mesh_targets: &[usize],
 ) -> Result<Option<Value>> {
+    let axes = options.axes;
     let mut channels = Vec::new();
     let mut samplers = Vec::new();
     let mut seen: Vec<(usize, &'static str)> = Vec::new();
@@ -969,7 +1023,7 @@ fn animation(
                     Vals::V4(v.iter().map(|&q| axes.quat(unit_quat(q))).collect()),
                 )
             }
-            ChannelValues::Weights(v) => {
+            ChannelValues::Weights(_) | ChannelValues::SparseWeights { .. } => {
                 let mesh = node
                     .mesh
                     .and_then(|m| mesh_map.get(m).copied().flatten().map(|_| m));
@@ -987,15 +1041,7 @@ fn animation(
                 if t == 0 {
                     return Err(invalid!("{what}: weights on a mesh without morph targets"));
                 }
-                if Some(v.len()) != keys.checked_mul(t) {
-                    return Err(invalid!(
-                        "{what}: {} weights for {keys} keys × {t} targets",
-                        v.len()
-                    ));
-                }
-                let w: Vec<[f32; 1]> = v.iter().map(|&x| [x]).collect();
-                finite(&w, &what)?;
-                ("weights", Vals::V1(w))
+                ("weights", weights(&ch.values, keys, t, options, &what)?)
             }
         };
         let count = match &values {
@@ -1006,9 +1052,11 @@ fn animation(
                 .saturating_mul(keys),
             Vals::V3(v) => v.len(),
             Vals::V4(v) => v.len(),
+            Vals::Sparse { count, .. } => *count,
         };
         let expected = match &values {
             Vals::V1(w) => w.len(),
+            Vals::Sparse { count, .. } => *count,
             _ => keys,
         };
         if count != expected {
@@ -1036,6 +1084,11 @@ fn animation(
             Vals::V1(w) => buf.floats(w, None, false)?,
             Vals::V3(v) => buf.floats(v, None, false)?,
             Vals::V4(v) => buf.floats(v, None, false)?,
+            Vals::Sparse {
+                count,
+                indices,
+                values,
+            } => buf.sparse_scalars(*count, indices, values)?,
         };
         let interpolation = match ch.interpolation {
             Interpolation::Linear => "LINEAR",
@@ -1060,6 +1113,102 @@ enum Vals {
     V1(Vec<[f32; 1]>),
     V3(Vec<[f32; 3]>),
     V4(Vec<[f32; 4]>),
+    /// `count` scalars, all 0 but `values` at `indices`.
+    Sparse {
+        count: usize,
+        indices: Vec<u32>,
+        values: Vec<f32>,
+    },
+}
+
+/// The weights of a channel of `keys` keys on a mesh of `targets` targets, checked:
+/// dense ones as they are, sparse ones as a sparse accessor (or expanded, within the
+/// budget, with [`ExportOptions::dense_weights`]).
+fn weights(
+    v: &ChannelValues,
+    keys: usize,
+    targets: usize,
+    options: &ExportOptions,
+    what: &str,
+) -> Result<Vals> {
+    let total = keys.checked_mul(targets);
+    let nonzero = match v {
+        ChannelValues::Weights(v) => {
+            if Some(v.len()) != total {
+                return Err(invalid!(
+                    "{what}: {} weights for {keys} keys × {targets} targets",
+                    v.len()
+                ));
+            }
+            let w: Vec<[f32; 1]> = v.iter().map(|&x| [x]).collect();
+            finite(&w, &what)?;
+            return Ok(Vals::V1(w));
+        }
+        ChannelValues::SparseWeights {
+            targets: n,
+            nonzero,
+        } => {
+            if *n != targets {
+                return Err(invalid!(
+                    "{what}: sparse weights of {n} targets on a mesh of {targets}"
+                ));
+            }
+            nonzero
+        }
+        _ => return Err(invalid!("{what}: not weights")),
+    };
+    let total = total
+        .filter(|&n| u32::try_from(n).is_ok())
+        .ok_or(ExportError::TooLarge("a morph weight accessor"))?;
+    let mut indices = Vec::with_capacity(nonzero.len());
+    let mut values = Vec::with_capacity(nonzero.len());
+    for (e, &(k, t, w)) in nonzero.iter().enumerate() {
+        if k >= keys || t >= targets {
+            return Err(invalid!(
+                "{what}: sparse weight {e} at key {k} target {t}, outside {keys} keys × {targets} targets"
+            ));
+        }
+        if !w.is_finite() {
+            return Err(invalid!("{what}: non-finite sparse weight {e}: {w}"));
+        }
+        let i = k
+            .checked_mul(targets)
+            .and_then(|i| i.checked_add(t))
+            .and_then(|i| u32::try_from(i).ok())
+            .ok_or(ExportError::TooLarge("a morph weight accessor"))?;
+        if indices.last().is_some_and(|&last| last >= i) {
+            return Err(invalid!(
+                "{what}: sparse weight {e} (key {k} target {t}) is not in increasing order"
+            ));
+        }
+        indices.push(i);
+        values.push(w);
+    }
+    if options.dense_weights {
+        let need = u64::try_from(total).unwrap_or(u64::MAX).saturating_mul(4);
+        let limit = options
+            .max_bytes
+            .unwrap_or(idmodel_scene::DEFAULT_MAX_BYTES);
+        if need > limit {
+            return Err(ExportError::OverBudget {
+                what: alloc::format!("the dense morph weights of {what}"),
+                need,
+                limit,
+            });
+        }
+        let mut w = vec![[0.0f32]; total];
+        for (&i, &x) in indices.iter().zip(&values) {
+            if let Some(slot) = usize::try_from(i).ok().and_then(|i| w.get_mut(i)) {
+                *slot = [x];
+            }
+        }
+        return Ok(Vals::V1(w));
+    }
+    Ok(Vals::Sparse {
+        count: total,
+        indices,
+        values,
+    })
 }
 
 /// Encodes `width × height` RGBA8 pixels (rows top to bottom) as a PNG file, as the

@@ -20,6 +20,20 @@
 //!   embedded images, a common root for skin joints, cameras turned to look down −Z;
 //!   anything the Khronos validator would reject (a non-finite float, an index out of
 //!   range, decreasing key times, …) is an [`ExportError`] instead of a file.
+//! - **morph weights, linear in the frames**: the morph adapters (MDL, MD2, MD3) key one
+//!   target per frame (`ChannelValues::SparseWeights`), and the exporter stores such a
+//!   channel's output as a glTF **sparse accessor** (core glTF 2.0, "Sparse Accessors":
+//!   no buffer view, only the non-zero weights and their indices), so a file of `F`
+//!   frames holds `O(F)` weight bytes instead of the `F × (F − 1)` floats of the plain
+//!   form. Clients that read sparse accessors include three.js (`GLTFLoader`), Babylon.js,
+//!   Blender's glTF importer and the Khronos validator; they expand the weights to the
+//!   dense form in memory when they load. [`ExportOptions::dense_weights`] (the command's
+//!   `--dense-weights`) writes the plain form for other clients, refused over
+//!   [`ExportOptions::max_bytes`];
+//! - **finite numbers only**: no NaN or infinity reaches a file. The adapters replace the
+//!   non-finite values they read (0 for positions, displacements and texture
+//!   coordinates; the up axis for normals), the formats' `check` reports them, and any
+//!   that reach the exporter anyway are refused, as the OBJ writer refuses them;
 //!
 //! ```
 //! use idmodel_gltf::{ExportOptions, to_glb};

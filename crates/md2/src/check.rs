@@ -126,6 +126,14 @@ pub enum FindingKind {
         /// The natural size.
         natural: usize,
     },
+    /// Frames whose `scale` or `translate` holds a NaN or an infinity: their vertices
+    /// are not finite, and the engine draws them nowhere or across the screen.
+    NonFiniteFrame {
+        /// How many frames.
+        count: usize,
+        /// The first one.
+        frame: usize,
+    },
 }
 
 impl FindingKind {
@@ -147,6 +155,7 @@ impl FindingKind {
             Self::GlMismatch { .. } => "gl-mismatch",
             Self::NormalIndexOutOfRange { .. } => "normal-index-out-of-range",
             Self::FramePadding { .. } => "frame-padding",
+            Self::NonFiniteFrame { .. } => "non-finite-frame",
         }
     }
 }
@@ -263,6 +272,10 @@ impl findings::Finding for Finding {
             FindingKind::FramePadding { framesize, natural } => write!(
                 f,
                 "framesize {framesize} is larger than the natural {natural}; the padding is skipped"
+            ),
+            FindingKind::NonFiniteFrame { count, frame } => write!(
+                f,
+                "{count} frames have a non-finite scale or translate (first: frame {frame}); their vertices are NaN or infinite (converted, they are 0)"
             ),
         }
     }
@@ -405,6 +418,21 @@ impl Md2<'_> {
                 FindingKind::FramePadding {
                     framesize: self.frame_size(),
                     natural,
+                },
+            );
+        }
+        let mut non_finite = self.frames().enumerate().filter(|(_, fr)| {
+            !fr.scale()
+                .iter()
+                .chain(&fr.translate())
+                .all(|x| x.is_finite())
+        });
+        if let Some((frame, _)) = non_finite.next() {
+            emit(
+                Severity::Hazard,
+                FindingKind::NonFiniteFrame {
+                    count: non_finite.count().saturating_add(1),
+                    frame,
                 },
             );
         }

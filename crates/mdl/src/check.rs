@@ -175,6 +175,9 @@ pub enum FindingKind {
         /// Their length.
         len: usize,
     },
+    /// The header's `scale` or `scale_origin` holds a NaN or an infinity: every vertex is
+    /// not finite, and the engine draws the model nowhere or across the screen.
+    NonFiniteScale,
 }
 
 impl FindingKind {
@@ -200,6 +203,7 @@ impl FindingKind {
             Self::HoleyIgnored => "holey-ignored",
             Self::SkinGroupTooLong { .. } => "skin-group-too-long",
             Self::TrailingData { .. } => "trailing-data",
+            Self::NonFiniteScale => "non-finite-scale",
         }
     }
 }
@@ -368,6 +372,9 @@ impl findings::Finding for Finding {
             FindingKind::TrailingData { len } => write!(
                 f,
                 "{len} bytes follow the last frame (an editor block such as QMEX); they are ignored"
+            ),
+            FindingKind::NonFiniteScale => f.write_str(
+                "the header's scale or origin is not finite; every vertex is NaN or infinite (converted, they are 0)",
             ),
         }
     }
@@ -657,6 +664,14 @@ impl Mdl<'_> {
                 },
                 Severity::Warning,
             );
+        }
+        if !self
+            .scale()
+            .iter()
+            .chain(&self.origin())
+            .all(|x| x.is_finite())
+        {
+            emit(FindingKind::NonFiniteScale, Severity::Hazard);
         }
     }
 

@@ -38,7 +38,7 @@ pub mod render;
 mod scene;
 
 pub use error::Error;
-pub use options::{Options, frame_out_of_range};
+pub use options::{DEFAULT_MAX_BYTES, Options, frame_out_of_range, human_bytes, over_budget};
 pub use scene::{
     AlphaMode, Animation, Camera, Channel, ChannelValues, Image, Interpolation, Material, Mesh,
     MorphTarget, Node, Primitive, Scene, Skin, unit_or_up,

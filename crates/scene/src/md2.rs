@@ -25,6 +25,12 @@
 //!   for [`frame`], its first frame when no frame is given).
 //! - **[`frame`]** (for the renderer and the OBJ writer): a still scene of one frame.
 //! - Everything is in file axes and the file's clockwise winding; the writers convert.
+//! - **Finite numbers**: a non-finite `scale` or `translate` makes positions NaN or
+//!   infinite; they (and any non-finite displacement or texture coordinate) become 0,
+//!   and `check` reports the frames (`non-finite-frame`).
+//! - **Size**: the morph targets and keys ([`morph_bytes`], linear in the frames: the
+//!   weights are [`ChannelValues::SparseWeights`])
+//!   are checked against [`Options::max_bytes`] before anything is built.
 
 use alloc::borrow::ToOwned;
 use alloc::format;
@@ -33,6 +39,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 use core::fmt::Write as _;
 
+use idmodel_core::vec::finite_or_zero;
 use idmodel_md2::{self as file, Md2};
 
 use crate::{
@@ -43,10 +50,11 @@ use crate::{
 /// Playback rate of the animation clips (MD2 files store none).
 pub const FPS: f32 = 10.0;
 
-/// Largest buffer (morph displacements and animation weights, in bytes) an animated
-/// scene may need; beyond it [`scene`] refuses with a hint to export one frame, so a
-/// small hostile file cannot ask for gigabytes.
-pub const MAX_MORPH_BYTES: u64 = 1 << 30;
+/// The default budget of an animated scene (morph displacements and animation keys, in
+/// bytes, [`morph_bytes`]): beyond [`Options::budget`] [`scene`] refuses before it
+/// allocates, with a hint to raise the limit or export one frame, so a small hostile
+/// file cannot ask for gigabytes.
+pub const MAX_MORPH_BYTES: u64 = crate::DEFAULT_MAX_BYTES;
 
 /// Frame `frame` (default 0), or the error naming the valid range.
 ///
@@ -75,7 +83,8 @@ pub fn posed(frame: &file::Frame<'_>, mesh: &file::Mesh) -> (Vec<[f32; 3]>, Vec<
         .map(|v| {
             let i = usize::try_from(v.xyz).unwrap_or(usize::MAX);
             (
-                positions.get(i).copied().unwrap_or([0.0; 3]),
+                // A non-finite scale or translate makes a position so: it becomes 0.
+                positions.get(i).copied().map_or([0.0; 3], finite_or_zero),
                 normals.get(i).copied().unwrap_or([0.0, 0.0, 1.0]),
             )
         })
@@ -117,7 +126,7 @@ pub fn primitive(frame: &file::Frame<'_>, mesh: &file::Mesh, material: Option<us
     Primitive {
         positions,
         normals,
-        uvs: mesh.vertices.iter().map(|v| v.uv).collect(),
+        uvs: mesh.vertices.iter().map(|v| finite_or_zero(v.uv)).collect(),
         indices: mesh.indices.clone(),
         material,
         ..Primitive::default()
@@ -154,29 +163,33 @@ pub fn materials(md2: &Md2<'_>) -> Vec<Material> {
         .collect()
 }
 
-/// How many bytes the morph targets and weight keys of an animated scene take.
+/// How many bytes the morph targets and weight keys of an animated scene take: 24 per
+/// vertex per target (position and normal displacements) and 12 per key (its time and
+/// one sparse weight): linear in the frames.
 pub fn morph_bytes(frames: usize, vertices: usize) -> u64 {
     let targets = u64::try_from(frames.saturating_sub(1)).unwrap_or(u64::MAX);
     let per_target = u64::try_from(vertices)
         .unwrap_or(u64::MAX)
         .saturating_mul(24);
-    let weights = u64::try_from(frames)
-        .unwrap_or(u64::MAX)
-        .saturating_mul(targets)
-        .saturating_mul(4);
-    targets.saturating_mul(per_target).saturating_add(weights)
+    // One frame is no animation: no targets, no keys.
+    let keys = if targets == 0 {
+        0
+    } else {
+        u64::try_from(frames).unwrap_or(u64::MAX).saturating_mul(12)
+    };
+    targets.saturating_mul(per_target).saturating_add(keys)
 }
 
 /// The clip of one frame-name range: keys at 10 fps, weights of `targets` targets.
 fn animation(anim: &file::Animation<'_>, targets: usize) -> Animation {
     let mut times = Vec::with_capacity(anim.frames.len());
-    let mut values = Vec::with_capacity(anim.frames.len().saturating_mul(targets));
+    let mut shown = Vec::with_capacity(anim.frames.len());
     let mut key = 0.0f32;
     for frame in anim.frames.clone() {
         times.push(key / FPS);
         key += 1.0;
         // Target t is frame t + 1; frame 0 is the base (all weights 0).
-        values.extend((1..=targets).map(|t| if t == frame { 1.0 } else { 0.0 }));
+        shown.push(frame.checked_sub(1));
     }
     Animation {
         name: anim.name.to_string(),
@@ -184,7 +197,7 @@ fn animation(anim: &file::Animation<'_>, targets: usize) -> Animation {
             node: 0,
             times,
             interpolation: Interpolation::Linear,
-            values: ChannelValues::Weights(values),
+            values: ChannelValues::one_hot(targets, shown),
         }],
     }
 }
@@ -215,14 +228,7 @@ pub fn scene(md2: &Md2<'_>, name: &str, options: &Options) -> Result<Scene> {
     let mut target_names = Vec::new();
     let mut clips = Vec::new();
     if options.frame.is_none() && md2.frame_count() > 1 {
-        let need = morph_bytes(md2.frame_count(), mesh.vertices.len());
-        if need > MAX_MORPH_BYTES {
-            return Err(Error::new(format!(
-                "{} frames of {} vertices need {need} bytes of morph targets, more than the {MAX_MORPH_BYTES} this tool writes; export one frame with --frame N",
-                md2.frame_count(),
-                mesh.vertices.len()
-            )));
-        }
+        options.check_budget(morph_bytes(md2.frame_count(), mesh.vertices.len()))?;
         for frame in md2.frames().skip(1) {
             let (positions, normals) = posed(&frame, &mesh);
             prim.targets.push(MorphTarget::from_absolute(
@@ -292,13 +298,16 @@ mod tests {
         assert_eq!(clips.len(), 1);
         let ch = &clips[0].channels[0];
         assert_eq!(ch.times, vec![0.0, 0.1]);
-        assert_eq!(ch.values, ChannelValues::Weights(vec![0.0, 1.0]));
+        assert_eq!(ch.values.dense(2), Some(vec![0.0, 1.0]));
+        assert_eq!(ch.values, ChannelValues::one_hot(1, [None, Some(0)]));
     }
 
     #[test]
     fn morph_budget_grows_with_frames_and_vertices() {
         assert_eq!(morph_bytes(1, 1000), 0);
-        assert_eq!(morph_bytes(2, 10), 10 * 24 + 2 * 4);
+        assert_eq!(morph_bytes(2, 10), 10 * 24 + 2 * 12);
+        // Linear in the frames: 16,000 frames of 3 vertices need about 1.2 MB.
+        assert!(morph_bytes(16_000, 3) < 2_000_000);
         assert!(morph_bytes(100_000, 30_000) > MAX_MORPH_BYTES);
     }
 

@@ -81,7 +81,8 @@
 //!   only the tag nodes; [`frame`] (for `.obj` and pictures) draws each tag as three thin
 //!   pyramids along its forward, left and up axes, [`MARKER_LENGTH`] units long.
 //! - **Size**: an animated scene whose morph targets and keys would take more than
-//!   [`MAX_MORPH_BYTES`] is refused, with a hint to export one frame.
+//!   [`Options::max_bytes`](crate::Options::max_bytes) (default [`MAX_MORPH_BYTES`]) is
+//!   refused before it is built, with a hint to raise the limit or export one frame.
 //! - Everything is in file axes and the file's clockwise winding; the exporter converts.
 
 mod clips;
@@ -213,7 +214,7 @@ pub fn scene(
         Vec::new()
     };
     if animated {
-        check_budget(md3, &clips, "the model")?;
+        check_budget(md3, &clips, "the model", options)?;
     }
     let mut scene = Scene {
         name: String::from(name),

@@ -33,6 +33,12 @@
 //!   no animation. **[`Options::clip`]**: only the animation of that name (and, for
 //!   [`frame`], its first pose when no frame is given).
 //! - **[`frame`]** (for the renderer and the OBJ writer): a still scene of one pose.
+//! - **Finite numbers**: a non-finite `scale` or `scale_origin` makes positions NaN or
+//!   infinite; they (and any non-finite displacement) become 0, and `check` reports the
+//!   header (`non-finite-scale`).
+//! - **Size**: the morph targets and keys ([`morph_bytes`], linear in the poses: the
+//!   weights are [`ChannelValues::SparseWeights`])
+//!   are checked against [`Options::max_bytes`] before anything is built.
 //! - Everything is in file axes and the file's clockwise winding; the writers convert.
 
 use alloc::borrow::ToOwned;
@@ -44,6 +50,8 @@ use alloc::vec::Vec;
 use idmodel_mdl::{
     self as file, Flags, Mdl, Palette, SeamRule, SkinOptions, WeldedMesh, skin_to_rgba_vec,
 };
+
+use idmodel_core::vec::finite_or_zero;
 
 use crate::{
     AlphaMode, Animation, Channel, ChannelValues, Error, Image, Interpolation, Material,
@@ -58,10 +66,11 @@ pub const FRAME_TIME: f64 = 0.1;
 /// would make key times lose precision.
 pub const USABLE_INTERVAL: core::ops::RangeInclusive<f32> = 0.001..=60.0;
 
-/// Largest buffer (morph displacements and animation weights, in bytes) an animated
-/// scene may need; beyond it [`scene`] refuses with a hint to export one frame, so a
-/// small hostile file cannot ask for gigabytes.
-pub const MAX_MORPH_BYTES: u64 = 1 << 30;
+/// The default budget of an animated scene (morph displacements and animation keys, in
+/// bytes, [`morph_bytes`]): beyond [`Options::budget`] [`scene`] refuses before it
+/// allocates, with a hint to raise the limit or export one frame, so a small hostile
+/// file cannot ask for gigabytes.
+pub const MAX_MORPH_BYTES: u64 = crate::DEFAULT_MAX_BYTES;
 
 /// Alpha cutoff of `MF_HOLEY` skins (index 255 has alpha 0, every other texel 255).
 pub const HOLEY_CUTOFF: f32 = 0.5;
@@ -125,13 +134,22 @@ fn clip_of<'a>(mdl: &Mdl<'a>, options: &Options) -> Result<Option<file::Animatio
 /// The primitive of `pose` on `mesh` (no morph targets), with material `material`.
 pub fn primitive(pose: &file::Pose<'_>, mesh: &WeldedMesh, material: usize) -> Primitive {
     Primitive {
-        positions: mesh.positions(pose),
+        positions: finite_positions(mesh.positions(pose)),
         normals: mesh.normals(pose),
-        uvs: mesh.vertices.iter().map(|v| v.uv).collect(),
+        uvs: mesh.vertices.iter().map(|v| finite_or_zero(v.uv)).collect(),
         indices: mesh.indices.clone(),
         material: Some(material),
         ..Primitive::default()
     }
+}
+
+/// `positions` with every non-finite coordinate replaced by 0 (a `scale` or `translate`
+/// of infinity or NaN makes them so; see [`crate::obj`] for the rule).
+pub fn finite_positions(mut positions: Vec<[f32; 3]>) -> Vec<[f32; 3]> {
+    for p in &mut positions {
+        *p = finite_or_zero(*p);
+    }
+    positions
 }
 
 /// One material per skin entry (`skin_N`, or `skin_N_group_image_0` for a skin group):
@@ -195,12 +213,19 @@ fn after(prev: Option<f32>, t: f32) -> f32 {
     }
 }
 
-/// How many bytes the morph targets and weight keys of an animated scene take.
+/// How many bytes the morph targets and weight keys of an animated scene take: 24 per
+/// vertex per target (position and normal displacements) and 12 per key (its time and
+/// one sparse weight): linear in the poses.
 pub fn morph_bytes(poses: usize, vertices: usize) -> u64 {
     let targets = count(poses.saturating_sub(1));
     let per_target = count(vertices).saturating_mul(24);
-    let weights = count(poses).saturating_mul(targets).saturating_mul(4);
-    targets.saturating_mul(per_target).saturating_add(weights)
+    // One pose is no animation: no targets, no keys.
+    let keys = if targets == 0 {
+        0
+    } else {
+        count(poses).saturating_mul(12)
+    };
+    targets.saturating_mul(per_target).saturating_add(keys)
 }
 
 /// The clip of one animation range: weights of `targets` targets (target `t` is pose
@@ -208,7 +233,7 @@ pub fn morph_bytes(poses: usize, vertices: usize) -> u64 {
 fn animation(frames: &[file::Frame<'_>], anim: &file::Animation<'_>, targets: usize) -> Animation {
     let entries = frames.get(anim.frames.clone()).unwrap_or(&[]);
     let mut times: Vec<f32> = Vec::new();
-    let mut values = Vec::new();
+    let mut shown = Vec::new();
     let mut clock = 0.0f64;
     for frame in entries {
         let step = pose_time(frame);
@@ -216,7 +241,8 @@ fn animation(frames: &[file::Frame<'_>], anim: &file::Animation<'_>, targets: us
             let pose = frame.first_pose().saturating_add(i);
             times.push(after(times.last().copied(), to_f32(clock)));
             clock += step;
-            values.extend((1..=targets).map(|t| if t == pose { 1.0 } else { 0.0 }));
+            // Target t is pose t + 1; pose 0 is the base (all weights 0).
+            shown.push(pose.checked_sub(1));
         }
     }
     Animation {
@@ -225,7 +251,7 @@ fn animation(frames: &[file::Frame<'_>], anim: &file::Animation<'_>, targets: us
             node: 0,
             times,
             interpolation: Interpolation::Linear,
-            values: ChannelValues::Weights(values),
+            values: ChannelValues::one_hot(targets, shown),
         }],
     }
 }
@@ -261,18 +287,11 @@ pub fn scene(mdl: &Mdl<'_>, name: &str, options: &Options) -> Result<Scene> {
     let mut target_names = Vec::new();
     let mut clips = Vec::new();
     if options.frame.is_none() && mdl.pose_count() > 1 {
-        let need = morph_bytes(mdl.pose_count(), mesh.vertices.len());
-        if need > MAX_MORPH_BYTES {
-            return Err(Error::new(format!(
-                "{} poses of {} vertices need {need} bytes of morph targets, more than the {MAX_MORPH_BYTES} this tool writes; export one frame with --frame N",
-                mdl.pose_count(),
-                mesh.vertices.len()
-            )));
-        }
+        options.check_budget(morph_bytes(mdl.pose_count(), mesh.vertices.len()))?;
         for pose in mdl.poses().skip(1) {
             prim.targets.push(MorphTarget::from_absolute(
                 &prim.positions,
-                &mesh.positions(&pose),
+                &finite_positions(mesh.positions(&pose)),
                 &prim.normals,
                 &mesh.normals(&pose),
             ));
@@ -334,9 +353,16 @@ mod tests {
         for clip in &clips {
             let ch = &clip.channels[0];
             assert!(ch.times.windows(2).all(|w| w[0] < w[1]), "{:?}", ch.times);
-            let ChannelValues::Weights(w) = &ch.values else {
+            let ChannelValues::SparseWeights {
+                targets: t,
+                nonzero,
+            } = &ch.values
+            else {
                 panic!("weights")
             };
+            assert_eq!(*t, targets);
+            assert!(nonzero.len() <= ch.times.len());
+            let w = ch.values.dense(ch.times.len()).unwrap();
             assert_eq!(w.len(), ch.times.len() * targets);
         }
         // The group (intervals 0.1, 0.2, 0.3) plays each pose for its first interval.
@@ -355,7 +381,9 @@ mod tests {
     #[test]
     fn morph_budget_grows_with_poses_and_vertices() {
         assert_eq!(morph_bytes(1, 1000), 0);
-        assert_eq!(morph_bytes(2, 10), 10 * 24 + 2 * 4);
+        assert_eq!(morph_bytes(2, 10), 10 * 24 + 2 * 12);
+        // Linear in the poses: 16,000 poses of 3 vertices need about 1.2 MB.
+        assert!(morph_bytes(16_000, 3) < 2_000_000);
         assert!(morph_bytes(100_000, 30_000) > MAX_MORPH_BYTES);
     }
 

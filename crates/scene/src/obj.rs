@@ -18,6 +18,12 @@
 //! - Materials go to `<stem>.mtl` (`mtllib`, `usemtl`); an embedded skin is named
 //!   `<stem>_<n>.png` by `map_Kd` and returned in [`ObjFiles::textures`] for the caller to
 //!   encode as that PNG; a skin file name is copied to `map_Kd`.
+//! - **Finite numbers only** (the one rule of every writer in the project): the adapters
+//!   put no NaN or infinity in a scene (a non-finite position, displacement or texture
+//!   coordinate read from a file becomes 0, a non-finite normal the up axis, and the
+//!   format crates' `check` reports the file's non-finite values), and a writer given a
+//!   non-finite value anyway refuses the scene, naming the part and the element, as the
+//!   glTF writer does; it never writes `v NaN …`.
 
 use alloc::borrow::ToOwned;
 use alloc::format;
@@ -129,6 +135,28 @@ pub fn to_obj<'a>(scene: &'a Scene, stem: &str, axes: Axes) -> Result<ObjFiles<'
         let _ = writeln!(obj, "o part{pi}");
         if let Some(name) = p.material.and_then(|m| mtl_names.get(m)) {
             let _ = writeln!(obj, "usemtl {name}");
+        }
+        let bad = |what: &str, i: usize, v: &dyn core::fmt::Debug| {
+            Error::new(format!(
+                "part {pi} {what}: non-finite value at element {i}: {v:?}"
+            ))
+        };
+        if let Some((i, v)) = part
+            .positions
+            .iter()
+            .enumerate()
+            .find(|(_, v)| !v.iter().all(|x| x.is_finite()))
+        {
+            return Err(bad("POSITION", i, v));
+        }
+        if let Some((i, v)) = p
+            .uvs
+            .iter()
+            .enumerate()
+            .find(|(_, v)| !v.iter().all(|x| x.is_finite()))
+            .filter(|_| has_uv)
+        {
+            return Err(bad("TEXCOORD_0", i, v));
         }
         for &v in part.positions.iter() {
             let [x, y, z] = axes.point(v);
@@ -244,6 +272,39 @@ mod tests {
         assert_eq!(files.textures[0].pixels, &[1, 2, 3, 255]);
         let kept = to_obj(&mesh, "ogre", Axes::Keep).unwrap().obj;
         assert!(kept.contains("v 1 2 3\n"));
+    }
+
+    #[test]
+    fn non_finite_values_are_refused_not_written() {
+        for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
+            let mesh = Scene::still(
+                "x",
+                vec![Primitive {
+                    positions: vec![[0.0; 3], [bad, 0.0, 0.0], [0.0; 3]],
+                    indices: vec![0, 1, 2],
+                    ..Primitive::default()
+                }],
+                Vec::new(),
+            );
+            let e = to_obj(&mesh, "x", Axes::YUp).unwrap_err();
+            assert!(
+                e.message()
+                    .starts_with("part 0 POSITION: non-finite value at element 1"),
+                "{e}"
+            );
+            let mesh = Scene::still(
+                "x",
+                vec![Primitive {
+                    positions: vec![[0.0; 3]; 3],
+                    uvs: vec![[0.0; 2], [0.0; 2], [0.0, bad]],
+                    indices: vec![0, 1, 2],
+                    ..Primitive::default()
+                }],
+                Vec::new(),
+            );
+            let e = to_obj(&mesh, "x", Axes::YUp).unwrap_err();
+            assert!(e.message().starts_with("part 0 TEXCOORD_0"), "{e}");
+        }
     }
 
     #[test]

@@ -89,7 +89,8 @@ impl MorphTarget {
     ///
     /// `frame_normals` may be empty (no normal displacements). When lengths differ the
     /// missing entries count as zero displacement; the exporter then reports the length
-    /// mismatch if `base` and the primitive disagree.
+    /// mismatch if `base` and the primitive disagree. A displacement that is not finite
+    /// (the difference of two huge positions) is 0.
     pub fn from_absolute(
         base_positions: &[[f32; 3]],
         frame_positions: &[[f32; 3]],
@@ -101,7 +102,7 @@ impl MorphTarget {
             positions: frame_positions
                 .iter()
                 .zip(base_positions)
-                .map(|(f, b)| sub(f, b))
+                .map(|(f, b)| idmodel_core::vec::finite_or_zero(sub(f, b)))
                 .collect(),
             normals: frame_normals
                 .iter()
@@ -280,6 +281,58 @@ pub enum ChannelValues {
     Scale(Vec<[f32; 3]>),
     /// Morph weights of the node's mesh: `times.len() × targets` values, key by key.
     Weights(Vec<f32>),
+    /// Morph weights of the node's mesh stored sparsely: `targets` weights per key, all 0
+    /// except the listed `(key, target, weight)` entries, in strictly increasing
+    /// `(key, target)` order. Its size is linear in the keys, where [`Weights`] is
+    /// `keys × targets`: the animations of the morph adapters (one target set to 1 per
+    /// key) use it, and the glTF writer stores it as a sparse accessor.
+    ///
+    /// [`Weights`]: ChannelValues::Weights
+    SparseWeights {
+        /// Morph targets of the mesh (weights per key).
+        targets: usize,
+        /// The non-zero weights: `(key, target, weight)`.
+        nonzero: Vec<(usize, usize, f32)>,
+    },
+}
+
+impl ChannelValues {
+    /// One-hot morph weights: key `k` sets target `shown[k]` to 1 and every other
+    /// target to 0 (all 0 where `shown[k]` is `None` or not below `targets`).
+    ///
+    /// ```
+    /// use idmodel_scene::ChannelValues;
+    /// let v = ChannelValues::one_hot(3, [None, Some(2), Some(0)]);
+    /// assert_eq!(v.dense(3), Some(vec![0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0]));
+    /// ```
+    pub fn one_hot(targets: usize, shown: impl IntoIterator<Item = Option<usize>>) -> Self {
+        let nonzero = shown
+            .into_iter()
+            .enumerate()
+            .filter_map(|(k, t)| t.filter(|&t| t < targets).map(|t| (k, t, 1.0)))
+            .collect();
+        Self::SparseWeights { targets, nonzero }
+    }
+
+    /// Weights as the dense `keys × targets` list (`None` for other channels, or when an
+    /// entry lies outside `keys × targets` or the size overflows).
+    pub fn dense(&self, keys: usize) -> Option<Vec<f32>> {
+        match self {
+            Self::Weights(v) => Some(v.clone()),
+            Self::SparseWeights { targets, nonzero } => {
+                let mut v = alloc::vec![0.0; keys.checked_mul(*targets)?];
+                for &(k, t, w) in nonzero {
+                    if t >= *targets {
+                        return None;
+                    }
+                    let i = k.checked_mul(*targets)?.checked_add(t)?;
+                    *v.get_mut(i)? = w;
+                }
+                Some(v)
+            }
+            _ => None,
+        }
+    }
 }
 
 /// A perspective camera.

@@ -75,6 +75,8 @@ pub struct Request<'a> {
     pub clip: Option<&'a str>,
     /// `--skin NAME`: Quake III `<part>_NAME.skin`, an MD2/MDL skin index.
     pub skin: Option<&'a str>,
+    /// `--max-output BYTES`: the budget of an animated scene (`None`: the default).
+    pub max_bytes: Option<u64>,
 }
 
 impl Request<'_> {
@@ -84,6 +86,7 @@ impl Request<'_> {
             frame: self.frame,
             clip: self.clip.map(str::to_owned),
             skin: self.skin.map(str::to_owned),
+            max_bytes: self.max_bytes,
         }
     }
 }

@@ -18,7 +18,7 @@ use crate::{
 
 /// Largest glTF buffer (morph displacements and animation keys, in bytes) an animated
 /// scene may need; beyond it the scene is refused with a hint to export one frame.
-pub const MAX_MORPH_BYTES: u64 = 1 << 30;
+pub const MAX_MORPH_BYTES: u64 = crate::DEFAULT_MAX_BYTES;
 
 /// Length of the tag markers of a tag-only model, in model units.
 pub const MARKER_LENGTH: f32 = 8.0;
@@ -291,26 +291,26 @@ fn morph_bytes(md3: &Md3<'_>, clips: &[Clip]) -> u64 {
         .iter()
         .map(|c| count(c.frames.len()))
         .fold(0, u64::saturating_add);
-    let per_key = targets
-        .saturating_mul(4)
-        .saturating_add(count(md3.num_tags()).saturating_mul(32));
+    // A key's time and its one sparse weight, and each tag's transform.
+    let per_key = count(md3.num_tags()).saturating_mul(32).saturating_add(12);
     targets
         .saturating_mul(verts)
         .saturating_mul(24)
         .saturating_add(keys.saturating_mul(per_key))
 }
 
-/// Refuses an animated part whose targets and keys need more than [`MAX_MORPH_BYTES`];
-/// `what` names it in the message (`the model`, `lower.md3`).
-pub(crate) fn check_budget(md3: &Md3<'_>, clips: &[Clip], what: &str) -> Result<(), Error> {
-    let need = morph_bytes(md3, clips);
-    if need > MAX_MORPH_BYTES {
-        return Err(Error::new(format!(
-            "{what}: {} frames need {need} bytes of morph targets and keys, more than the {MAX_MORPH_BYTES} this tool writes; export one frame with --frame N",
-            md3.num_frames()
-        )));
-    }
-    Ok(())
+/// Refuses an animated part whose targets and keys need more than
+/// [`Options::budget`](crate::Options::budget) (default [`MAX_MORPH_BYTES`]); `what`
+/// names it in the message (`the model`, `lower.md3`).
+pub(crate) fn check_budget(
+    md3: &Md3<'_>,
+    clips: &[Clip],
+    what: &str,
+    options: &crate::Options,
+) -> Result<(), Error> {
+    options
+        .check_budget(morph_bytes(md3, clips))
+        .map_err(|e| Error::new(format!("{what}: {e}")))
 }
 
 /// Adds one model to `scene`: a node named `name` with its mesh at frame `base` (morph
@@ -397,17 +397,14 @@ pub(crate) fn part_channels(
     let n = md3.num_frames();
     let mut channels = Vec::new();
     if part.targets > 0 {
-        let mut values = Vec::with_capacity(frames.len().saturating_mul(part.targets));
-        for &f in frames {
-            // Target t is frame t + 1; frame 0 is the base (all weights 0).
-            let shown = mesh_frame(f, n);
-            values.extend((1..=part.targets).map(|t| if t == shown { 1.0 } else { 0.0 }));
-        }
+        // Target t is frame t + 1; frame 0 is the base (all weights 0).
+        let shown = frames.iter().map(|&f| mesh_frame(f, n).checked_sub(1));
+        let values = ChannelValues::one_hot(part.targets, shown);
         channels.push(Channel {
             node: part.node,
             times: times.to_vec(),
             interpolation: Interpolation::Linear,
-            values: ChannelValues::Weights(values),
+            values,
         });
     }
     for (t, &node) in part.tags.iter().enumerate() {

@@ -76,8 +76,8 @@ pub fn player_scene(player: &Player<'_>, options: &Options) -> Result<Scene, Err
     let lower_clips: Vec<Clip> = clips.iter().filter(|c| c.1).map(|c| c.0.clone()).collect();
     let upper_clips: Vec<Clip> = clips.iter().filter(|c| c.2).map(|c| c.0.clone()).collect();
     if animated {
-        check_budget(lower, &lower_clips, "lower.md3")?;
-        check_budget(upper, &upper_clips, "upper.md3")?;
+        check_budget(lower, &lower_clips, "lower.md3", options)?;
+        check_budget(upper, &upper_clips, "upper.md3", options)?;
     }
     let mut scene = Scene {
         name: player.name.into(),
@@ -342,7 +342,7 @@ mod tests {
             lower_clip
                 .channels
                 .iter()
-                .any(|c| matches!(c.values, ChannelValues::Weights(_)))
+                .any(|c| matches!(c.values, ChannelValues::SparseWeights { .. }))
         );
         // The head is not animated: no morph targets.
         let head_mesh = scene.nodes[head].mesh.unwrap();
