@@ -16,7 +16,7 @@ pub struct ExportOptions {
     /// instead of glTF sparse accessors (default `false`: sparse, linear in the keys).
     /// The dense form grows with frames², and is refused over [`ExportOptions::max_bytes`].
     ///
-    /// [`ChannelValues::SparseWeights`]: crate::ChannelValues::SparseWeights
+    /// [`ChannelValues::SparseWeights`]: idmodel_scene::ChannelValues::SparseWeights
     pub dense_weights: bool,
     /// The most bytes the dense weights of one channel may take when
     /// [`ExportOptions::dense_weights`] is set; `None`: [`idmodel_scene::DEFAULT_MAX_BYTES`].
