@@ -783,6 +783,9 @@ fn build(
     if !roots.is_empty() {
         sc.insert("nodes".into(), json!(roots));
     }
+    if !scene.extras.is_empty() {
+        sc.insert("extras".into(), crate::extras::to_json(&scene.extras));
+    }
     root.insert("scenes".into(), json!([sc]));
     root.insert("scene".into(), 0.into());
     Ok((Value::Object(root), buf.bin))

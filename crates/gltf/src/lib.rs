@@ -62,6 +62,7 @@ extern crate alloc;
 mod axes;
 mod error;
 mod export;
+pub mod extras;
 
 pub use axes::ExportOptions;
 pub use error::ExportError;

@@ -28,6 +28,7 @@ pub mod md3;
 
 pub mod axes;
 mod error;
+pub mod extras;
 pub mod md2;
 pub mod md5;
 pub mod mdl;
@@ -38,6 +39,7 @@ pub mod render;
 mod scene;
 
 pub use error::Error;
+pub use extras::{Extras, Value};
 pub use options::{DEFAULT_MAX_BYTES, Options, frame_out_of_range, human_bytes, over_budget};
 pub use scene::{
     AlphaMode, Animation, Camera, Channel, ChannelValues, Image, Interpolation, Material, Mesh,

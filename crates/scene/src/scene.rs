@@ -29,6 +29,9 @@ pub struct Scene {
     pub animations: Vec<Animation>,
     /// Cameras, referenced by [`Node::camera`].
     pub cameras: Vec<Camera>,
+    /// Facts of the source file that glTF cannot say ([`crate::extras`]), written as the
+    /// glTF scene's `extras` and read back on import.
+    pub extras: crate::Extras,
 }
 
 /// A mesh: primitives drawn together, sharing one set of morph targets.

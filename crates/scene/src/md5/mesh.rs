@@ -289,6 +289,7 @@ pub fn scene(
         skins,
         animations,
         cameras: Vec::new(),
+        extras: crate::Extras::default(),
     })
 }
 

@@ -1,0 +1,83 @@
+//! # idmodel-assets
+//!
+//! Game data as id's engines find it (`../shared/spec/ASSETS.md`): game roots on disk and
+//! the archives beside them (`.pak`, `.pk3`, `.pk4`) as one virtual file system in each
+//! engine's search order, the images the engines read, and the resolution of a model's
+//! texture and material names to pixels.
+//!
+//! This is a `std` crate (it reads files, inflates zip entries and decodes images); the
+//! model crates and `idmodel-scene` stay `no_std` and do no I/O.
+//!
+//! Everything reads through the [`Files`] trait, so the texture code works the same over a
+//! folder, an archive, a stack of both, or memory ([`MemFiles`]).
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+// A std crate: the std paths are the natural ones here.
+#![allow(clippy::std_instead_of_core, clippy::std_instead_of_alloc)]
+
+use std::collections::BTreeMap;
+
+/// A source of game files, addressed by **game path**: `/`-separated, relative to the game
+/// root (`models/players/kyonshi/upper.md3`), compared as the engine compares names.
+pub trait Files {
+    /// The bytes of the file at `path`, `Ok(None)` when no source holds it, or an error
+    /// (a refused archive entry, an I/O failure) in one line naming the file.
+    fn read(&self, path: &str) -> Result<Option<Vec<u8>>, String>;
+
+    /// The game paths of the files in folder `dir` (no trailing `/`; not recursive) whose
+    /// names end with `ext` (for example `.shader`; ASCII case-insensitive), each once, in
+    /// the order the engine would list them.
+    fn list(&self, dir: &str, ext: &str) -> Vec<String>;
+
+    /// Whether a file exists at `path` (by default: whether [`Files::read`] finds it).
+    fn exists(&self, path: &str) -> bool {
+        matches!(self.read(path), Ok(Some(_)))
+    }
+}
+
+/// Files held in memory, keyed by game path, compared ASCII case-insensitively: for tests,
+/// fuzzing and callers that have their data in memory already.
+///
+/// ```
+/// use idmodel_assets::{Files, MemFiles};
+/// let mut files = MemFiles::default();
+/// files.insert("scripts/a.shader", b"textures/x { }".to_vec());
+/// assert_eq!(files.read("Scripts/A.shader").unwrap().as_deref(), Some(&b"textures/x { }"[..]));
+/// assert_eq!(files.list("scripts", ".SHADER"), vec!["scripts/a.shader".to_string()]);
+/// assert!(!files.exists("scripts/b.shader"));
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct MemFiles {
+    files: BTreeMap<String, (String, Vec<u8>)>,
+}
+
+impl MemFiles {
+    /// Adds (or replaces) the file at `path`.
+    pub fn insert(&mut self, path: &str, bytes: Vec<u8>) {
+        self.files
+            .insert(path.to_ascii_lowercase(), (path.to_owned(), bytes));
+    }
+}
+
+impl Files for MemFiles {
+    fn read(&self, path: &str) -> Result<Option<Vec<u8>>, String> {
+        Ok(self
+            .files
+            .get(&path.to_ascii_lowercase())
+            .map(|(_, b)| b.clone()))
+    }
+
+    fn list(&self, dir: &str, ext: &str) -> Vec<String> {
+        let prefix = format!("{}/", dir.to_ascii_lowercase());
+        let ext = ext.to_ascii_lowercase();
+        self.files
+            .iter()
+            .filter(|(k, _)| {
+                k.strip_prefix(&prefix)
+                    .is_some_and(|rest| !rest.contains('/') && rest.ends_with(&ext))
+            })
+            .map(|(_, (name, _))| name.clone())
+            .collect()
+    }
+}

@@ -1,0 +1,87 @@
+//! [`idmodel_scene::Extras`] as glTF `extras` JSON and back.
+//!
+//! The writer stores a scene's extras in the glTF scene's `extras` object; an importer
+//! reads them back with [`from_json`]. Floats are written from their `f32` value, so that
+//! they read back as the same `f32` (serde_json prints the shortest decimal that round-trips
+//! the `f64`, and an `f32` widened to `f64` narrows back exactly).
+//!
+//! ```
+//! use idmodel_scene::{Extras, Value};
+//! let mut extras = Extras::default();
+//! extras.set("md3.origin", Value::List(vec![Value::Float(0.1), Value::Int(-3)]));
+//! extras.set("md3.name", Value::Str("models/x.md3".into()));
+//! let json = idmodel_gltf::extras::to_json(&extras);
+//! assert_eq!(idmodel_gltf::extras::from_json(&json), extras);
+//! ```
+
+use idmodel_scene::{Extras, Value};
+use serde_json::{Map, Number};
+
+/// The extras as a JSON object.
+pub fn to_json(extras: &Extras) -> serde_json::Value {
+    serde_json::Value::Object(
+        extras
+            .0
+            .iter()
+            .map(|(k, v)| (k.clone(), value_to_json(v)))
+            .collect::<Map<_, _>>(),
+    )
+}
+
+/// The extras of a JSON object (anything else gives none). Numbers with a fraction or
+/// exponent become [`Value::Float`], others [`Value::Int`] (or `Float` when they do not fit
+/// an `i64`).
+pub fn from_json(json: &serde_json::Value) -> Extras {
+    match json {
+        serde_json::Value::Object(map) => Extras(
+            map.iter()
+                .map(|(k, v)| (k.clone(), value_from_json(v)))
+                .collect(),
+        ),
+        _ => Extras::default(),
+    }
+}
+
+fn value_to_json(v: &Value) -> serde_json::Value {
+    match v {
+        Value::Null => serde_json::Value::Null,
+        Value::Bool(b) => (*b).into(),
+        Value::Int(i) => (*i).into(),
+        // Non-finite floats have no JSON form: null (glTF output never holds NaN).
+        Value::Float(f) => Number::from_f64(f64::from(*f))
+            .map_or(serde_json::Value::Null, serde_json::Value::Number),
+        Value::Str(s) => s.clone().into(),
+        Value::List(l) => serde_json::Value::Array(l.iter().map(value_to_json).collect()),
+        Value::Object(o) => serde_json::Value::Object(
+            o.iter()
+                .map(|(k, v)| (k.clone(), value_to_json(v)))
+                .collect(),
+        ),
+    }
+}
+
+fn value_from_json(v: &serde_json::Value) -> Value {
+    match v {
+        serde_json::Value::Null => Value::Null,
+        serde_json::Value::Bool(b) => Value::Bool(*b),
+        serde_json::Value::Number(n) => match n.as_i64() {
+            Some(i) if !n.is_f64() => Value::Int(i),
+            // f64 → f32: the nearest f32, which is the written one for values this crate wrote.
+            _ => Value::Float(narrow(n.as_f64().unwrap_or(0.0))),
+        },
+        serde_json::Value::String(s) => Value::Str(s.clone()),
+        serde_json::Value::Array(a) => Value::List(a.iter().map(value_from_json).collect()),
+        serde_json::Value::Object(o) => Value::Object(
+            o.iter()
+                .map(|(k, v)| (k.clone(), value_from_json(v)))
+                .collect(),
+        ),
+    }
+}
+
+/// `f` rounded to the nearest `f32` (saturating to ±infinity beyond its range).
+#[allow(clippy::as_conversions, clippy::cast_possible_truncation)]
+fn narrow(f: f64) -> f32 {
+    // `as` from f64 to f32 rounds to nearest, the conversion wanted here; it cannot panic.
+    f as f32
+}
