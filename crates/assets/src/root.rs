@@ -56,6 +56,27 @@ pub fn split_root(model: &Path) -> (PathBuf, String) {
     (root, game.join("/"))
 }
 
+/// `ARCHIVE:entry` (`kyonshi.pk3:models/players/kyonshi/upper.md3`): the archive and the
+/// entry's game path, when `path` is not itself a file and the part before its last `:` is
+/// a regular file. The entry may start with one `/` (dropped). A real file whose name
+/// contains `:` is never split.
+///
+/// ```
+/// use idmodel_assets::root::split_archive_spec;
+/// use std::path::Path;
+/// assert_eq!(split_archive_spec(Path::new("no-such.pk3:models/a.md3")), None);
+/// ```
+pub fn split_archive_spec(path: &Path) -> Option<(PathBuf, String)> {
+    if std::fs::symlink_metadata(path).is_ok() {
+        return None;
+    }
+    let s = path.to_str()?;
+    let (archive, entry) = s.rsplit_once(':')?;
+    let entry = entry.strip_prefix('/').unwrap_or(entry);
+    let archive = PathBuf::from(archive);
+    (!entry.is_empty() && archive.is_file()).then(|| (archive, entry.to_owned()))
+}
+
 impl GameFs {
     /// The file system a model at `model` sees, and the model's own game path
     /// (`models/players/kyonshi/upper.md3`).
@@ -65,6 +86,10 @@ impl GameFs {
     /// game folder with its archives), then on top the model's root ([`split_root`]) as a
     /// game folder with its archives.
     ///
+    /// A model inside an archive, named `ARCHIVE:entry` ([`split_archive_spec`]), sees
+    /// `extra`, then the archive's folder and on top the archive
+    /// ([`GameFs::for_archive_with`]); its game path is the entry.
+    ///
     /// # Errors
     /// A folder or archive that cannot be opened, in one line naming it.
     pub fn for_model(
@@ -72,6 +97,10 @@ impl GameFs {
         extra: &[PathBuf],
         profile: Profile,
     ) -> Result<(GameFs, String), String> {
+        if let Some((archive, entry)) = split_archive_spec(model) {
+            let fs = GameFs::for_archive_with(&archive, extra, profile)?;
+            return Ok((fs, entry));
+        }
         let (root, game) = split_root(model);
         let mut fs = GameFs::new(profile);
         for e in extra {
@@ -95,7 +124,23 @@ impl GameFs {
     /// # Errors
     /// The archive's or its folder's refusal, in one line.
     pub fn for_archive(path: &Path, profile: Profile) -> Result<GameFs, String> {
+        GameFs::for_archive_with(path, &[], profile)
+    }
+
+    /// [`GameFs::for_archive`] on top of the `--game` values `extra` (stacked as in
+    /// [`GameFs::for_model`]).
+    ///
+    /// # Errors
+    /// The refusal of the archive, its folder or one of `extra`, in one line.
+    pub fn for_archive_with(
+        path: &Path,
+        extra: &[PathBuf],
+        profile: Profile,
+    ) -> Result<GameFs, String> {
         let mut fs = GameFs::new(profile);
+        for e in extra {
+            fs.add_game(e)?;
+        }
         let dir = path
             .parent()
             .filter(|p| !p.as_os_str().is_empty())

@@ -381,6 +381,7 @@ pub struct GameFs {
     profile: Profile,
     limits: Limits,
     pub(crate) sources: Vec<Source>,
+    warnings: Vec<String>,
 }
 
 /// `FS_PathCmp`'s key (Quake III): letters folded to upper case, `\` and `:` read as `/`.
@@ -410,12 +411,19 @@ impl GameFs {
             profile,
             limits,
             sources: Vec::new(),
+            warnings: Vec::new(),
         }
     }
 
     /// The rules in use.
     pub fn profile(&self) -> Profile {
         self.profile
+    }
+
+    /// One line per archive of a game folder that was refused and left out (the engines
+    /// skip a pk3 they cannot open, too).
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
     }
 
     /// The reader limits in use.
@@ -432,9 +440,11 @@ impl GameFs {
     /// overrides an earlier one, as `fs_game` overrides `baseq3`): its archives in the
     /// engine's order and its loose files, with the engine's loose-file priority.
     ///
+    /// An archive of the folder that is refused is left out, with a line in
+    /// [`GameFs::warnings`].
+    ///
     /// # Errors
-    /// A folder that cannot be listed, or an archive of the engine's pattern that is refused,
-    /// in one line.
+    /// A folder that cannot be listed, in one line.
     pub fn add_game_dir(&mut self, dir: &Path) -> Result<(), String> {
         let group = self.game_dir_sources(dir)?;
         let mut rest = core::mem::take(&mut self.sources);
@@ -459,7 +469,7 @@ impl GameFs {
     }
 
     /// The sources of one game folder, first searched first.
-    fn game_dir_sources(&self, dir: &Path) -> Result<Vec<Source>, String> {
+    fn game_dir_sources(&mut self, dir: &Path) -> Result<Vec<Source>, String> {
         let p = self.profile;
         let loose = Source::Loose(Loose::new(dir, p));
         let listing: Vec<String> = std::fs::read_dir(dir)
@@ -467,7 +477,15 @@ impl GameFs {
             .filter_map(|e| e.ok())
             .filter_map(|e| e.file_name().into_string().ok())
             .collect();
-        let open = |name: &str| Archive::open(&dir.join(name), p, self.limits);
+        let limits = self.limits;
+        let warnings = &mut self.warnings;
+        let mut open = |name: &str| match Archive::open(&dir.join(name), p, limits) {
+            Ok(a) => Some(a),
+            Err(e) => {
+                warnings.push(format!("{e} (left out)"));
+                None
+            }
+        };
         let mut out = Vec::new();
         match p {
             Profile::Quake | Profile::Quake2 => {
@@ -479,7 +497,7 @@ impl GameFs {
                     let name = format!("pak{n}.pak");
                     // The engine opens the name as given; the OS decides its case.
                     if dir.join(&name).is_file() {
-                        paks.push(Source::Archive(open(&name)?));
+                        paks.extend(open(&name).map(Source::Archive));
                     } else if p == Profile::Quake {
                         break;
                     }
@@ -509,7 +527,7 @@ impl GameFs {
                     if n.to_ascii_lowercase().ends_with(".pk3dir") {
                         group.push(Source::Loose(Loose::new(&dir.join(n), p)));
                     } else {
-                        group.push(Source::Archive(open(n)?));
+                        group.extend(open(n).map(Source::Archive));
                     }
                 }
                 if p == Profile::Ioq3 {
@@ -528,8 +546,7 @@ impl GameFs {
                 names.sort_by_key(|n| d3_sort_key(n));
                 out.push(loose);
                 for n in names.into_iter().rev() {
-                    let a = open(n)?;
-                    if !a.contains("addon.conf") {
+                    if let Some(a) = open(n).filter(|a| !a.contains("addon.conf")) {
                         out.push(Source::Archive(a));
                     }
                 }

@@ -376,3 +376,41 @@ fn corpus_quake_pak_and_openarena_root() {
     assert!(fs.read(&game).unwrap().is_some());
     assert!(!fs.list("scripts", ".shader").is_empty());
 }
+
+#[test]
+fn a_refused_archive_of_a_game_dir_is_left_out_with_a_warning() {
+    let d = scratch("badpk3");
+    put(&d.join("pak0.pk3"), &zip_of(&[("a.txt", b"pak0")]));
+    put(&d.join("pak1.pk3"), b"PK\x03\x04 not really");
+    let fs = game_dir(Profile::Ioq3, &d);
+    assert_eq!(read(&fs, "a.txt").as_deref(), Some("pak0"));
+    assert_eq!(
+        fs.warnings(),
+        [format!(
+            "{}: not a zip: no end of central directory record in the last 15 bytes (left out)",
+            d.join("pak1.pk3").display()
+        )]
+    );
+}
+
+#[test]
+fn archive_entry_specs() {
+    let d = scratch("spec");
+    put(
+        &d.join("a.pk3"),
+        &zip_of(&[("models/x.md3", b"IDP3"), ("t.tga", b"tga")]),
+    );
+    let spec = PathBuf::from(format!("{}:models/x.md3", d.join("a.pk3").display()));
+    assert_eq!(
+        idmodel_assets::root::split_archive_spec(&spec),
+        Some((d.join("a.pk3"), "models/x.md3".to_owned()))
+    );
+    let (fs, game) = GameFs::for_model(&spec, &[], Profile::Ioq3).unwrap();
+    assert_eq!(game, "models/x.md3");
+    assert_eq!(read(&fs, &game).as_deref(), Some("IDP3"));
+    assert_eq!(read(&fs, "t.tga").as_deref(), Some("tga"));
+    // A real file whose name contains ':' wins.
+    let real = d.join("b.pk3:models");
+    put(&real, b"real");
+    assert_eq!(idmodel_assets::root::split_archive_spec(&real), None);
+}
