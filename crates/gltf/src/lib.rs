@@ -67,3 +67,4 @@ pub mod extras;
 pub use axes::ExportOptions;
 pub use error::ExportError;
 pub use export::{GltfFiles, png_rgba8, to_glb, to_gltf};
+pub mod import;
