@@ -75,7 +75,7 @@ enum Command {
     /// Tell what a file is and what it holds.
     Info {
         /// The model file, a Quake III player folder, or a side file (.skin,
-        /// animation.cfg, .shader, .mtr, .anm).
+        /// animation.cfg, .shader, .mtr, .anm, md5.cfg/md3.cfg).
         file: PathBuf,
         /// Print one JSON object (schema in the README) instead of text.
         #[arg(long)]
