@@ -53,10 +53,12 @@ use std::collections::BTreeMap;
 pub mod pak;
 pub mod path;
 pub mod pk3;
+pub mod profile;
 pub mod root;
 pub mod vfs;
 
-pub use vfs::{Archive, GameFs, Limits, Loose, Profile, Source};
+pub use profile::{DEFAULT_MAX_ENTRY_SIZE, Limits, Profile, ReadSeek};
+pub use vfs::{Archive, GameFs, Loose, Source};
 
 /// A source of game files, addressed by **game path**: `/`-separated, relative to the game
 /// root (`models/players/kyonshi/upper.md3`), compared as the engine compares names.
