@@ -233,3 +233,8 @@ fn scene_modules_have_no_cycles() {
 fn gltf_modules_have_no_cycles() {
     no_cycles("crates/gltf", "export", "error");
 }
+
+#[test]
+fn assets_modules_have_no_cycles() {
+    no_cycles("crates/assets", "vfs", "profile");
+}

@@ -838,6 +838,95 @@ pub mod anm {
     }
 }
 
+/// The archive readers of `idmodel-assets` on any bytes, shared by the `pak` and `pk3`
+/// targets: open under each profile with a 1 MiB entry limit, list, read every entry and
+/// every refused name. No panic; nothing read is larger than the limit or than what the
+/// directory declares; every error is one line naming the archive.
+#[cfg(feature = "assets")]
+mod archive_walk {
+    use idmodel_assets::{Archive, Limits, Profile};
+
+    const LIMIT: u64 = 1 << 20;
+
+    pub fn walk(data: &[u8], profiles: &[Profile]) {
+        let one_line = |e: &str| {
+            assert!(
+                e.starts_with("fuzz:"),
+                "error does not name the archive: {e}"
+            );
+            assert!(!e.contains(['\n', '\r']), "error is not one line: {e:?}");
+        };
+        for &p in profiles {
+            let limits = Limits {
+                max_entry_size: LIMIT,
+            };
+            let archive = match Archive::from_bytes("fuzz", data.to_vec(), p, limits) {
+                Ok(a) => a,
+                Err(e) => {
+                    one_line(&e);
+                    continue;
+                }
+            };
+            for e in archive.problems() {
+                one_line(e);
+            }
+            let names: Vec<String> = archive.names().into_iter().map(str::to_owned).collect();
+            for n in &names {
+                match archive.read(n) {
+                    Ok(Some(bytes)) => assert!(bytes.len() as u64 <= LIMIT),
+                    // A name of the index may be a duplicate whose chosen entry is refused.
+                    Ok(None) => {}
+                    Err(e) => one_line(&e),
+                }
+            }
+            for (dir, ext) in [("", ""), ("scripts", ".shader"), ("progs", ".mdl")] {
+                for n in archive.list(dir, ext) {
+                    assert!(names.contains(&n), "listed {n:?} is not an entry");
+                }
+            }
+        }
+    }
+}
+
+/// `.pak` (Quake, Quake II): see `archive_walk`.
+pub mod pak {
+    /// Runs the target on one input; panics on a finding. (Without the `assets` feature,
+    /// as when `tests/sweeps.rs` includes this file, it does nothing.)
+    pub fn run(data: &[u8]) {
+        #[cfg(feature = "assets")]
+        {
+            use idmodel_assets::Profile;
+            let mut bytes = data.to_vec();
+            super::archive_walk::walk(&bytes, &[Profile::Quake, Profile::Quake2]);
+            // Most inputs fail the magic: try them as a pak too.
+            if !bytes.starts_with(b"PACK") {
+                bytes.splice(0..bytes.len().min(4), *b"PACK");
+                super::archive_walk::walk(&bytes, &[Profile::Quake2]);
+            }
+        }
+        #[cfg(not(feature = "assets"))]
+        let _ = data;
+    }
+}
+
+/// `.pk3` / `.pk4` (zip): see `archive_walk`.
+pub mod pk3 {
+    /// Runs the target on one input; panics on a finding. (Without the `assets` feature,
+    /// as when `tests/sweeps.rs` includes this file, it does nothing.)
+    pub fn run(data: &[u8]) {
+        #[cfg(feature = "assets")]
+        {
+            use idmodel_assets::Profile;
+            if data.starts_with(b"PACK") {
+                return;
+            }
+            super::archive_walk::walk(data, &[Profile::Ioq3, Profile::Doom3]);
+        }
+        #[cfg(not(feature = "assets"))]
+        let _ = data;
+    }
+}
+
 /// Every target, by the name of its `fuzz_targets/` file and `regressions/` folder.
 pub const TARGETS: &[(&str, Target)] = &[
     ("detect", detect::run),
@@ -859,4 +948,6 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("mtr", mtr::run),
     ("cube2cfg", cube2cfg::run),
     ("anm", anm::run),
+    ("pak", pak::run),
+    ("pk3", pk3::run),
 ];

@@ -10,6 +10,38 @@
 //!
 //! Everything reads through the [`Files`] trait, so the texture code works the same over a
 //! folder, an archive, a stack of both, or memory ([`MemFiles`]).
+//!
+//! ## Archives and game file systems
+//!
+//! - [`pak::Pak`]: Quake / Quake II `.pak` (§1.1); [`pk3::Pk3`]: Quake III `.pk3` and
+//!   Doom 3 `.pk4` (zip, §1.2–1.3). Both are **safe readers** (§1.5): every header field is
+//!   checked against the real file before it is used, names that escape the game root are
+//!   refused ([`path::unsafe_reason`]), no entry is read past [`Limits::max_entry_size`]
+//!   (256 MiB by default) or past the size its directory declares, and nothing is ever
+//!   written to disk. Errors are one line naming the archive and the entry or offset.
+//!   Refusals of the whole archive come back from `new`; a refused entry is left out of the
+//!   index, listed by `problems()`, and reading its name gives its one-line refusal.
+//! - [`Archive`] opens either kind by its first bytes; [`Loose`] is a folder.
+//! - [`GameFs`] stacks them in each engine's search order (§1.4) under a [`Profile`]
+//!   (`Profile::from_engine` maps the findings vocabulary's engines). Quake III's
+//!   loose-file priority is the one difference between [`Profile::Quake3`] (vanilla: pk3s
+//!   override loose files) and [`Profile::Ioq3`] (ioquake3: loose files override pk3s,
+//!   the default, because ioquake3-based engines are what Quake III data runs on today).
+//! - [`GameFs::for_model`] finds a model's game root (the folder above `models/`, `progs/`
+//!   or `players/`, [`root::split_root`]) and returns the file system with the `--game`
+//!   values below it, and the model's game path; `ARCHIVE:entry` paths are models inside
+//!   an archive ([`GameFs::for_archive`]).
+//!
+//! ```
+//! use idmodel_assets::{pak, Archive, Files, GameFs, Limits, Profile};
+//! let bytes = pak::write(&[("progs/player.mdl", b"IDPO..."), ("gfx/palette.lmp", &[0; 768])]).unwrap();
+//! let archive = Archive::from_bytes("pak0.pak", bytes, Profile::Quake, Limits::default()).unwrap();
+//! assert_eq!(archive.names(), ["progs/player.mdl", "gfx/palette.lmp"]);
+//! let mut fs = GameFs::new(Profile::Quake);
+//! fs.push_archive(archive);
+//! assert_eq!(fs.read("gfx/palette.lmp").unwrap().map(|p| p.len()), Some(768));
+//! assert!(fs.read("../etc/passwd").is_err());
+//! ```
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -21,10 +53,12 @@ use std::collections::BTreeMap;
 pub mod pak;
 pub mod path;
 pub mod pk3;
+pub mod profile;
 pub mod root;
 pub mod vfs;
 
-pub use vfs::{Archive, GameFs, Limits, Loose, Profile, Source};
+pub use profile::{DEFAULT_MAX_ENTRY_SIZE, Limits, Profile, ReadSeek};
+pub use vfs::{Archive, GameFs, Loose, Source};
 
 /// A source of game files, addressed by **game path**: `/`-separated, relative to the game
 /// root (`models/players/kyonshi/upper.md3`), compared as the engine compares names.

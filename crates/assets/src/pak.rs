@@ -14,7 +14,7 @@ use std::io::{Read, Seek, SeekFrom};
 use std::sync::Mutex;
 
 use crate::path::{in_dir_with_ext, key};
-use crate::vfs::{Limits, Profile, ReadSeek};
+use crate::profile::{Limits, Profile, ReadSeek};
 
 /// Quake's `MAX_FILES_IN_PACK` (WinQuake common.c).
 pub const MAX_FILES_QUAKE: u64 = 2048;

@@ -1,7 +1,7 @@
 //! Game paths: the engines' name comparison and the safety checks every name passes before
 //! it is indexed or joined to a host folder (ASSETS.md §1.5).
 
-use crate::vfs::Profile;
+use crate::profile::Profile;
 
 /// The lookup key of `name` under `profile`'s comparison (ASSETS.md §1.4): Quake compares
 /// bytes exactly; Quake II folds ASCII letters; Quake III, ioq3 and Doom 3 fold ASCII letters

@@ -23,7 +23,7 @@ use std::io::{Read, Seek, SeekFrom};
 use std::sync::Mutex;
 
 use crate::path::{in_dir_with_ext, key};
-use crate::vfs::{Limits, Profile, ReadSeek};
+use crate::profile::{Limits, Profile, ReadSeek};
 
 /// How far back from the end the end record is searched: the longest comment plus the record.
 const EOCD_WINDOW: u64 = 65535 + 22;

@@ -3,7 +3,8 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use crate::vfs::{Archive, GameFs, Profile, Source};
+use crate::profile::Profile;
+use crate::vfs::{Archive, GameFs, Source};
 
 /// The folder names a game path of a model starts with.
 const TOPS: [&str; 3] = ["models", "progs", "players"];

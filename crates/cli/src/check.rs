@@ -308,8 +308,38 @@ pub fn run(request: &Request) -> Exit {
                     return exit;
                 }
             }
-        } else if let Err(exit) = check_one(path, false, request, &mut summary) {
-            return exit;
+        } else if let Some(found) = crate::archives::check_paths(path) {
+            // Every model inside an archive, as in a folder.
+            walked = true;
+            match found {
+                Ok(models) if models.is_empty() => {
+                    error_line(line(path, "no model files in this archive"));
+                    summary.unreadable();
+                }
+                Ok(models) => {
+                    for m in &models {
+                        if let Err(exit) = check_one(m, true, request, &mut summary) {
+                            return exit;
+                        }
+                    }
+                }
+                Err(e) => {
+                    error_line(e);
+                    summary.unreadable();
+                }
+            }
+        } else {
+            let path = match crate::archives::prepare(path) {
+                Ok(p) => p.unwrap_or_else(|| path.clone()),
+                Err(e) => {
+                    error_line(e);
+                    summary.unreadable();
+                    continue;
+                }
+            };
+            if let Err(exit) = check_one(&path, false, request, &mut summary) {
+                return exit;
+            }
         }
     }
     if walked || request.paths.len() > 1 {

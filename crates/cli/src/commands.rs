@@ -26,7 +26,7 @@ const MODEL_EXTENSIONS: [&str; 5] = ["mdl", "md2", "md3", "md5mesh", "md5camera"
 
 /// `convert`'s `--max-output` and `--dense-weights`.
 #[derive(Debug, Clone, Copy, Default)]
-struct Limits {
+pub(crate) struct Limits {
     /// The budget of an animated scene, adapters and glTF writer alike (`None`: default).
     max_bytes: Option<u64>,
     /// Plain dense morph weights instead of sparse accessors.
@@ -36,18 +36,25 @@ struct Limits {
 /// Runs one subcommand.
 pub fn run(command: Command) -> Exit {
     match command {
-        Command::Info { file, json } => info(&file, json),
+        Command::Info { file, json, game } => {
+            crate::archives::set_game(&game);
+            info(&file, json)
+        }
         Command::Check {
             paths,
             engine,
             fail_on,
             json,
-        } => crate::check::run(&crate::check::Request {
-            paths,
-            engine: engine.map(|e| e.0),
-            fail_on: fail_on.severity(),
-            json,
-        }),
+            game,
+        } => {
+            crate::archives::set_game(&game);
+            crate::check::run(&crate::check::Request {
+                paths,
+                engine: engine.map(|e| e.0),
+                fail_on: fail_on.severity(),
+                json,
+            })
+        }
         Command::Convert {
             input,
             output,
@@ -62,7 +69,9 @@ pub fn run(command: Command) -> Exit {
             max_output,
             dense_weights,
             keep_normals,
+            game,
         } => {
+            crate::archives::set_game(&game);
             let axes = if keep_axes { Axes::Keep } else { Axes::YUp };
             let frame = Choice {
                 frame,
@@ -76,7 +85,11 @@ pub fn run(command: Command) -> Exit {
                 max_bytes: max_output,
                 dense_weights,
             };
-            if input.is_dir() && formats::md3::is_player_folder(&input) {
+            if let Some(exit) =
+                crate::archives::convert(&input, &output, &anims, frame, axes, limits, to, force)
+            {
+                exit
+            } else if input.is_dir() && formats::md3::is_player_folder(&input) {
                 convert_player(&input, &output, &anims, frame, axes, limits, to, force)
             } else if input.is_dir() {
                 convert_folder(&input, &output, &anims, frame, axes, limits, to, force)
@@ -97,7 +110,9 @@ pub fn run(command: Command) -> Exit {
             background,
             force,
             keep_normals,
+            game,
         } => {
+            crate::archives::set_game(&game);
             let options = RenderOptions {
                 width: size.0,
                 height: size.1,
@@ -131,7 +146,7 @@ pub(crate) fn line(path: &Path, failure: impl std::fmt::Display) -> String {
 /// Reads a model file, refusing anything but a regular file (without blocking on a
 /// FIFO) and absurd sizes.
 pub(crate) fn read(path: &Path) -> Result<Vec<u8>, Failure> {
-    output::read_regular(path, MAX_FILE)
+    crate::archives::read(path, MAX_FILE)
 }
 
 /// What `bytes` is, and the module that reads it.
@@ -243,6 +258,17 @@ fn load_anims(paths: &[PathBuf]) -> Result<Vec<Loaded>, String> {
 }
 
 fn info(path: &Path, json: bool) -> Exit {
+    if let Some(exit) = crate::archives::info(path, json) {
+        return exit;
+    }
+    let prepared = match crate::archives::prepare(path) {
+        Ok(p) => p,
+        Err(e) => {
+            error_line(e);
+            return Exit::Failed;
+        }
+    };
+    let path = prepared.as_deref().unwrap_or(path);
     if let Some(exit) = players::info_folder(path, json) {
         return exit;
     }
@@ -347,7 +373,7 @@ fn kind_of(output: &Path, to: Option<OutKind>) -> Result<OutKind, String> {
 }
 
 #[allow(clippy::too_many_arguments)] // the command's options, passed on as given
-fn convert_file(
+pub(crate) fn convert_file(
     input: &Path,
     output: &Path,
     anims: &[PathBuf],
@@ -495,7 +521,7 @@ fn export(
 /// assembled model. OUTPUT is the file to write, or a folder to write
 /// `<folder name>.<ext>` into (`--to`, default glb).
 #[allow(clippy::too_many_arguments)] // the command's options, passed on as given
-fn convert_player(
+pub(crate) fn convert_player(
     input: &Path,
     output: &Path,
     anims: &[PathBuf],
@@ -655,7 +681,7 @@ fn batch_outputs(input: &Path, output: &Path, files: &[PathBuf], kind: OutKind) 
     let short: Vec<PathBuf> = files
         .iter()
         .map(|f| {
-            if f.is_dir() {
+            if is_player_entry(f) {
                 // A player folder: `OUT/<relative folder>.<ext>`.
                 let mut name = rel(f).into_os_string();
                 name.push(".");
@@ -696,22 +722,9 @@ fn convert_folder(
     if !anims.is_empty() {
         return usage("--anim applies to one md5mesh, not to a folder");
     }
-    if output.exists() && !output.is_dir() {
-        return usage(format!(
-            "the output of a folder conversion must be a folder; '{}' is a file",
-            output.display()
-        ));
+    if let Err(exit) = batch_output_ok(output) {
+        return exit;
     }
-    if !output.is_dir() && kind_of(output, None).is_ok() {
-        return usage(format!(
-            "the output of a folder conversion is a folder, not a .{} file: name a folder and choose the format with --to",
-            output
-                .extension()
-                .and_then(|e| e.to_str())
-                .unwrap_or_default()
-        ));
-    }
-    let kind = to.unwrap_or(OutKind::Glb);
     let mut files = Vec::new();
     let mut failures = Vec::new();
     let mut skipped = Skipped::default();
@@ -730,7 +743,54 @@ fn convert_folder(
         }
         return Exit::Failed;
     }
-    let outputs = batch_outputs(input, output, &files, kind);
+    convert_batch(
+        input, &files, failures, &skipped, output, frame, axes, limits, to, force,
+    )
+}
+
+/// The output of a batch must be a folder (or not exist yet): a usage error otherwise.
+pub(crate) fn batch_output_ok(output: &Path) -> Result<(), Exit> {
+    if output.exists() && !output.is_dir() {
+        return Err(usage(format!(
+            "the output of a folder conversion must be a folder; '{}' is a file",
+            output.display()
+        )));
+    }
+    if !output.is_dir() && kind_of(output, None).is_ok() {
+        return Err(usage(format!(
+            "the output of a folder conversion is a folder, not a .{} file: name a folder and choose the format with --to",
+            output
+                .extension()
+                .and_then(|e| e.to_str())
+                .unwrap_or_default()
+        )));
+    }
+    Ok(())
+}
+
+/// Whether a batch entry is a Quake III player folder (on disk or in an archive).
+fn is_player_entry(file: &Path) -> bool {
+    file.is_dir() || crate::archives::is_player(file)
+}
+
+/// Converts the batch `files` found under `input` (a folder, or an archive's virtual
+/// root) into the folder `output`; `failures` are the walk's. All outputs are checked
+/// before anything is converted.
+#[allow(clippy::too_many_arguments)] // the command's options, passed on as given
+pub(crate) fn convert_batch(
+    input: &Path,
+    files: &[PathBuf],
+    mut failures: Vec<String>,
+    skipped: &Skipped,
+    output: &Path,
+    frame: Choice<'_>,
+    axes: Axes,
+    limits: Limits,
+    to: Option<OutKind>,
+    force: bool,
+) -> Exit {
+    let kind = to.unwrap_or(OutKind::Glb);
+    let outputs = batch_outputs(input, output, files, kind);
     if let Err(refused) = output::check_batch(input, &outputs, kind, force) {
         for r in &refused {
             error_line(r);
@@ -763,7 +823,7 @@ fn convert_folder(
         .map(|(file, out)| {
             bar.set_message(players::progress_label(input, file));
             let result = std::panic::catch_unwind(|| {
-                if file.is_dir() {
+                if is_player_entry(file) {
                     export_player(file, out, frame, axes, limits, kind, policy)
                         .map_err(String::from)
                 } else {
@@ -811,11 +871,20 @@ fn render_file(
     options: &RenderOptions,
     force: bool,
 ) -> Exit {
+    let prepared = match crate::archives::prepare(path) {
+        Ok(p) => p,
+        Err(e) => {
+            error_line(e);
+            return Exit::Failed;
+        }
+    };
+    let path = prepared.as_deref().unwrap_or(path);
     if let Err(exit) = anims_apply(path, anims) {
         return exit;
     }
     let result = (|| -> Result<(), Stop> {
-        let frame = if path.is_dir() && formats::md3::is_player_folder(path) {
+        let in_archive = crate::archives::is_virtual(path) && !crate::archives::is_file(path);
+        let frame = if (path.is_dir() || in_archive) && formats::md3::is_player_folder(path) {
             if !anims.is_empty() {
                 return Err(Stop::Refused(line(
                     path,

@@ -14,6 +14,7 @@
 // command-line tool nothing). The panic-freedom lints stay on.
 #![allow(clippy::std_instead_of_core, clippy::std_instead_of_alloc)]
 
+mod archives;
 mod check;
 mod commands;
 mod failure;
@@ -75,11 +76,16 @@ enum Command {
     /// Tell what a file is and what it holds.
     Info {
         /// The model file, a Quake III player folder, or a side file (.skin,
-        /// animation.cfg, .shader, .mtr, .anm, md5.cfg/md3.cfg).
+        /// animation.cfg, .shader, .mtr, .anm, md5.cfg/md3.cfg); an archive (.pak, .pk3, .pk4) lists what it
+        /// holds; ARCHIVE:ENTRY names one entry (a real file named so wins).
         file: PathBuf,
         /// Print one JSON object (schema in the README) instead of text.
         #[arg(long)]
         json: bool,
+        /// A game folder or archive (.pak, .pk3, .pk4) to find the model's files in, below
+        /// the model's own game root; repeatable, a later one overrides an earlier.
+        #[arg(long = "game", value_name = "DIR|ARCHIVE")]
+        game: Vec<PathBuf>,
     },
     /// List what the engines that load the files or folders refuse, mishandle or warn
     /// about; exit 1 at --fail-on (a CI gate).
@@ -87,9 +93,14 @@ enum Command {
         after_help = "Exit status: 0 nothing at or above --fail-on; 1 a finding at or above it, or a file that cannot be read or parsed; 2 a usage error."
     )]
     Check {
-        /// Model files, or folders to check every model under (recursively).
+        /// Model files, folders to check every model under (recursively), archives
+        /// (.pak, .pk3, .pk4) to check every model inside, or ARCHIVE:ENTRY.
         #[arg(required = true)]
         paths: Vec<PathBuf>,
+        /// A game folder or archive (.pak, .pk3, .pk4) to find the model's files in, below
+        /// the model's own game root; repeatable, a later one overrides an earlier.
+        #[arg(long = "game", value_name = "DIR|ARCHIVE")]
+        game: Vec<PathBuf>,
         /// Only this engine's profile.
         #[arg(long, value_enum)]
         engine: Option<EngineArg>,
@@ -104,7 +115,10 @@ enum Command {
     },
     /// Convert a model (or every model under a folder) to glTF 2.0 or OBJ.
     Convert {
-        /// A model file, or a folder to convert every model under.
+        /// A model file, a folder to convert every model under, an archive (.pak, .pk3,
+        /// .pk4) to convert every model inside (Quake III players assembled), or
+        /// ARCHIVE:ENTRY for one entry or folder of it, e.g.
+        /// kyonshi.pk3:models/players/kyonshi (a real file named so wins).
         input: PathBuf,
         /// The output file (.glb, .gltf or .obj), or the output folder for a folder.
         #[arg(short, long)]
@@ -147,10 +161,14 @@ enum Command {
         /// (default: smooth normals computed from the triangles).
         #[arg(long)]
         keep_normals: bool,
+        /// A game folder or archive (.pak, .pk3, .pk4) to find the model's files in, below
+        /// the model's own game root; repeatable, a later one overrides an earlier.
+        #[arg(long = "game", value_name = "DIR|ARCHIVE")]
+        game: Vec<PathBuf>,
     },
     /// Draw a picture of the model with a small software renderer.
     Render {
-        /// The model file, or a Quake III player folder.
+        /// The model file, a Quake III player folder, or ARCHIVE:ENTRY.
         file: PathBuf,
         /// The PNG file to write.
         #[arg(short, long)]
@@ -181,6 +199,10 @@ enum Command {
         /// (default: smooth normals computed from the triangles).
         #[arg(long)]
         keep_normals: bool,
+        /// A game folder or archive (.pak, .pk3, .pk4) to find the model's files in, below
+        /// the model's own game root; repeatable, a later one overrides an earlier.
+        #[arg(long = "game", value_name = "DIR|ARCHIVE")]
+        game: Vec<PathBuf>,
     },
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions {

@@ -96,6 +96,16 @@ fn remember_input(path: &Path, meta: &Metadata) {
     }
 }
 
+/// Remembers the regular file `path` as an input of the run without reading it (an
+/// archive read in place, `archives.rs`).
+pub fn remember(path: &Path) {
+    if let Ok(meta) = std::fs::metadata(path) {
+        if meta.is_file() {
+            remember_input(path, &meta);
+        }
+    }
+}
+
 /// The path an input of this run was read by, when `id` is one.
 fn input_named(id: &FileId) -> Option<PathBuf> {
     INPUTS

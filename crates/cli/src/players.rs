@@ -199,7 +199,7 @@ pub fn progress_label(input: &Path, file: &Path) -> String {
 
 /// True when `path` is a Quake III player folder.
 fn player_folder(path: &Path) -> bool {
-    path.is_dir() && md3::is_player_folder(path)
+    (path.is_dir() || crate::archives::is_virtual(path)) && md3::is_player_folder(path)
 }
 
 /// `info` of a player folder; `None` when `path` is not one.

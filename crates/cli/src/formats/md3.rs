@@ -33,7 +33,7 @@ fn parse<'a>(bytes: &'a [u8]) -> Result<Model<'a>, Failure> {
 /// The bytes of `dir/name` when it is a readable regular file of a sane size (read by
 /// the command's one read function: never blocks on a FIFO, remembered as an input).
 fn sidecar(dir: &Path, name: &str) -> Option<Vec<u8>> {
-    crate::output::read_regular(&dir.join(name), MAX_SIDECAR).ok()
+    crate::archives::read(&dir.join(name), MAX_SIDECAR).ok()
 }
 
 /// The part name of a model file (`lower_1.md3` → `lower`).
@@ -52,12 +52,23 @@ struct SkinFile {
 /// (file names compared case-insensitively), sorted.
 pub fn skin_names(dir: &Path, part: &str) -> Vec<String> {
     let prefix = format!("{part}_");
-    let mut names: Vec<String> = std::fs::read_dir(dir)
+    // A folder inside an archive lists its entries (crate::archives).
+    let files = crate::archives::file_names(dir).unwrap_or_else(|| {
+        std::fs::read_dir(dir)
+            .map(|entries| {
+                entries
+                    .filter_map(|e| e.ok())
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .collect()
+            })
+            .unwrap_or_default()
+    });
+    let mut names: Vec<String> = Some(files)
         .map(|entries| {
             entries
-                .filter_map(|e| e.ok())
-                .filter_map(|e| {
-                    let file = e.file_name().to_string_lossy().to_ascii_lowercase();
+                .into_iter()
+                .filter_map(|file| {
+                    let file = file.to_ascii_lowercase();
                     let stem = file.strip_suffix(".skin")?;
                     stem.strip_prefix(&prefix)
                         .filter(|n| !n.is_empty())
@@ -173,7 +184,7 @@ fn shader_names(md3: &Model<'_>) -> Vec<String> {
 pub fn is_player_folder(dir: &Path) -> bool {
     PLAYER_PARTS
         .iter()
-        .all(|p| dir.join(format!("{p}.md3")).is_file())
+        .all(|p| crate::archives::is_file(&dir.join(format!("{p}.md3"))))
 }
 
 /// The files of a player folder, read: the three models, `animation.cfg` and the three
@@ -189,7 +200,7 @@ impl PlayerFiles {
     fn read(dir: &Path, skin: Option<&str>) -> Result<PlayerFiles, Failure> {
         let read = |part: &str| {
             let name = format!("{part}.md3");
-            crate::output::read_regular(&dir.join(&name), MAX_SIDECAR.saturating_mul(1024))
+            crate::archives::read(&dir.join(&name), MAX_SIDECAR.saturating_mul(1024))
                 .map_err(|e| Failure::new(format!("{name}: {e}")))
         };
         Ok(PlayerFiles {

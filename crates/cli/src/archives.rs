@@ -1,0 +1,488 @@
+//! Archives as inputs (issue #14 item 9) and `--game` (item 2).
+//!
+//! An archive (`.pak`, `.pk3`, `.pk4`) is opened once per run, read in place (nothing is
+//! extracted) and registered here; its entries are then named by **virtual paths**
+//! `ARCHIVE:/entry` (`kyonshi.pk3:/models/players/kyonshi/upper.md3`: the `/` makes
+//! `ARCHIVE:` a path component of its own; the user may leave it out).
+//! [`read`] and [`is_file`] serve virtual paths from the archive and everything else from
+//! the disk, so the format modules (the Quake III side files, player folders) read
+//! archives without knowing it. A real file whose name contains `:` always wins.
+//!
+//! The archive file itself is remembered as an input of the run (output.rs), so no output
+//! replaces it.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, LazyLock, Mutex, PoisonError};
+
+use idmodel_assets::{Archive, GameFs, Limits as ReadLimits, Profile};
+use idmodel_scene::axes::Axes;
+
+use crate::commands::{self, Limits, line};
+use crate::failure::Failure;
+use crate::output;
+use crate::players::{Choice, Skipped};
+use crate::{Exit, OutKind, error_line, out_line};
+
+/// Extensions read as archives.
+pub const ARCHIVE_EXTENSIONS: [&str; 3] = ["pak", "pk3", "pk4"];
+
+/// Model extensions an archive conversion or check picks up.
+const MODEL_EXTENSIONS: [&str; 6] = ["mdl", "md2", "md3", "md5mesh", "md5anim", "md5camera"];
+
+/// Extensions counted as side files in `info ARCHIVE`.
+const SIDE_EXTENSIONS: [&str; 4] = ["skin", "cfg", "anm", "mtr"];
+
+/// Extensions counted as images in `info ARCHIVE`.
+const IMAGE_EXTENSIONS: [&str; 8] = ["tga", "jpg", "jpeg", "png", "pcx", "wal", "bmp", "dds"];
+
+/// The archives open in this run: (the path as given, the archive).
+type Registry = Vec<(String, Arc<Archive>)>;
+
+/// See [`Registry`].
+static OPEN: LazyLock<Mutex<Registry>> = LazyLock::new(|| Mutex::new(Vec::new()));
+
+/// The `--game` values of this run (see [`set_game`]).
+static GAME: LazyLock<Mutex<Vec<PathBuf>>> = LazyLock::new(|| Mutex::new(Vec::new()));
+
+/// Sets the run's `--game DIR|ARCHIVE` values (in the order given: later ones override).
+pub fn set_game(game: &[PathBuf]) {
+    *GAME.lock().unwrap_or_else(PoisonError::into_inner) = game.to_vec();
+}
+
+/// The run's `--game` values.
+#[allow(dead_code)] // the texture resolution (issue #14 item 3) reads it through files_for
+pub fn game() -> Vec<PathBuf> {
+    GAME.lock().unwrap_or_else(PoisonError::into_inner).clone()
+}
+
+/// The file system rules for an archive, by its extension: `.pak` Quake II's (case folded,
+/// 4096 entries: reads every Quake pak too), `.pk3` ioquake3's, `.pk4` Doom 3's.
+pub fn profile_for(path: &Path) -> Profile {
+    match ext(path).as_deref() {
+        Some("pak") => Profile::Quake2,
+        Some("pk4") => Profile::Doom3,
+        _ => Profile::Ioq3,
+    }
+}
+
+fn ext(path: &Path) -> Option<String> {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+}
+
+fn ext_of(name: &str) -> String {
+    name.rsplit_once('.')
+        .map(|(_, e)| e.to_ascii_lowercase())
+        .unwrap_or_default()
+}
+
+/// Whether `path` is a regular file named like an archive.
+pub fn is_archive_file(path: &Path) -> bool {
+    ext(path).is_some_and(|e| ARCHIVE_EXTENSIONS.contains(&e.as_str())) && path.is_file()
+}
+
+/// Opens (once per run) and registers the archive at `path`, remembering it as an input.
+///
+/// # Errors
+/// One line naming the archive.
+pub fn open(path: &Path) -> Result<Arc<Archive>, String> {
+    let label = path.display().to_string();
+    {
+        let open = OPEN.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some((_, a)) = open.iter().find(|(l, _)| *l == label) {
+            return Ok(Arc::clone(a));
+        }
+    }
+    let meta = std::fs::metadata(path).map_err(|e| line(path, format!("cannot read: {e}")))?;
+    if let Some(why) = output::not_regular(meta.file_type()) {
+        return Err(line(path, why));
+    }
+    output::remember(path);
+    let a = Arc::new(Archive::open(
+        path,
+        profile_for(path),
+        ReadLimits::default(),
+    )?);
+    OPEN.lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .push((label, Arc::clone(&a)));
+    Ok(a)
+}
+
+/// The virtual path of `entry` in the archive at `archive`: `ARCHIVE:/entry`, so that
+/// `ARCHIVE:` is a path component of its own (the batch's root) and every folder of the
+/// entry is one too.
+pub fn virtual_path(archive: &Path, entry: &str) -> PathBuf {
+    PathBuf::from(format!("{}:/{entry}", archive.display()))
+}
+
+/// The registered archive and entry a virtual path names (the longest archive path that
+/// prefixes it), `None` for any other path.
+fn lookup(path: &Path) -> Option<(Arc<Archive>, String)> {
+    let s = path.to_str()?;
+    let open = OPEN.lock().unwrap_or_else(PoisonError::into_inner);
+    open.iter()
+        .filter_map(|(label, a)| {
+            let rest = s.strip_prefix(label.as_str())?.strip_prefix(':')?;
+            Some((label.len(), a, rest.strip_prefix('/').unwrap_or(rest)))
+        })
+        .max_by_key(|(n, _, _)| *n)
+        .map(|(_, a, e)| (Arc::clone(a), e.to_owned()))
+}
+
+/// Whether `path` is a virtual path of an open archive.
+pub fn is_virtual(path: &Path) -> bool {
+    lookup(path).is_some()
+}
+
+/// Opens the archive of `ARCHIVE:entry` when `path` is one (and no real file), so that
+/// virtual reads find it. `Ok(None)`: not such a path.
+///
+/// # Errors
+/// The archive's refusal, in one line.
+pub fn prepare(path: &Path) -> Result<Option<PathBuf>, String> {
+    let Some((archive, entry)) = idmodel_assets::root::split_archive_spec(path) else {
+        return Ok(None);
+    };
+    open(&archive)?;
+    Ok(Some(virtual_path(&archive, &entry)))
+}
+
+/// Reads `path` (at most `max` bytes): an entry for a virtual path, else the regular file
+/// ([`output::read_regular`]). The failure does not name the file; the caller does.
+pub fn read(path: &Path, max: u64) -> Result<Vec<u8>, Failure> {
+    let Some((a, entry)) = lookup(path) else {
+        return output::read_regular(path, max);
+    };
+    match a.read(&entry) {
+        Ok(Some(b)) if crate::players::len(&b) <= max => Ok(b),
+        Ok(Some(b)) => Err(Failure::new(format!(
+            "{} bytes is larger than any model this tool reads ({max} max)",
+            b.len()
+        ))),
+        Ok(None) => Err(Failure::new(format!("not in {}", a.label()))),
+        Err(e) => Err(Failure::new(e)),
+    }
+}
+
+/// Whether `path` is a regular file, or a virtual path naming a file entry.
+pub fn is_file(path: &Path) -> bool {
+    match lookup(path) {
+        Some((a, entry)) => matches!(a.read(&entry), Ok(Some(_))) && !entry.ends_with('/'),
+        None => path.is_file(),
+    }
+}
+
+/// The file names directly in virtual folder `dir`, `None` when `dir` is not virtual.
+pub fn file_names(dir: &Path) -> Option<Vec<String>> {
+    let (a, entry) = lookup(dir)?;
+    let prefix = if entry.is_empty() {
+        String::new()
+    } else {
+        format!("{}/", entry.trim_end_matches('/').to_ascii_lowercase())
+    };
+    Some(
+        a.names()
+            .into_iter()
+            .filter_map(|n| {
+                let lower = n.to_ascii_lowercase();
+                let rest = lower.strip_prefix(&prefix)?;
+                (!rest.contains('/') && !rest.is_empty())
+                    .then(|| n.get(prefix.len()..).unwrap_or(n).to_owned())
+            })
+            .collect(),
+    )
+}
+
+/// The file system and game path a model at `model` (a file or a virtual path) sees,
+/// with the run's `--game` values: for the texture code.
+///
+/// # Errors
+/// A folder or archive that cannot be opened, in one line.
+#[allow(dead_code)] // for the texture resolution (issue #14 item 3)
+pub fn files_for(model: &Path, profile: Profile) -> Result<(GameFs, String), String> {
+    let game = game();
+    match lookup(model) {
+        Some((a, entry)) => {
+            let archive = PathBuf::from(a.label());
+            Ok((GameFs::for_archive_with(&archive, &game, profile)?, entry))
+        }
+        None => GameFs::for_model(model, &game, profile),
+    }
+}
+
+/// What an archive holds, as `info` shows it.
+#[derive(Debug, Default, serde::Serialize)]
+struct Contents {
+    /// `archive`.
+    format: &'static str,
+    /// `pak`, `pk3` or `pk4`.
+    kind: String,
+    /// File entries.
+    entries: usize,
+    /// Model entries, in directory order.
+    models: Vec<String>,
+    /// Quake III player folders (lower, upper and head.md3).
+    players: Vec<String>,
+    /// `.skin`, `animation.cfg`, `.anm`, `.mtr` files.
+    side_files: usize,
+    /// Images.
+    images: usize,
+    /// `.shader` scripts.
+    shader_scripts: usize,
+    /// Everything else.
+    other: usize,
+    /// One line per refused entry.
+    refused: Vec<String>,
+}
+
+/// The player folders of `names`: folders holding lower.md3, upper.md3 and head.md3.
+fn player_folders(names: &[&str]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for n in names {
+        let lower = n.to_ascii_lowercase();
+        let Some(dir) = lower.strip_suffix("/lower.md3") else {
+            continue;
+        };
+        let has = |part: &str| {
+            names
+                .iter()
+                .any(|m| m.eq_ignore_ascii_case(&format!("{dir}/{part}.md3")))
+        };
+        if has("upper") && has("head") {
+            let shown = n.get(..dir.len()).unwrap_or(dir).to_owned();
+            if !out.iter().any(|o| o.eq_ignore_ascii_case(&shown)) {
+                out.push(shown);
+            }
+        }
+    }
+    out
+}
+
+fn contents(path: &Path, a: &Archive) -> Contents {
+    let names = a.names();
+    let mut c = Contents {
+        format: "archive",
+        kind: ext(path).unwrap_or_default(),
+        entries: names.len(),
+        players: player_folders(&names),
+        refused: a.problems().to_vec(),
+        ..Contents::default()
+    };
+    for n in &names {
+        let e = ext_of(n);
+        if MODEL_EXTENSIONS.contains(&e.as_str()) {
+            c.models.push((*n).to_owned());
+        } else if SIDE_EXTENSIONS.contains(&e.as_str()) {
+            c.side_files = c.side_files.saturating_add(1);
+        } else if IMAGE_EXTENSIONS.contains(&e.as_str()) {
+            c.images = c.images.saturating_add(1);
+        } else if e == "shader" {
+            c.shader_scripts = c.shader_scripts.saturating_add(1);
+        } else {
+            c.other = c.other.saturating_add(1);
+        }
+    }
+    c
+}
+
+/// `info ARCHIVE`: the models it holds (and player folders), side files, images and
+/// shader scripts by count, refused entries. `None` when `path` is no archive.
+pub fn info(path: &Path, json: bool) -> Option<Exit> {
+    if !is_archive_file(path) {
+        return None;
+    }
+    let a = match open(path) {
+        Ok(a) => a,
+        Err(e) => {
+            error_line(e);
+            return Some(Exit::Failed);
+        }
+    };
+    let c = contents(path, &a);
+    if json {
+        match serde_json::to_string(&c) {
+            Ok(j) => out_line(j),
+            Err(e) => {
+                error_line(line(path, format!("cannot write JSON: {e}")));
+                return Some(Exit::Failed);
+            }
+        }
+        return Some(Exit::Ok);
+    }
+    let mut out = format!(
+        "{}: {} archive, {} files",
+        path.display(),
+        c.kind,
+        c.entries
+    );
+    let rows = [
+        ("models", c.models.len()),
+        ("player folders", c.players.len()),
+        ("side files", c.side_files),
+        ("images", c.images),
+        ("shader scripts", c.shader_scripts),
+        ("other files", c.other),
+        ("refused entries", c.refused.len()),
+    ];
+    for (k, v) in rows {
+        out.push_str(&format!("\n  {k:<15}  {v}"));
+    }
+    for p in &c.players {
+        out.push_str(&format!("\n  player  {}", virtual_path(path, p).display()));
+    }
+    for m in &c.models {
+        out.push_str(&format!("\n  model   {}", virtual_path(path, m).display()));
+    }
+    out_line(out);
+    for r in &c.refused {
+        error_line(r);
+    }
+    Some(Exit::Ok)
+}
+
+/// The models `check ARCHIVE` checks, as virtual paths; `None` when `path` is no archive.
+///
+/// # Errors
+/// The archive's refusal, in one line.
+pub fn check_paths(path: &Path) -> Option<Result<Vec<PathBuf>, String>> {
+    if !is_archive_file(path) {
+        return None;
+    }
+    Some(open(path).map(|a| {
+        for r in a.problems() {
+            error_line(r);
+        }
+        a.names()
+            .into_iter()
+            .filter(|n| MODEL_EXTENSIONS.contains(&ext_of(n).as_str()))
+            .map(|n| virtual_path(path, n))
+            .collect()
+    }))
+}
+
+/// `convert` of an archive (every model, players assembled) or of `ARCHIVE:entry`
+/// (one model, a player folder, or every model under a folder of the archive). `None`
+/// when `input` is neither.
+#[allow(clippy::too_many_arguments)] // the command's options, passed on as given
+pub fn convert(
+    input: &Path,
+    output: &Path,
+    anims: &[PathBuf],
+    frame: Choice<'_>,
+    axes: Axes,
+    limits: Limits,
+    to: Option<OutKind>,
+    force: bool,
+) -> Option<Exit> {
+    let (archive, inside) = if is_archive_file(input) {
+        (input.to_path_buf(), String::new())
+    } else {
+        match prepare(input) {
+            Ok(None) => return None,
+            Ok(Some(v)) => {
+                let (a, entry) = lookup(&v)?;
+                if is_file(&v) {
+                    return Some(commands::convert_file(
+                        &v, output, anims, frame, axes, limits, to, force,
+                    ));
+                }
+                if crate::formats::md3::is_player_folder(&v) {
+                    return Some(commands::convert_player(
+                        &v, output, anims, frame, axes, limits, to, force,
+                    ));
+                }
+                (PathBuf::from(a.label()), entry)
+            }
+            Err(e) => {
+                error_line(e);
+                return Some(Exit::Failed);
+            }
+        }
+    };
+    if !anims.is_empty() {
+        return Some(commands::usage(
+            "--anim applies to one md5mesh, not to an archive",
+        ));
+    }
+    if let Err(exit) = commands::batch_output_ok(output) {
+        return Some(exit);
+    }
+    let a = match open(&archive) {
+        Ok(a) => a,
+        Err(e) => {
+            error_line(e);
+            return Some(Exit::Failed);
+        }
+    };
+    let names = a.names();
+    let prefix = if inside.is_empty() {
+        String::new()
+    } else {
+        format!("{}/", inside.trim_end_matches('/').to_ascii_lowercase())
+    };
+    let under: Vec<&str> = names
+        .iter()
+        .copied()
+        .filter(|n| n.to_ascii_lowercase().starts_with(&prefix))
+        .collect();
+    let players = player_folders(&under);
+    let mut skipped = Skipped::default();
+    let mut files: Vec<PathBuf> = players.iter().map(|p| virtual_path(&archive, p)).collect();
+    for n in &under {
+        let e = ext_of(n);
+        if !MODEL_EXTENSIONS.contains(&e.as_str()) {
+            continue;
+        }
+        let dir = n.rsplit_once('/').map_or("", |(d, _)| d);
+        let in_player = players.iter().any(|p| p.eq_ignore_ascii_case(dir));
+        if !skipped.skips(Path::new(n), in_player) {
+            files.push(virtual_path(&archive, n));
+        }
+    }
+    for r in a.problems() {
+        error_line(r);
+    }
+    let root = if inside.is_empty() {
+        PathBuf::from(format!("{}:", archive.display()))
+    } else {
+        virtual_path(&archive, inside.trim_end_matches('/'))
+    };
+    // The batch names outputs by the path below `root`: every virtual path has it.
+    // Every output inside the output folder, or nothing is written.
+    for f in &files {
+        let rel = f.strip_prefix(&root).ok();
+        if rel.is_none_or(|r| r.is_absolute() || r.as_os_str().is_empty()) {
+            error_line(line(f, "internal error: not inside the archive's root"));
+            return Some(Exit::Failed);
+        }
+    }
+    if files.is_empty() {
+        error_line(line(
+            &root,
+            format!(
+                "no model files (.{}) in this archive",
+                MODEL_EXTENSIONS.join(", .")
+            ),
+        ));
+        return Some(Exit::Failed);
+    }
+    Some(commands::convert_batch(
+        &root,
+        &files,
+        Vec::new(),
+        &skipped,
+        output,
+        frame,
+        axes,
+        limits,
+        to,
+        force,
+    ))
+}
+
+/// Whether `file` (a virtual path) is a player folder of the batch.
+pub fn is_player(file: &Path) -> bool {
+    is_virtual(file) && !is_file(file) && crate::formats::md3::is_player_folder(file)
+}
