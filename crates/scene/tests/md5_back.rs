@@ -921,3 +921,136 @@ proptest! {
     }
 }
 
+#[test]
+fn a_joint_under_a_plain_node_takes_the_node_along() {
+    // "mid" is no joint: the tip's md5 parent is the root, and mid's bend reaches it
+    // through the world transforms.
+    let mut scene = three_bones();
+    scene.skins[0].joints = vec![0, 2];
+    let ibms = scene.skins[0].inverse_bind_matrices.clone();
+    scene.skins[0].inverse_bind_matrices = vec![ibms[0], ibms[2]];
+    for inf in &mut scene.meshes[0].primitives[0].influences {
+        for (j, _) in inf.iter_mut() {
+            *j = u16::from(*j == 2);
+        }
+    }
+    let files = from_scene::convert(&scene, &Md5Options::default()).unwrap();
+    let model = files.mesh.unwrap();
+    assert_eq!(model.joints.len(), 2);
+    assert_eq!(model.joints[1].parent, 0);
+    let (_, bend) = &files.anims[0];
+    assert_eq!(bend.hierarchy[1].flags & anim::flags::TY, anim::flags::TY);
+    for (k, t) in [0.0f32, 0.5, 1.0].into_iter().enumerate() {
+        let want = gltf_skinned(&scene, &scene.animations[0], t);
+        let got = md5_skinned(&model, bend, k);
+        for (v, (a, b)) in want.iter().zip(&got).enumerate() {
+            let e = dist(a.map(|x| x as f32), *b);
+            assert!(e < 2e-4 * 30.0, "bend key {k} vertex {v}: {e}");
+        }
+    }
+    written_anim(bend, "bend");
+}
+
+#[test]
+fn a_scaled_inverse_bind_matrix_falls_back_to_the_rest_pose() {
+    let mut scene = three_bones();
+    // Inverse bind matrices that also scale by 2: md5 joints cannot scale.
+    for m in &mut scene.skins[0].inverse_bind_matrices {
+        for k in [0, 5, 10, 14] {
+            m[k] *= 2.0;
+        }
+    }
+    let model = from_scene::mesh(&scene).unwrap();
+    let z: Vec<f32> = model.joints.iter().map(|j| j.position[2]).collect();
+    assert_eq!(z, [0.0, 10.0, 20.0], "the rest pose");
+    // Exact at rest: Doom's bind pose is the scene's skinning at rest.
+    let rest = Animation::default();
+    let want = gltf_skinned(&scene, &rest, 0.0);
+    for (a, b) in want.iter().zip(&bind_positions(&model)[0]) {
+        assert!(dist(a.map(|x| x as f32), *b) < 1e-4, "{a:?} {b:?}");
+    }
+    written_mesh(&model, "scaled");
+}
+
+#[test]
+fn step_keys_of_a_camera_become_cuts() {
+    let mut node = Node::new("cam");
+    node.camera = Some(0);
+    let a = [1.0, 0.0, 0.0];
+    let b = [5.0, 0.0, 0.0];
+    let c = [9.0, 2.0, 0.0];
+    let scene = Scene {
+        name: "shot".into(),
+        nodes: vec![node],
+        cameras: vec![idmodel_scene::Camera {
+            name: "cam".into(),
+            yfov: 1.0,
+            aspect_ratio: Some(16.0 / 9.0),
+            znear: 1.0,
+            zfar: None,
+        }],
+        animations: vec![Animation {
+            name: "cuts".into(),
+            channels: vec![Channel {
+                node: 0,
+                times: vec![0.0, 0.5, 1.0],
+                interpolation: Interpolation::Step,
+                values: ChannelValues::Translation(vec![a, b, c]),
+            }],
+        }],
+        ..Scene::default()
+    };
+    let cams = from_scene::cameras(&scene, &Md5Options::default()).unwrap();
+    let (name, cam) = &cams[0];
+    assert_eq!(name, "cuts");
+    assert_eq!(cam.frame_rate, 2);
+    assert_eq!(cam.cuts, [1, 3]);
+    let pos: Vec<Vec3> = cam.frames.iter().map(|f| f.position).collect();
+    assert_eq!(pos, [a, a, b, b, c]);
+    // Doom holds each value until its key, then jumps.
+    for (ms, want) in [(0, a), (250, a), (499, a), (500, b), (750, b), (1000, c)] {
+        assert_eq!(cam.sample(ms).position, want, "{ms} ms");
+    }
+    // The fov is horizontal, from the camera's yfov and aspect ratio.
+    let want = (2.0 * ((0.5f32).tan() * 16.0 / 9.0).atan()).to_degrees();
+    assert!((cam.frames[0].fov - want).abs() < 1e-3);
+    written_camera(cam, "cuts");
+}
+
+#[test]
+fn a_deep_node_chain_converts_in_linear_time() {
+    // 200 000 nodes in one chain, a mesh at the bottom: no walk per node to the root.
+    let n = 200_000;
+    let mut nodes: Vec<Node> = (0..n)
+        .map(|i| {
+            let mut node = Node::new(format!("n{i}"));
+            node.translation = [0.0, 0.0, 1.0];
+            if i + 1 < n {
+                node.children = vec![i + 1];
+            }
+            node
+        })
+        .collect();
+    nodes[n - 1].mesh = Some(0);
+    let mut scene = Scene::still(
+        "deep",
+        vec![Primitive {
+            positions: vec![[0.0; 3], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]],
+            indices: vec![0, 1, 2],
+            ..Primitive::default()
+        }],
+        Vec::new(),
+    );
+    scene.nodes = nodes;
+    let start = std::time::Instant::now();
+    let model = from_scene::mesh(&scene).unwrap();
+    assert_eq!(model.joints.len(), n);
+    assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());
+    // A cycle in the same chain is refused in one line.
+    scene.nodes[n - 1].children = vec![0];
+    let e = from_scene::mesh(&scene).unwrap_err();
+    assert!(
+        e.message().contains("cycle") || e.message().contains("more than one parent"),
+        "{e}"
+    );
+}

@@ -497,18 +497,66 @@ impl Graph {
             }
         }
         let g = Self { parent };
+        // Walk up from each node until a node already known to reach a root: linear in
+        // the nodes, however deep the tree.
+        let mut state = vec![0u8; n]; // 0 unseen, 1 on the current walk, 2 reaches a root
         for i in 0..n {
-            let mut steps = 0usize;
-            let mut at = i;
-            while let Some(p) = g.parent_of(at) {
-                steps = steps.saturating_add(1);
-                if steps > n {
-                    return Err(Error::new(format!("node {i} is in a cycle of children")));
+            let mut path = Vec::new();
+            let mut at = Some(i);
+            while let Some(c) = at {
+                match state.get(c).copied() {
+                    Some(2) | None => break,
+                    Some(1) => {
+                        return Err(Error::new(format!("node {c} is in a cycle of children")));
+                    }
+                    _ => {}
                 }
-                at = p;
+                if let Some(s) = state.get_mut(c) {
+                    *s = 1;
+                }
+                path.push(c);
+                at = g.parent_of(c);
+            }
+            for c in path {
+                if let Some(s) = state.get_mut(c) {
+                    *s = 2;
+                }
             }
         }
         Ok(g)
+    }
+
+    /// For every node, the nearest of itself and its ancestors that is `flagged`; linear
+    /// in the nodes.
+    fn nearest(&self, flagged: &[bool]) -> Vec<Option<usize>> {
+        let n = self.parent.len();
+        let mut out: Vec<Option<Option<usize>>> = vec![None; n];
+        for i in 0..n {
+            let mut path = Vec::new();
+            let mut at = Some(i);
+            let mut found: Option<usize> = None;
+            while let Some(c) = at {
+                if let Some(known) = out.get(c).copied().flatten() {
+                    found = known;
+                    break;
+                }
+                if flagged.get(c) == Some(&true) {
+                    found = Some(c);
+                    if let Some(slot) = out.get_mut(c) {
+                        *slot = Some(Some(c));
+                    }
+                    break;
+                }
+                path.push(c);
+                at = self.parent_of(c);
+            }
+            for c in path {
+                if let Some(slot) = out.get_mut(c) {
+                    *slot = Some(found);
+                }
+            }
+        }
+        out.into_iter().map(Option::flatten).collect()
     }
 
     fn parent_of(&self, i: usize) -> Option<usize> {
@@ -633,9 +681,10 @@ fn skeleton_of(scene: &Scene, graph: &Graph) -> Result<Skeleton> {
             }
         }
     } else {
+        let skin_joint_at = graph.nearest(&is_joint);
         for (i, node) in scene.nodes.iter().enumerate() {
             let unskinned = node.mesh.is_some() && node.skin.is_none();
-            if unskinned && !graph.chain(i).any(|c| is_joint.get(c) == Some(&true)) {
+            if unskinned && skin_joint_at.get(i).copied().flatten().is_none() {
                 candidates.push(i);
                 if let Some(f) = is_joint.get_mut(i) {
                     *f = true;
@@ -643,11 +692,11 @@ fn skeleton_of(scene: &Scene, graph: &Graph) -> Result<Skeleton> {
             }
         }
     }
+    let joint_at = graph.nearest(&is_joint);
     let joint_parent = |i: usize| {
         graph
-            .chain(i)
-            .skip(1)
-            .find(|&c| is_joint.get(c) == Some(&true))
+            .parent_of(i)
+            .and_then(|p| joint_at.get(p).copied().flatten())
     };
     // Parents before children, file order otherwise.
     let mut order: Vec<usize> = Vec::with_capacity(candidates.len());
@@ -677,7 +726,13 @@ fn skeleton_of(scene: &Scene, graph: &Graph) -> Result<Skeleton> {
         nodes.push(None);
     }
     nodes.extend(order.iter().map(|&j| Some(j)));
-    let index_of = |node: usize| nodes.iter().position(|&x| x == Some(node));
+    let mut joint_index: Vec<Option<usize>> = vec![None; n];
+    for (k, node) in nodes.iter().enumerate() {
+        if let Some(slot) = node.and_then(|node| joint_index.get_mut(node)) {
+            *slot = Some(k);
+        }
+    }
+    let index_of = |node: usize| joint_index.get(node).copied().flatten();
     let rest_world = graph.worlds(&affines(&rest_trs(scene)));
     let mut joints = Vec::with_capacity(nodes.len());
     let mut to_bind = Vec::with_capacity(nodes.len());
@@ -783,7 +838,18 @@ fn clean_influences(list: &[(u16, f32)]) -> Vec<(u16, f32)> {
 
 fn mesh_of(scene: &Scene, graph: &Graph, skel: &Skeleton) -> Result<Model> {
     let rest_world = graph.worlds(&affines(&rest_trs(scene)));
-    let joint_of_node = |node: usize| skel.nodes.iter().position(|&x| x == Some(node));
+    let mut joint_index: Vec<Option<usize>> = vec![None; scene.nodes.len()];
+    let mut is_joint = vec![false; scene.nodes.len()];
+    for (k, node) in skel.nodes.iter().enumerate() {
+        if let Some(node) = *node {
+            if let (Some(slot), Some(f)) = (joint_index.get_mut(node), is_joint.get_mut(node)) {
+                *slot = Some(k);
+                *f = true;
+            }
+        }
+    }
+    let joint_of_node = |node: usize| joint_index.get(node).copied().flatten();
+    let joint_at = graph.nearest(&is_joint);
     let doom: Vec<Affine> = skel
         .joints
         .iter()
@@ -806,7 +872,12 @@ fn mesh_of(scene: &Scene, graph: &Graph, skel: &Skeleton) -> Result<Model> {
             };
         // The joint an unskinned primitive of this node is bound to, and how its
         // positions reach that joint's bind pose.
-        let rigid_joint = graph.chain(ni).find_map(joint_of_node).unwrap_or(0);
+        let rigid_joint = joint_at
+            .get(ni)
+            .copied()
+            .flatten()
+            .and_then(joint_of_node)
+            .unwrap_or(0);
         let node_world = rest_world.get(ni).copied().unwrap_or(Affine::IDENTITY);
         let rigid_place = {
             let jr = skel
@@ -1197,14 +1268,19 @@ fn sample(rest: &[Trs], anim: &Animation, t: f32, left: bool) -> Vec<Trs> {
 /// Whether `anim` has a channel of more than one key on one of `nodes` or their
 /// ancestors.
 fn moves_any(anim: &Animation, graph: &Graph, nodes: impl Iterator<Item = usize>) -> bool {
-    let moving: Vec<usize> = anim
+    let mut moving = vec![false; graph.parent.len()];
+    for c in anim
         .channels
         .iter()
         .filter(|c| is_motion(c) && c.times.len() > 1)
-        .map(|c| c.node)
-        .collect();
+    {
+        if let Some(m) = moving.get_mut(c.node) {
+            *m = true;
+        }
+    }
+    let moved = graph.nearest(&moving);
     let mut nodes = nodes;
-    nodes.any(|n| graph.chain(n).any(|c| moving.contains(&c)))
+    nodes.any(|n| moved.get(n).copied().flatten().is_some())
 }
 
 fn is_motion(c: &Channel) -> bool {
@@ -1521,12 +1597,16 @@ fn cameras_of(
                         .unwrap_or(([0.0; 3], quat::IDENTITY, [1.0; 3]));
                 (t, q)
             } else {
-                let w = graph.worlds(&affines(trs));
-                let (q, t) = w
-                    .get(cn)
-                    .copied()
-                    .unwrap_or(Affine::IDENTITY)
-                    .rotation_translation();
+                // The camera's chain only, root first.
+                let chain: Vec<usize> = graph.chain(cn).collect();
+                let w = chain.iter().rev().fold(Affine::IDENTITY, |acc, &c| {
+                    let (t, q, s) =
+                        trs.get(c)
+                            .copied()
+                            .unwrap_or(([0.0; 3], quat::IDENTITY, [1.0; 3]));
+                    acc.mul(&Affine::from_trs(t, q, s))
+                });
+                let (q, t) = w.rotation_translation();
                 (t, q)
             };
             CameraFrame {
@@ -1556,11 +1636,18 @@ fn cameras_of(
             for (i, c) in a.channels.iter().enumerate() {
                 check_channel(c, scene, &format!("animation {:?} channel {i}", a.name))?;
             }
-            let chain: Vec<usize> = graph.chain(cn).collect();
+            let mut on_chain = vec![false; scene.nodes.len()];
+            for c in graph.chain(cn) {
+                if let Some(f) = on_chain.get_mut(c) {
+                    *f = true;
+                }
+            }
             let relevant: Vec<&Channel> = a
                 .channels
                 .iter()
-                .filter(|c| is_motion(c) && c.times.len() > 1 && chain.contains(&c.node))
+                .filter(|c| {
+                    is_motion(c) && c.times.len() > 1 && on_chain.get(c.node) == Some(&true)
+                })
                 .collect();
             let times = key_times(relevant.iter().copied());
             let last = times.last().copied().unwrap_or(0.0);
