@@ -18,13 +18,11 @@ mod check;
 mod commands;
 mod failure;
 mod formats;
+mod md5_out;
 mod output;
 mod players;
 mod sidefiles;
 mod usage;
-// Wired into the import dispatch (`import.rs`) when the glTF reader lands.
-#[allow(dead_code)]
-mod md5_out;
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -146,6 +144,14 @@ enum Command {
         /// accessors (grows with frames²; for clients without sparse accessors).
         #[arg(long)]
         dense_weights: bool,
+        /// .md5mesh output: where to write the md5anims, one per animation in order
+        /// (default: beside the mesh, named after each clip).
+        #[arg(long = "anim-out", value_name = "A.md5anim")]
+        anim_out: Vec<PathBuf>,
+        /// md5 outputs: the frame rate of every md5anim and md5camera, resampling the
+        /// animation (default: the rate of the key times, else 24).
+        #[arg(long, value_name = "FPS", value_parser = clap::value_parser!(u32).range(1..=1000))]
+        fps: Option<u32>,
     },
     /// Draw a picture of the model with a small software renderer.
     Render {

@@ -18,7 +18,11 @@ use idmodel::md5::{anim, camera, mesh};
 use idmodel_scene::Scene;
 use idmodel_scene::md5::from_scene::{self, Md5Options};
 
-use crate::output::Plan;
+use crate::output::{self, Plan, Policy, Stop};
+use crate::{Exit, error_line, out_line};
+
+/// The largest glTF, GLB or buffer file read (as every model input).
+const MAX_INPUT: u64 = 1 << 30;
 
 /// What `-o` names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -190,6 +194,99 @@ pub(crate) fn plan(plan: &mut Plan, files: Vec<Md5File>) {
             plan.side(&f.path, f.bytes);
         }
     }
+}
+
+/// The choices of `convert` that the md5 outputs read.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Md5Request {
+    /// `--anim-out` paths.
+    pub anim_out: Vec<PathBuf>,
+    /// `--fps`.
+    pub fps: Option<u32>,
+    /// `--keep-axes`: the glTF is in the file's Z-up axes.
+    pub keep_axes: bool,
+    /// `--max-output`: the budget of the sampled frames.
+    pub max_bytes: Option<u64>,
+    /// `--quiet`.
+    pub quiet: bool,
+    /// `--force`.
+    pub force: bool,
+}
+
+/// The resolver of a `.gltf`'s buffer and image files: plain relative paths in the
+/// glTF's folder, read as inputs; anything with a scheme, an absolute path or `..` is
+/// refused.
+fn resolver(dir: PathBuf) -> impl FnMut(&str) -> Option<Vec<u8>> {
+    move |uri: &str| {
+        let rel = Path::new(uri);
+        let plain = !uri.contains(':')
+            && rel
+                .components()
+                .all(|c| matches!(c, std::path::Component::Normal(_)));
+        if !plain {
+            return None;
+        }
+        output::read_regular(&dir.join(rel), MAX_INPUT).ok()
+    }
+}
+
+/// `convert MODEL.glb -o X.md5mesh|X.md5anim|X.md5camera`: reads the glTF, converts it
+/// and writes the files through one [`Plan`].
+pub(crate) fn convert(input: &Path, out: &Path, request: &Md5Request) -> Exit {
+    match convert_inner(input, out, request) {
+        Ok(lines) => {
+            if !request.quiet {
+                for l in lines {
+                    out_line(l);
+                }
+            }
+            Exit::Ok
+        }
+        Err(e) => {
+            error_line(e.line());
+            e.exit()
+        }
+    }
+}
+
+fn convert_inner(input: &Path, out: &Path, request: &Md5Request) -> Result<Vec<String>, Stop> {
+    let gltf = input
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("glb") || e.eq_ignore_ascii_case("gltf"));
+    if !gltf {
+        return Err(Stop::Refused(format!(
+            "{}: md5 files are written from a .glb or .gltf (convert a model to .glb first)",
+            input.display()
+        )));
+    }
+    let bytes = output::read_regular(input, MAX_INPUT)
+        .map_err(|e| Stop::Failed(format!("{}: {e}", input.display())))?;
+    let dir = input.parent().map_or_else(PathBuf::new, Path::to_path_buf);
+    let options = idmodel_gltf::import::ImportOptions {
+        keep_axes: request.keep_axes,
+        ..idmodel_gltf::import::ImportOptions::default()
+    };
+    let scene = idmodel_gltf::import::from_bytes(&bytes, &options, &mut resolver(dir))
+        .map_err(|e| Stop::Failed(format!("{}: {e}", input.display())))?;
+    let files = md5_files(
+        &scene,
+        out,
+        &request.anim_out,
+        request.fps,
+        request.max_bytes,
+    )?;
+    let lines = files
+        .iter()
+        .map(|f| format!("wrote {} ({} bytes)", f.path.display(), f.bytes.len()))
+        .collect();
+    let mut p = Plan::new(Policy {
+        force: request.force,
+        named: true,
+    });
+    plan(&mut p, files);
+    p.commit()?;
+    Ok(lines)
 }
 
 // Tests may index and unwrap: a panic here is a failed assertion.
