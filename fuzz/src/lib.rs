@@ -765,13 +765,13 @@ pub mod md5_back {
                 return;
             }
         };
-        if let Some(m) = &files.mesh {
-            if let Ok(text) = mesh::write(m) {
-                assert_eq!(
-                    &mesh::Model::parse(&text).expect("written md5mesh parses"),
-                    m
-                );
-            }
+        if let Some(m) = &files.mesh
+            && let Ok(text) = mesh::write(m)
+        {
+            assert_eq!(
+                &mesh::Model::parse(&text).expect("written md5mesh parses"),
+                m
+            );
         }
         for (_, a) in &files.anims {
             if let Ok(text) = anim::write(a) {
