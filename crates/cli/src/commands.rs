@@ -70,8 +70,26 @@ pub fn run(command: Command) -> Exit {
             dense_weights,
             keep_normals,
             game,
+            anim_out,
+            fps,
         } => {
             crate::archives::set_game(&game);
+            if crate::md5_out::Md5Kind::of(&output).is_some() {
+                let request = crate::md5_out::Md5Request {
+                    anim_out,
+                    fps,
+                    keep_axes,
+                    max_bytes: max_output,
+                    quiet,
+                    force,
+                };
+                return crate::md5_out::convert(&input, &output, &request);
+            }
+            if !anim_out.is_empty() || fps.is_some() {
+                return usage(
+                    "--anim-out and --fps apply to md5 outputs (.md5mesh, .md5anim, .md5camera)",
+                );
+            }
             let axes = if keep_axes { Axes::Keep } else { Axes::YUp };
             let frame = Choice {
                 frame,

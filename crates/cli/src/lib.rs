@@ -19,6 +19,7 @@ mod check;
 mod commands;
 mod failure;
 mod formats;
+mod md5_out;
 mod output;
 mod players;
 mod sidefiles;
@@ -165,6 +166,14 @@ enum Command {
         /// the model's own game root; repeatable, a later one overrides an earlier.
         #[arg(long = "game", value_name = "DIR|ARCHIVE")]
         game: Vec<PathBuf>,
+        /// .md5mesh output: where to write the md5anims, one per animation in order
+        /// (default: beside the mesh, named after each clip).
+        #[arg(long = "anim-out", value_name = "A.md5anim")]
+        anim_out: Vec<PathBuf>,
+        /// md5 outputs: the frame rate of every md5anim and md5camera, resampling the
+        /// animation (default: the rate of the key times, else 24).
+        #[arg(long, value_name = "FPS", value_parser = clap::value_parser!(u32).range(1..=1000))]
+        fps: Option<u32>,
     },
     /// Draw a picture of the model with a small software renderer.
     Render {

@@ -63,6 +63,7 @@
 
 pub mod anim;
 pub mod camera;
+pub mod from_scene;
 pub mod mesh;
 
 use alloc::string::String;
