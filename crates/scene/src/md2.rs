@@ -42,6 +42,9 @@ use core::fmt::Write as _;
 use idmodel_core::vec::finite_or_zero;
 use idmodel_md2::{self as file, Md2};
 
+mod back;
+pub use back::{MAX_PATCHED_BYTES, from_scene, record_extras, to_bytes};
+
 use crate::{
     Animation, Channel, ChannelValues, Error, Image, Interpolation, Material, MorphTarget, Options,
     Primitive, Result, Scene, frame_out_of_range,
@@ -249,6 +252,9 @@ pub fn scene(md2: &Md2<'_>, name: &str, options: &Options) -> Result<Scene> {
         m.target_names = target_names;
     }
     scene.animations = clips;
+    if options.frame.is_none() && options.clip.is_none() {
+        record_extras(md2, &mut scene);
+    }
     Ok(scene)
 }
 

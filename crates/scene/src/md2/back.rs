@@ -1,0 +1,394 @@
+//! [`Scene`] → Quake II MD2 (the way back, issue #15).
+//!
+//! - **With fitting extras** (what [`scene`](super::scene) records under `md2.*` when it
+//!   exports every frame): the model is rebuilt from them — skin size and names, the
+//!   st and triangle lists, every frame's scale, translate and name, the packed
+//!   vertices — and used only when the scene it gives back has the same geometry as
+//!   the scene passed in (same indices, positions, UVs and morph displacements, within a
+//!   hundred-thousandth relative). [`to_bytes`] then applies `md2.patch` (the bytes the
+//!   owned model cannot hold: padding after a name's NUL, GL commands another tool
+//!   built, an `ofs_glcmds` of 0), guarded by a hash of the writer's output, so an
+//!   unedited model comes back **byte-identical**.
+//! - **Otherwise** the model is built from the geometry: the first mesh's primitives
+//!   merged into one triangle list, **one `xyz` vertex per scene vertex** and one `st` per
+//!   distinct texel pair (`s = round(u · skinwidth)`, `t = round(v · skinheight)`); the
+//!   frames from the weight animations (one frame per key of each clip, see
+//!   [`crate::back::sample_frames`]; node and skin animation are not sampled) or, without
+//!   any, the base pose and one frame per morph target; per frame, scale and translate
+//!   as qdata chooses them (`translate = min`, `scale = (max − min) / 255` per axis,
+//!   `v = rint((p − translate) / scale)` clamped to 0..=255); normals to the nearest of
+//!   the 162 table normals (largest dot product); the skin size from the first
+//!   material's embedded image (else the `md2.skinwidth`/`md2.skinheight` extras, else
+//!   256 × 256); skins referenced by the material names (no PCX is written); GL commands
+//!   generated as qdata does (`idmodel_md2::build_gl_commands`: strips and fans).
+//! - **Engine limits** ([`BackOptions::engine`]): the written bytes go through
+//!   `idmodel_md2`'s `check`; a hazard or refusal refuses the write, naming the finding.
+
+use alloc::collections::BTreeMap;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use idmodel_md2::{self as file, FrameData, Md2, Model, Triangle, raw};
+
+use crate::back::{
+    BackOptions, apply_patch, base64_encode, blob, bounds, make_patch, merge, nearest_normal,
+    quantise, refuse_findings, same_geometry, sample_frames,
+};
+use crate::{Error, Image, Options, Result, Scene, Value};
+
+/// The largest patch length [`to_bytes`] accepts (Quake II's model hunk is 2 MiB; UFO:AI
+/// files reach 4 MiB): 64 MiB.
+pub const MAX_PATCHED_BYTES: usize = 64 << 20;
+
+/// Records in `scene.extras` what [`from_scene`] needs to rebuild `md2` exactly (see the
+/// module docs and [`crate::md2`]).
+pub fn record_extras(md2: &Md2<'_>, scene: &mut Scene) {
+    let model = Model::from(*md2);
+    let e = &mut scene.extras;
+    e.set("md2.skinwidth", Value::Int(i64::from(model.skin_width)));
+    e.set("md2.skinheight", Value::Int(i64::from(model.skin_height)));
+    e.set(
+        "md2.skins",
+        Value::List(
+            model
+                .skins
+                .iter()
+                .map(|s| Value::Str(String::from_utf8_lossy(s).into_owned()))
+                .collect(),
+        ),
+    );
+    let st: Vec<u8> = model
+        .st
+        .iter()
+        .flat_map(|s| [s[0].to_le_bytes(), s[1].to_le_bytes()])
+        .flatten()
+        .collect();
+    e.set("md2.st", Value::Str(base64_encode(&st)));
+    let tris: Vec<u8> = model
+        .triangles
+        .iter()
+        .flat_map(|t| t.xyz.into_iter().chain(t.st))
+        .flat_map(u16::to_le_bytes)
+        .collect();
+    e.set("md2.triangles", Value::Str(base64_encode(&tris)));
+    let mut headers = Vec::with_capacity(model.frames.len().saturating_mul(40));
+    let mut verts = Vec::new();
+    for f in &model.frames {
+        for x in f.scale.iter().chain(&f.translate) {
+            headers.extend(x.to_le_bytes());
+        }
+        let mut name = [0u8; raw::FRAME_NAME_LEN];
+        for (d, s) in name.iter_mut().zip(&f.name) {
+            *d = *s;
+        }
+        headers.extend(name);
+        for v in &f.vertices {
+            verts.extend(v.v);
+            verts.push(v.light_normal_index);
+        }
+    }
+    e.set("md2.frames", Value::Str(base64_encode(&headers)));
+    e.set("md2.vertices", Value::Str(base64_encode(&verts)));
+    e.set("md2.gl_commands", Value::Bool(model.gl_commands));
+    if let Ok(written) = file::write(&model) {
+        if let Some(patch) = make_patch(&written, md2.bytes()) {
+            e.set("md2.patch", patch);
+        }
+    }
+}
+
+fn le_f32(b: &[u8]) -> f32 {
+    f32::from_le_bytes([
+        b.first().copied().unwrap_or(0),
+        b.get(1).copied().unwrap_or(0),
+        b.get(2).copied().unwrap_or(0),
+        b.get(3).copied().unwrap_or(0),
+    ])
+}
+
+/// The model the `md2.*` extras describe, if they are complete and consistent.
+fn model_from_extras(scene: &Scene) -> Option<Model> {
+    let e = &scene.extras;
+    let skin_width = i32::try_from(e.get("md2.skinwidth")?.as_int()?).ok()?;
+    let skin_height = i32::try_from(e.get("md2.skinheight")?.as_int()?).ok()?;
+    let skins = e
+        .get("md2.skins")?
+        .as_list()?
+        .iter()
+        .map(|v| {
+            let mut b = v.as_str().map(|s| s.as_bytes().to_vec())?;
+            b.truncate(raw::SKIN_NAME_LEN);
+            Some(b)
+        })
+        .collect::<Option<Vec<_>>>()?;
+    let st_bytes = blob(scene, "md2.st")?;
+    let st: Vec<[i16; 2]> = st_bytes
+        .chunks_exact(4)
+        .filter_map(|c| match *c {
+            [a, b, c, d] => Some([i16::from_le_bytes([a, b]), i16::from_le_bytes([c, d])]),
+            _ => None,
+        })
+        .collect();
+    let tri_bytes = blob(scene, "md2.triangles")?;
+    let word = |c: &[u8], i: usize| {
+        u16::from_le_bytes([
+            c.get(i).copied().unwrap_or(0),
+            c.get(i.wrapping_add(1)).copied().unwrap_or(0),
+        ])
+    };
+    let triangles: Vec<Triangle> = tri_bytes
+        .chunks_exact(12)
+        .map(|c| Triangle {
+            xyz: [word(c, 0), word(c, 2), word(c, 4)],
+            st: [word(c, 6), word(c, 8), word(c, 10)],
+        })
+        .collect();
+    let headers = blob(scene, "md2.frames")?;
+    let verts = blob(scene, "md2.vertices")?;
+    let n_frames = headers.len().checked_div(40)?;
+    let per_frame = verts.len().checked_div(n_frames)?;
+    if headers.len().checked_rem(40) != Some(0)
+        || verts.len().checked_rem(n_frames) != Some(0)
+        || per_frame.checked_rem(4) != Some(0)
+        || per_frame == 0
+    {
+        return None;
+    }
+    let frames = headers
+        .chunks_exact(40)
+        .zip(verts.chunks_exact(per_frame))
+        .map(|(h, v)| {
+            let f = |i: usize| le_f32(h.get(i.saturating_mul(4)..).unwrap_or(&[]));
+            let name = h.get(24..40).unwrap_or(&[]);
+            let len = name.iter().position(|&b| b == 0).unwrap_or(name.len());
+            FrameData {
+                scale: [f(0), f(1), f(2)],
+                translate: [f(3), f(4), f(5)],
+                name: name.get(..len).unwrap_or(&[]).to_vec(),
+                vertices: v
+                    .chunks_exact(4)
+                    .filter_map(|p| match *p {
+                        [x, y, z, n] => Some(raw::TriVertex {
+                            v: [x, y, z],
+                            light_normal_index: n,
+                        }),
+                        _ => None,
+                    })
+                    .collect(),
+            }
+        })
+        .collect();
+    Some(Model {
+        skin_width,
+        skin_height,
+        skins,
+        st,
+        triangles,
+        frames,
+        gl_commands: e.get("md2.gl_commands")?.as_bool()?,
+    })
+}
+
+/// Whether `model` gives back `scene`'s geometry (see the module docs).
+fn fits(model: &Model, scene: &Scene) -> bool {
+    let Ok(bytes) = file::write(model) else {
+        return false;
+    };
+    let Ok(md2) = Md2::parse(&bytes) else {
+        return false;
+    };
+    super::scene(&md2, "", &Options::default()).is_ok_and(|back| same_geometry(scene, &back, 1e-5))
+}
+
+fn write_error(e: file::WriteError) -> Error {
+    Error::new(format!("cannot write the MD2: {e}"))
+}
+
+/// The owned MD2 model of `scene` (see the module docs), checked against
+/// [`BackOptions::engine`]'s limits.
+///
+/// ```
+/// use idmodel_md2::{Md2, Model, write};
+/// use idmodel_scene::{Options, back::BackOptions};
+/// let bytes = write(&Model::example())?;
+/// let scene = idmodel_scene::md2::scene(&Md2::parse(&bytes)?, "m", &Options::default())?;
+/// let model = idmodel_scene::md2::from_scene(&scene, &BackOptions::default())?;
+/// assert_eq!(model, Model::example());
+/// # Ok::<(), Box<dyn core::error::Error>>(())
+/// ```
+pub fn from_scene(scene: &Scene, options: &BackOptions) -> Result<Model> {
+    let model = build(scene, options)?;
+    let bytes = file::write(&model).map_err(write_error)?;
+    check(&bytes, options)?;
+    Ok(model)
+}
+
+/// The MD2 file of `scene`: [`from_scene`] written, with the `md2.patch` extra applied
+/// when the model came from unedited extras (then the bytes are the original file's).
+///
+/// ```
+/// use idmodel_md2::{Md2, Model, write};
+/// use idmodel_scene::{Options, back::BackOptions};
+/// let bytes = write(&Model::example())?;
+/// let scene = idmodel_scene::md2::scene(&Md2::parse(&bytes)?, "m", &Options::default())?;
+/// assert_eq!(idmodel_scene::md2::to_bytes(&scene, &BackOptions::default())?, bytes);
+/// # Ok::<(), Box<dyn core::error::Error>>(())
+/// ```
+pub fn to_bytes(scene: &Scene, options: &BackOptions) -> Result<Vec<u8>> {
+    let model = build(scene, options)?;
+    let written = file::write(&model).map_err(write_error)?;
+    let bytes = if options.ignore_extras {
+        written
+    } else {
+        apply_patch(written, scene.extras.get("md2.patch"), MAX_PATCHED_BYTES)
+    };
+    check(&bytes, options)?;
+    Ok(bytes)
+}
+
+fn check(bytes: &[u8], options: &BackOptions) -> Result<()> {
+    let Some(engine) = options.engine else {
+        return Ok(());
+    };
+    let md2 = Md2::parse(bytes)?;
+    refuse_findings("MD2", &md2.findings(engine))
+}
+
+fn build(scene: &Scene, options: &BackOptions) -> Result<Model> {
+    if !options.ignore_extras {
+        if let Some(model) = model_from_extras(scene) {
+            if fits(&model, scene) {
+                return Ok(model);
+            }
+        }
+    }
+    fresh(scene)
+}
+
+/// The skin size: the first material's embedded image, else the extras, else 256².
+fn skin_size(scene: &Scene, material: Option<usize>) -> (i32, i32) {
+    let image = material
+        .and_then(|m| scene.materials.get(m))
+        .or(scene.materials.first())
+        .and_then(|m| m.image.as_ref());
+    if let Some(Image::Rgba8 { width, height, .. }) = image {
+        if let (Ok(w), Ok(h)) = (i32::try_from(*width), i32::try_from(*height)) {
+            return (w, h);
+        }
+    }
+    let get = |k: &str| {
+        scene
+            .extras
+            .get(k)
+            .and_then(Value::as_int)
+            .and_then(|v| i32::try_from(v).ok())
+            .filter(|&v| v > 0)
+    };
+    (
+        get("md2.skinwidth").unwrap_or(256),
+        get("md2.skinheight").unwrap_or(256),
+    )
+}
+
+fn texel(u: f32, size: i32) -> i16 {
+    let s = libm::rintf(u * f32::from(i16::try_from(size).unwrap_or(i16::MAX)));
+    let s = s.clamp(f32::from(i16::MIN), f32::from(i16::MAX));
+    // In the i16 range after the clamp; `as` turns NaN into 0.
+    #[allow(clippy::as_conversions, clippy::cast_possible_truncation)]
+    let t = s as i16;
+    t
+}
+
+fn frame_name(name: &str) -> Vec<u8> {
+    let mut b: Vec<u8> = name.bytes().filter(|&c| c != 0).collect();
+    b.truncate(raw::FRAME_NAME_LEN.saturating_sub(1));
+    b
+}
+
+/// The model built from the geometry alone (see the module docs).
+fn fresh(scene: &Scene) -> Result<Model> {
+    let merged = merge(scene).ok_or_else(|| Error::new("the scene has no triangles to write"))?;
+    let (skin_width, skin_height) = skin_size(scene, merged.material);
+    let mut st_index: BTreeMap<[i16; 2], u16> = BTreeMap::new();
+    let mut st = Vec::new();
+    let mut vertex_st = Vec::with_capacity(merged.uvs.len());
+    for uv in &merged.uvs {
+        let key = [texel(uv[0], skin_width), texel(uv[1], skin_height)];
+        let next = u16::try_from(st.len()).unwrap_or(u16::MAX);
+        let i = *st_index.entry(key).or_insert_with(|| {
+            st.push(key);
+            next
+        });
+        vertex_st.push(i);
+    }
+    let too_many = |what: &str, n: usize| {
+        Error::new(format!(
+            "the scene has {n} {what}; an MD2 indexes at most 32768 (Quake II refuses more than 2048 vertices)"
+        ))
+    };
+    if merged.positions.len() > 32768 {
+        return Err(too_many("vertices", merged.positions.len()));
+    }
+    if st.len() > 32768 {
+        return Err(too_many("texture coordinates", st.len()));
+    }
+    let triangles = merged
+        .indices
+        .chunks_exact(3)
+        .filter_map(|t| match *t {
+            [a, b, c] => Some([a, b, c]),
+            _ => None,
+        })
+        .map(|t| {
+            let xyz = t.map(|i| u16::try_from(i).unwrap_or(u16::MAX));
+            let st = xyz.map(|i| vertex_st.get(usize::from(i)).copied().unwrap_or(0));
+            Triangle { xyz, st }
+        })
+        .collect();
+    let mut frames = Vec::new();
+    for (_, clip) in sample_frames(scene, &merged) {
+        for f in clip {
+            let (lo, hi) = bounds(f.positions.iter().copied());
+            let scale = [hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]].map(|d| d / 255.0);
+            let vertices = f
+                .positions
+                .iter()
+                .zip(&f.normals)
+                .map(|(p, n)| raw::TriVertex {
+                    v: [
+                        quantise(p[0], lo[0], scale[0]),
+                        quantise(p[1], lo[1], scale[1]),
+                        quantise(p[2], lo[2], scale[2]),
+                    ],
+                    light_normal_index: nearest_normal(*n),
+                })
+                .collect();
+            frames.push(FrameData {
+                name: frame_name(&f.name),
+                scale,
+                translate: lo,
+                vertices,
+            });
+        }
+    }
+    let skins = scene
+        .materials
+        .iter()
+        .map(|m| {
+            let mut b = m.name.as_bytes().to_vec();
+            b.retain(|&c| c != 0);
+            b.truncate(raw::SKIN_NAME_LEN.saturating_sub(1));
+            b
+        })
+        .collect();
+    Ok(Model {
+        skin_width,
+        skin_height,
+        skins,
+        st,
+        triangles,
+        frames,
+        gl_commands: true,
+    })
+}
