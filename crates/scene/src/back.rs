@@ -282,6 +282,8 @@ pub fn same_geometry(a: &Scene, b: &Scene, tol: f32) -> bool {
 pub struct SampledFrame {
     /// The frame name (a target name, or the clip name and a 1-based number: `run1`).
     pub name: String,
+    /// The key time in seconds (0.1 s apart for the frames of a scene without animation).
+    pub time: f32,
     /// Positions, one per vertex of [`Merged`].
     pub positions: Vec<[f32; 3]>,
     /// Unit normals (or zero when the scene has none), one per vertex.
@@ -375,7 +377,7 @@ pub fn merge(scene: &Scene) -> Option<Merged> {
 }
 
 /// The posed vertices of `merged` with morph `weights` (missing weights are 0).
-pub fn pose(merged: &Merged, weights: &[f32], name: String) -> SampledFrame {
+pub fn pose(merged: &Merged, weights: &[f32], name: String, time: f32) -> SampledFrame {
     let mut positions = merged.positions.clone();
     let mut normals = merged.normals.clone();
     for (t, w) in merged.targets.iter().zip(weights) {
@@ -395,6 +397,7 @@ pub fn pose(merged: &Merged, weights: &[f32], name: String) -> SampledFrame {
     }
     SampledFrame {
         name,
+        time,
         positions: positions
             .into_iter()
             .map(idmodel_core::vec::finite_or_zero)
@@ -444,14 +447,15 @@ pub fn sample_frames(scene: &Scene, merged: &Merged) -> Vec<(String, Vec<Sampled
             .filter(|n| !n.is_empty());
             let name =
                 named.unwrap_or_else(|| alloc::format!("{}{}", anim.name, k.saturating_add(1)));
-            frames.push(pose(merged, weights, name));
+            let time = channel.times.get(k).copied().unwrap_or(0.0);
+            frames.push(pose(merged, weights, name, time));
         }
         if !frames.is_empty() {
             clips.push((anim.name.clone(), frames));
         }
     }
     if clips.is_empty() {
-        let mut frames = alloc::vec![pose(merged, &[], String::from("frame1"))];
+        let mut frames = alloc::vec![pose(merged, &[], String::from("frame1"), 0.0)];
         for t in 0..targets {
             let mut w = alloc::vec![0.0f32; targets];
             if let Some(x) = w.get_mut(t) {
@@ -463,7 +467,8 @@ pub fn sample_frames(scene: &Scene, merged: &Merged) -> Vec<(String, Vec<Sampled
                 .filter(|n| !n.is_empty())
                 .cloned()
                 .unwrap_or_else(|| alloc::format!("frame{}", t.saturating_add(2)));
-            frames.push(pose(merged, &w, name));
+            let time = f32::from(u16::try_from(t.saturating_add(1)).unwrap_or(u16::MAX)) * 0.1;
+            frames.push(pose(merged, &w, name, time));
         }
         clips.push((String::from("frame"), frames));
     }
@@ -507,16 +512,7 @@ pub fn quantise(v: f32, translate: f32, scale: f32) -> u8 {
 /// The index of the table normal nearest to `n` (largest dot product; the first on a
 /// tie), as id's tools pick it.
 pub fn nearest_normal(n: [f32; 3]) -> u8 {
-    let mut best = 0u8;
-    let mut best_dot = f32::NEG_INFINITY;
-    for (i, a) in idmodel_core::anorms::ANORMS.iter().enumerate() {
-        let d = idmodel_core::vec::dot(*a, n);
-        if d > best_dot {
-            best_dot = d;
-            best = u8::try_from(i).unwrap_or(0);
-        }
-    }
-    best
+    idmodel_core::anorms::nearest_anorm(n)
 }
 
 // Tests may index, unwrap and compute freely: a panic here is a failed assertion.
