@@ -28,17 +28,21 @@ pub struct BackOptions {
     pub ignore_extras: bool,
 }
 
-/// `Err` naming the first hazard or refusal `findings` hold for `engine`.
+/// `Err` naming every hazard and refusal `findings` hold (`; `-separated, on one line).
 pub(crate) fn refuse_findings<F: Finding + core::fmt::Display>(
     format: &str,
     findings: &[F],
 ) -> Result<(), Error> {
-    match findings.iter().find(|f| f.severity() >= Severity::Hazard) {
-        Some(f) => Err(Error::new(alloc::format!(
-            "refusing to write this {format}: {f}"
-        ))),
-        None => Ok(()),
+    let mut bad = findings.iter().filter(|f| f.severity() >= Severity::Hazard);
+    let Some(first) = bad.next() else {
+        return Ok(());
+    };
+    let mut message = alloc::format!("refusing to write this {format}: {first}");
+    for f in bad {
+        message.push_str("; ");
+        message.push_str(&alloc::format!("{f}"));
     }
+    Err(Error::new(message))
 }
 
 const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";

@@ -15,6 +15,7 @@
 
 use std::path::PathBuf;
 
+use idmodel_core::Engine;
 use idmodel_md2::Md2;
 use idmodel_scene::back::BackOptions;
 use idmodel_scene::{Options, Scene};
@@ -115,4 +116,235 @@ fn every_corpus_mdl_comes_back_byte_identical() {
     }
     println!("{same} MDL files byte-identical");
     assert!(files.is_empty() || same >= 24, "{same}");
+}
+
+/// Absolute positions of every frame of a morph scene: the base, then base + target.
+fn frames_of(scene: &Scene) -> Vec<Vec<[f32; 3]>> {
+    let p = &scene.meshes[0].primitives[0];
+    let mut out = vec![p.positions.clone()];
+    for t in &p.targets {
+        out.push(
+            p.positions
+                .iter()
+                .zip(&t.positions)
+                .map(|(b, d)| [b[0] + d[0], b[1] + d[1], b[2] + d[2]])
+                .collect(),
+        );
+    }
+    out
+}
+
+/// Every frame of `back` within `step(frame)` of `scene`'s, per axis.
+fn assert_within(scene: &Scene, back: &Scene, step: impl Fn(usize) -> [f32; 3], what: &str) {
+    let (a, b) = (frames_of(scene), frames_of(back));
+    assert_eq!(a.len(), b.len(), "{what}: frame count");
+    for (f, (fa, fb)) in a.iter().zip(&b).enumerate() {
+        assert_eq!(fa.len(), fb.len(), "{what}: vertex count of frame {f}");
+        let s = step(f);
+        for (p, q) in fa.iter().zip(fb) {
+            for k in 0..3 {
+                let tol = s[k] * 0.5 + 1e-3 * (1.0 + p[k].abs());
+                assert!(
+                    (p[k] - q[k]).abs() <= tol,
+                    "{what}: frame {f} {p:?} vs {q:?} (step {s:?})"
+                );
+            }
+        }
+    }
+    assert_eq!(
+        scene.meshes[0].primitives[0].indices, back.meshes[0].primitives[0].indices,
+        "{what}: indices"
+    );
+}
+
+fn without_extras(mut scene: Scene) -> Scene {
+    scene.extras = Default::default();
+    scene
+}
+
+#[test]
+fn md2_without_extras_comes_back_within_the_quantisation_step() {
+    let files = corpus_files("md2_without_extras", "md2", "md2");
+    for path in files
+        .iter()
+        .filter(|p| std::fs::metadata(p).unwrap().len() < 400_000)
+    {
+        let bytes = std::fs::read(path).unwrap();
+        let scene = without_extras(md2_scene(&bytes));
+        let out = idmodel_scene::md2::to_bytes(&scene, &BackOptions::default()).unwrap();
+        assert!(out != bytes, "{}: no extras, yet identical", path.display());
+        let md2 = Md2::parse(&out).unwrap();
+        let back = md2_scene(&out);
+        assert_within(
+            &scene,
+            &back,
+            |f| md2.frame(f).unwrap().scale(),
+            &path.display().to_string(),
+        );
+        // UVs within half a texel.
+        let (w, h) = (md2.skin_width() as f32, md2.skin_height() as f32);
+        for (a, b) in scene.meshes[0].primitives[0]
+            .uvs
+            .iter()
+            .zip(&back.meshes[0].primitives[0].uvs)
+        {
+            assert!((a[0] - b[0]).abs() * w <= 0.5 + 1e-3 && (a[1] - b[1]).abs() * h <= 0.5 + 1e-3);
+        }
+        // Frame names and clips come back from the target names.
+        assert_eq!(
+            scene.meshes[0].target_names,
+            back.meshes[0].target_names,
+            "{}",
+            path.display()
+        );
+    }
+}
+
+#[test]
+fn mdl_without_extras_comes_back_within_the_quantisation_step() {
+    for (name, bytes) in corpus_files("mdl_without_extras", "mdl", "mdl")
+        .iter()
+        .map(|p| (p.display().to_string(), std::fs::read(p).unwrap()))
+    {
+        let scene = without_extras(mdl_scene(&bytes));
+        let out = idmodel_scene::mdl::to_bytes(&scene, &BackOptions::default()).unwrap();
+        let mdl = idmodel_mdl::Mdl::parse(&out).unwrap();
+        let back = mdl_scene(&out);
+        let scale = mdl.scale();
+        assert_within(&scene, &back, |_| scale, &name);
+        assert_eq!(
+            scene.meshes[0].primitives[0].uvs, back.meshes[0].primitives[0].uvs,
+            "{name}: uvs"
+        );
+        // The skin comes back exactly (every texel is a palette colour).
+        assert_eq!(scene.materials[0].image, back.materials[0].image, "{name}");
+        assert_eq!(back.animations.len(), scene.animations.len(), "{name}");
+        let keys = |s: &Scene| {
+            s.animations
+                .iter()
+                .map(|a| a.channels[0].times.len())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(keys(&scene), keys(&back), "{name}: keys per clip");
+    }
+}
+
+#[test]
+fn an_edited_scene_is_written_from_its_geometry() {
+    let bytes = idmodel_md2::write(&idmodel_md2::Model::example()).unwrap();
+    let mut scene = md2_scene(&bytes);
+    scene.meshes[0].primitives[0].positions[0][2] += 7.0;
+    let out = idmodel_scene::md2::to_bytes(&scene, &BackOptions::default()).unwrap();
+    assert!(out != bytes);
+    let back = md2_scene(&out);
+    let md2 = Md2::parse(&out).unwrap();
+    assert_within(
+        &scene,
+        &back,
+        |f| md2.frame(f).unwrap().scale(),
+        "edited md2",
+    );
+
+    let bytes = idmodel_mdl::Model::example_groups().write().unwrap();
+    let mut scene = mdl_scene(&bytes);
+    scene.meshes[0].primitives[0].positions[1][0] -= 3.0;
+    let out = idmodel_scene::mdl::to_bytes(&scene, &BackOptions::default()).unwrap();
+    assert!(out != bytes);
+    let scale = idmodel_mdl::Mdl::parse(&out).unwrap().scale();
+    assert_within(&scene, &mdl_scene(&out), |_| scale, "edited mdl");
+}
+
+#[test]
+fn engine_limits_refuse_naming_the_limit() {
+    let files = corpus_files("engine_limits_refuse_naming_the_limit", "md2", "md2");
+    let Some(soldier) = files
+        .iter()
+        .find(|p| p.ends_with("ufoai_soldiers_male/body.md2"))
+    else {
+        return;
+    };
+    let scene = md2_scene(&std::fs::read(soldier).unwrap());
+    let quake2 = BackOptions {
+        engine: Some(Engine::Quake2),
+        ..BackOptions::default()
+    };
+    let e = idmodel_scene::md2::to_bytes(&scene, &quake2).unwrap_err();
+    assert!(
+        e.message()
+            .starts_with("refusing to write this MD2: quake2: "),
+        "{e}"
+    );
+    assert!(e.message().contains("1007"), "{e}");
+    assert!(idmodel_scene::md2::from_scene(&scene, &quake2).is_err());
+    // Without an engine the exact round trip stays possible.
+    assert!(idmodel_scene::md2::to_bytes(&scene, &BackOptions::default()).is_ok());
+}
+
+#[test]
+fn every_written_file_passes_check_for_its_engine() {
+    // Files the engine already loads cleanly come back identical and clean; written
+    // from the geometry alone they are clean too (or the write is refused).
+    let mut checked = 0;
+    for path in corpus_files("every_written_file_passes_check", "md2", "md2") {
+        let bytes = std::fs::read(&path).unwrap();
+        let clean = Md2::parse(&bytes)
+            .unwrap()
+            .findings(Engine::Quake2)
+            .iter()
+            .all(|f| f.severity < idmodel_core::Severity::Hazard);
+        let opts = BackOptions {
+            engine: Some(Engine::Quake2),
+            ..BackOptions::default()
+        };
+        let scene = md2_scene(&bytes);
+        match idmodel_scene::md2::to_bytes(&scene, &opts) {
+            Ok(out) => {
+                assert!(clean, "{}", path.display());
+                assert!(out == bytes);
+            }
+            Err(e) => assert!(!clean, "{}: {e}", path.display()),
+        }
+        if bytes.len() < 400_000 {
+            if let Ok(out) = idmodel_scene::md2::to_bytes(&without_extras(scene), &opts) {
+                let found = Md2::parse(&out).unwrap().findings(Engine::Quake2);
+                assert!(
+                    found
+                        .iter()
+                        .all(|f| f.severity < idmodel_core::Severity::Hazard),
+                    "{}: {found:?}",
+                    path.display()
+                );
+                checked += 1;
+            }
+        }
+    }
+    for path in corpus_files("every_written_file_passes_check", "mdl", "mdl") {
+        let bytes = std::fs::read(&path).unwrap();
+        let scene = without_extras(mdl_scene(&bytes));
+        for engine in [Engine::WinQuake, Engine::GlQuake, Engine::QuakeSpasm] {
+            let opts = BackOptions {
+                engine: Some(engine),
+                ..BackOptions::default()
+            };
+            match idmodel_scene::mdl::to_bytes(&scene, &opts) {
+                Ok(out) => {
+                    let found = idmodel_mdl::Mdl::parse(&out).unwrap().findings(engine);
+                    assert!(
+                        found
+                            .iter()
+                            .all(|f| f.severity < idmodel_core::Severity::Hazard),
+                        "{}: {found:?}",
+                        path.display()
+                    );
+                    checked += 1;
+                }
+                Err(e) => assert!(
+                    e.message()
+                        .starts_with(&format!("refusing to write this MDL: {engine}: ")),
+                    "{e}"
+                ),
+            }
+        }
+    }
+    println!("{checked} files written from geometry pass check");
 }
