@@ -479,6 +479,102 @@ pub fn sample_frames(scene: &Scene, merged: &Merged) -> Vec<(String, Vec<Sampled
     clips
 }
 
+/// The frames a morph scene shows: the base, then base + each morph target (in target
+/// order), the way the MD2 and MDL adapters build them.
+pub fn target_frames(merged: &Merged) -> Vec<SampledFrame> {
+    let n = merged.targets.len();
+    let mut out = Vec::with_capacity(n.saturating_add(1));
+    out.push(pose(merged, &[], String::new(), 0.0));
+    let mut w = alloc::vec![0.0f32; n];
+    for t in 0..n {
+        if let Some(x) = w.get_mut(t) {
+            *x = 1.0;
+        }
+        out.push(pose(merged, &w, String::new(), 0.0));
+        if let Some(x) = w.get_mut(t) {
+            *x = 0.0;
+        }
+    }
+    out
+}
+
+/// The packed vertices of every frame recovered from the scene: file vertex `i` of frame
+/// `f` from scene vertex `map[i]` (position `rint((p − translate) / scale)`, normal the
+/// nearest table normal), with `quant(f)` the frame's `(scale, translate)`. A file
+/// vertex no scene vertex shows gets zeros (the fixes say the rest).
+pub fn recover_vertices(
+    frames: &[SampledFrame],
+    map: &[Option<usize>],
+    quant: &dyn Fn(usize) -> ([f32; 3], [f32; 3]),
+) -> Vec<Vec<idmodel_core::trivertx::TriVertex>> {
+    frames
+        .iter()
+        .enumerate()
+        .map(|(f, frame)| {
+            let (s, t) = quant(f);
+            map.iter()
+                .map(|m| {
+                    let p = m.and_then(|k| frame.positions.get(k));
+                    let n = m.and_then(|k| frame.normals.get(k));
+                    match (p, n) {
+                        (Some(p), Some(n)) => idmodel_core::trivertx::TriVertex {
+                            v: [
+                                quantise(p[0], t[0], s[0]),
+                                quantise(p[1], t[1], s[1]),
+                                quantise(p[2], t[2], s[2]),
+                            ],
+                            light_normal_index: nearest_normal(*n),
+                        },
+                        _ => idmodel_core::trivertx::TriVertex::default(),
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The fixes that turn `recovered` into `actual`: 12-byte records (frame `u32`, vertex
+/// `u32`, the 4 packed bytes), little-endian, concatenated.
+pub fn vertex_fixes(
+    recovered: &[Vec<idmodel_core::trivertx::TriVertex>],
+    actual: &[&[idmodel_core::trivertx::TriVertex]],
+) -> Vec<u8> {
+    let mut out = Vec::new();
+    for (f, (r, a)) in recovered.iter().zip(actual).enumerate() {
+        for (i, (x, y)) in r.iter().zip(a.iter()).enumerate() {
+            if x != y {
+                out.extend(u32::try_from(f).unwrap_or(u32::MAX).to_le_bytes());
+                out.extend(u32::try_from(i).unwrap_or(u32::MAX).to_le_bytes());
+                out.extend(y.v);
+                out.push(y.light_normal_index);
+            }
+        }
+    }
+    out
+}
+
+/// Applies [`vertex_fixes`] records to `frames`; `None` when one names no vertex.
+pub fn apply_vertex_fixes(
+    frames: &mut [Vec<idmodel_core::trivertx::TriVertex>],
+    fixes: &[u8],
+) -> Option<()> {
+    if fixes.len().checked_rem(12) != Some(0) {
+        return None;
+    }
+    for r in fixes.chunks_exact(12) {
+        let [f0, f1, f2, f3, i0, i1, i2, i3, x, y, z, n] = *r else {
+            return None;
+        };
+        let f = usize::try_from(u32::from_le_bytes([f0, f1, f2, f3])).ok()?;
+        let i = usize::try_from(u32::from_le_bytes([i0, i1, i2, i3])).ok()?;
+        *frames.get_mut(f)?.get_mut(i)? = idmodel_core::trivertx::TriVertex {
+            v: [x, y, z],
+            light_normal_index: n,
+        };
+    }
+    Some(())
+}
+
 /// Per-axis minimum and maximum of `points` (zeros when empty).
 pub fn bounds(points: impl Iterator<Item = [f32; 3]>) -> ([f32; 3], [f32; 3]) {
     let mut lo = [f32::INFINITY; 3];

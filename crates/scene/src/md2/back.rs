@@ -32,8 +32,9 @@ use alloc::vec::Vec;
 use idmodel_md2::{self as file, FrameData, Md2, Model, Triangle, raw};
 
 use crate::back::{
-    BackOptions, apply_patch, base64_encode, blob, bounds, make_patch, merge, nearest_normal,
-    quantise, refuse_findings, same_geometry, sample_frames,
+    BackOptions, apply_patch, apply_vertex_fixes, base64_encode, blob, bounds, make_patch, merge,
+    nearest_normal, quantise, recover_vertices, refuse_findings, same_geometry, sample_frames,
+    target_frames, vertex_fixes,
 };
 use crate::{Error, Image, Options, Result, Scene, Value};
 
@@ -42,7 +43,9 @@ use crate::{Error, Image, Options, Result, Scene, Value};
 pub const MAX_PATCHED_BYTES: usize = 64 << 20;
 
 /// Records in `scene.extras` what [`from_scene`] needs to rebuild `md2` exactly (see the
-/// module docs and [`crate::md2`]).
+/// module docs and [`crate::md2`]). `scene` must be what [`super::scene`] made of `md2`
+/// with every frame: the packed vertices are not stored but recovered from its positions
+/// and normals, and only the vertices that recovery misses are kept (`md2.vertex_fixes`).
 pub fn record_extras(md2: &Md2<'_>, scene: &mut Scene) {
     let model = Model::from(*md2);
     let e = &mut scene.extras;
@@ -72,30 +75,119 @@ pub fn record_extras(md2: &Md2<'_>, scene: &mut Scene) {
         .flat_map(u16::to_le_bytes)
         .collect();
     e.set("md2.triangles", Value::Str(base64_encode(&tris)));
-    let mut headers = Vec::with_capacity(model.frames.len().saturating_mul(40));
-    let mut verts = Vec::new();
-    for f in &model.frames {
-        for x in f.scale.iter().chain(&f.translate) {
-            headers.extend(x.to_le_bytes());
-        }
-        let mut name = [0u8; raw::FRAME_NAME_LEN];
-        for (d, s) in name.iter_mut().zip(&f.name) {
-            *d = *s;
-        }
-        headers.extend(name);
-        for v in &f.vertices {
-            verts.extend(v.v);
-            verts.push(v.light_normal_index);
-        }
-    }
-    e.set("md2.frames", Value::Str(base64_encode(&headers)));
-    e.set("md2.vertices", Value::Str(base64_encode(&verts)));
+    e.set(
+        "md2.scales",
+        scale_runs(model.frames.iter().map(|f| f.scale)),
+    );
+    let first = model
+        .frames
+        .first()
+        .map(|f| f.name.as_slice())
+        .unwrap_or(&[]);
+    e.set(
+        "md2.frame0",
+        Value::Str(String::from_utf8_lossy(first).into_owned()),
+    );
+    e.set(
+        "md2.num_xyz",
+        Value::Int(i64::try_from(md2.vertex_count()).unwrap_or(0)),
+    );
     e.set("md2.gl_commands", Value::Bool(model.gl_commands));
-    if let Ok(written) = file::write(&model) {
-        if let Some(patch) = make_patch(&written, md2.bytes()) {
-            e.set("md2.patch", patch);
+    if let Some(merged) = merge(scene) {
+        let frames = target_frames(&merged);
+        let mut exceptions = Vec::new();
+        for (i, (f, shown)) in model.frames.iter().zip(&frames).enumerate() {
+            let (lo, _) = bounds(shown.positions.iter().copied());
+            if lo.map(f32::to_bits) != f.translate.map(f32::to_bits) {
+                exceptions.extend(u32::try_from(i).unwrap_or(u32::MAX).to_le_bytes());
+                f.translate
+                    .iter()
+                    .for_each(|x| exceptions.extend(x.to_le_bytes()));
+            }
+        }
+        if !exceptions.is_empty() {
+            scene
+                .extras
+                .set("md2.translates", Value::Str(base64_encode(&exceptions)));
+        }
+        let map = xyz_map(&md2.soft_mesh(), md2.vertex_count());
+        let recovered = recover_vertices(&frames, &map, &|f| {
+            model
+                .frames
+                .get(f)
+                .map_or(([0.0; 3], [0.0; 3]), |f| (f.scale, f.translate))
+        });
+        let actual: Vec<&[raw::TriVertex]> =
+            model.frames.iter().map(|f| f.vertices.as_slice()).collect();
+        let fixes = vertex_fixes(&recovered, &actual);
+        if !fixes.is_empty() {
+            scene
+                .extras
+                .set("md2.vertex_fixes", Value::Str(base64_encode(&fixes)));
         }
     }
+    if let Some(rebuilt) = model_from_extras(scene) {
+        if let Ok(written) = file::write(&rebuilt) {
+            if let Some(patch) = make_patch(&written, md2.bytes()) {
+                scene.extras.set("md2.patch", patch);
+            }
+        }
+    }
+}
+
+/// The frames' scales as runs `[[count, base64 of 3 f32], …]` (tools that keep one
+/// scale for thousands of frames then cost one run).
+fn scale_runs(scales: impl Iterator<Item = [f32; 3]>) -> Value {
+    let mut runs: Vec<(i64, [u32; 3])> = Vec::new();
+    for sc in scales {
+        let bits = sc.map(f32::to_bits);
+        match runs.last_mut() {
+            Some((n, last)) if *last == bits => *n = n.saturating_add(1),
+            _ => runs.push((1, bits)),
+        }
+    }
+    Value::List(
+        runs.into_iter()
+            .map(|(n, bits)| {
+                let bytes: Vec<u8> = bits.iter().flat_map(|b| b.to_le_bytes()).collect();
+                Value::List(alloc::vec![
+                    Value::Int(n),
+                    Value::Str(base64_encode(&bytes))
+                ])
+            })
+            .collect(),
+    )
+}
+
+/// The per-frame scales [`scale_runs`] stored, at most `limit` of them.
+fn scales_of(v: &Value, limit: usize) -> Option<Vec<[f32; 3]>> {
+    let mut out = Vec::new();
+    for run in v.as_list()? {
+        let [n, bytes] = run.as_list()? else {
+            return None;
+        };
+        let n = usize::try_from(n.as_int()?).ok()?;
+        let b = crate::back::base64_decode(bytes.as_str()?)?;
+        let f = |i: usize| le_f32(b.get(i..).unwrap_or(&[]));
+        if b.len() != 12 || out.len().saturating_add(n) > limit {
+            return None;
+        }
+        out.extend(core::iter::repeat_n([f(0), f(4), f(8)], n));
+    }
+    Some(out)
+}
+
+/// Per `xyz` vertex, the first mesh vertex that shows it.
+fn xyz_map(mesh: &file::Mesh, num_xyz: usize) -> Vec<Option<usize>> {
+    let mut map = alloc::vec![None; num_xyz];
+    for (k, v) in mesh.vertices.iter().enumerate() {
+        if let Some(slot) = usize::try_from(v.xyz).ok().and_then(|i| map.get_mut(i)) {
+            if slot.is_none() {
+                *slot = Some(k);
+            }
+        }
+    }
+    map
 }
 
 fn le_f32(b: &[u8]) -> f32 {
@@ -107,7 +199,8 @@ fn le_f32(b: &[u8]) -> f32 {
     ])
 }
 
-/// The model the `md2.*` extras describe, if they are complete and consistent.
+/// The model the `md2.*` extras describe, if they are complete and consistent with the
+/// scene (frame count, names from the target names, vertices recovered).
 fn model_from_extras(scene: &Scene) -> Option<Model> {
     let e = &scene.extras;
     let skin_width = i32::try_from(e.get("md2.skinwidth")?.as_int()?).ok()?;
@@ -144,50 +237,78 @@ fn model_from_extras(scene: &Scene) -> Option<Model> {
             st: [word(c, 6), word(c, 8), word(c, 10)],
         })
         .collect();
-    let headers = blob(scene, "md2.frames")?;
-    let verts = blob(scene, "md2.vertices")?;
-    let n_frames = headers.len().checked_div(40)?;
-    let per_frame = verts.len().checked_div(n_frames)?;
-    if headers.len().checked_rem(40) != Some(0)
-        || verts.len().checked_rem(n_frames) != Some(0)
-        || per_frame.checked_rem(4) != Some(0)
-        || per_frame == 0
-    {
+    let num_xyz = usize::try_from(e.get("md2.num_xyz")?.as_int()?).ok()?;
+    let merged = merge(scene)?;
+    let names = &merged.target_names;
+    let shown = target_frames(&merged);
+    let scales = scales_of(e.get("md2.scales")?, shown.len())?;
+    if scales.len() != shown.len() || names.len() != merged.targets.len() {
         return None;
     }
-    let frames = headers
-        .chunks_exact(40)
-        .zip(verts.chunks_exact(per_frame))
-        .map(|(h, v)| {
-            let f = |i: usize| le_f32(h.get(i.saturating_mul(4)..).unwrap_or(&[]));
-            let name = h.get(24..40).unwrap_or(&[]);
-            let len = name.iter().position(|&b| b == 0).unwrap_or(name.len());
-            FrameData {
-                scale: [f(0), f(1), f(2)],
-                translate: [f(3), f(4), f(5)],
-                name: name.get(..len).unwrap_or(&[]).to_vec(),
-                vertices: v
-                    .chunks_exact(4)
-                    .filter_map(|p| match *p {
-                        [x, y, z, n] => Some(raw::TriVertex {
-                            v: [x, y, z],
-                            light_normal_index: n,
-                        }),
-                        _ => None,
-                    })
-                    .collect(),
-            }
-        })
+    let mut quant: Vec<([f32; 3], [f32; 3])> = scales
+        .into_iter()
+        .zip(&shown)
+        .map(|(sc, f)| (sc, bounds(f.positions.iter().copied()).0))
         .collect();
-    Some(Model {
+    if let Some(t) = e.get("md2.translates") {
+        let b = crate::back::base64_decode(t.as_str()?)?;
+        if b.len().checked_rem(16) != Some(0) {
+            return None;
+        }
+        for r in b.chunks_exact(16) {
+            let i = usize::try_from(u32::from_le_bytes(r.get(..4)?.try_into().ok()?)).ok()?;
+            let f = |k: usize| le_f32(r.get(k..).unwrap_or(&[]));
+            quant.get_mut(i)?.1 = [f(4), f(8), f(12)];
+        }
+    }
+    let mut model = Model {
         skin_width,
         skin_height,
         skins,
         st,
         triangles,
-        frames,
+        frames: Vec::new(),
         gl_commands: e.get("md2.gl_commands")?.as_bool()?,
+    };
+    // The mesh the adapter makes of these triangles: one frame of placeholder vertices.
+    model.frames = alloc::vec![FrameData {
+        vertices: alloc::vec![raw::TriVertex::default(); num_xyz],
+        ..FrameData::default()
+    }];
+    let skeleton = file::write(&Model {
+        gl_commands: false,
+        ..model.clone()
     })
+    .ok()?;
+    let map = xyz_map(&Md2::parse(&skeleton).ok()?.soft_mesh(), num_xyz);
+    drop(skeleton);
+    let mut vertices = recover_vertices(&shown, &map, &|f| {
+        quant.get(f).copied().unwrap_or(([0.0; 3], [0.0; 3]))
+    });
+    if let Some(fixes) = e.get("md2.vertex_fixes") {
+        apply_vertex_fixes(&mut vertices, &crate::back::base64_decode(fixes.as_str()?)?)?;
+    }
+    let frame0 = e.get("md2.frame0")?.as_str()?;
+    model.frames = quant
+        .iter()
+        .zip(vertices)
+        .enumerate()
+        .map(|(i, ((scale, translate), vertices))| {
+            let name = match i.checked_sub(1) {
+                None => frame0,
+                Some(t) => names.get(t).map_or("", String::as_str),
+            };
+            let mut name = name.as_bytes().to_vec();
+            name.truncate(raw::FRAME_NAME_LEN);
+            FrameData {
+                name,
+                scale: *scale,
+                translate: *translate,
+                vertices,
+            }
+        })
+        .collect();
+    Some(model)
 }
 
 /// Whether `model` gives back `scene`'s geometry (see the module docs).
