@@ -325,11 +325,17 @@ pub fn merge(scene: &Scene) -> Option<Merged> {
         .map(|p| p.targets.len())
         .max()
         .unwrap_or(0);
+    // Sized up front: growing these by doubling would reallocate for every large model.
+    let vertices: usize = mesh.primitives.iter().map(|p| p.positions.len()).sum();
+    let indices: usize = mesh.primitives.iter().map(|p| p.indices.len()).sum();
     let mut m = Merged {
-        targets: alloc::vec![Vec::new(); targets],
+        positions: Vec::with_capacity(vertices),
+        normals: Vec::with_capacity(vertices),
+        uvs: Vec::with_capacity(vertices),
+        indices: Vec::with_capacity(indices),
+        targets: (0..targets).map(|_| Vec::with_capacity(vertices)).collect(),
         target_names: mesh.target_names.clone(),
         material: mesh.primitives.first().and_then(|p| p.material),
-        ..Merged::default()
     };
     for p in &mesh.primitives {
         let base = u32::try_from(m.positions.len()).ok()?;

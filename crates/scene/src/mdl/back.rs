@@ -42,13 +42,13 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use idmodel_mdl::{
-    self as file, Flags, FrameData, Mdl, Model, Palette, PoseData, Quantizer, SkinData,
-    SkinOptions, TexCoord, Tri, skin_to_rgba_vec,
+    self as file, Flags, FrameData, Mdl, Model, Palette, PoseData, Quantizer, SeamRule, SkinData,
+    SkinOptions, TexCoord, Tri, WeldedMesh, skin_to_rgba_vec,
 };
 
 use crate::back::{
-    BackOptions, apply_patch, base64_encode, blob, make_patch, merge, refuse_findings,
-    same_geometry, sample_frames,
+    BackOptions, apply_patch, apply_vertex_fixes, base64_encode, blob, make_patch, merge,
+    recover_vertices, refuse_findings, same_geometry, sample_frames, target_frames, vertex_fixes,
 };
 use crate::{AlphaMode, Error, Image, Options, Result, Scene, Value};
 
@@ -124,44 +124,93 @@ pub fn record_extras(mdl: &Mdl<'_>, scene: &mut Scene) {
         [t.faces_front, v[0], v[1], v[2]]
     }));
     e.set("mdl.triangles", Value::Str(base64_encode(&tris)));
-    let mut poses = Vec::new();
-    let mut frames = Vec::new();
-    let mut put_pose = |p: &PoseData| {
-        poses.extend(p.name);
-        poses.extend(p.bbox_min.v);
-        poses.push(p.bbox_min.light_normal_index);
-        poses.extend(p.bbox_max.v);
-        poses.push(p.bbox_max.light_normal_index);
-        for v in &p.vertices {
-            poses.extend(v.v);
-            poses.push(v.light_normal_index);
-        }
-    };
-    for f in &model.frames {
-        match f {
-            FrameData::Single(p) => {
-                frames.push(Value::Null);
-                put_pose(p);
-            }
-            FrameData::Group {
-                bbox_min,
-                bbox_max,
-                intervals,
-                poses: group,
-            } => {
-                let mut h = Vec::new();
-                h.extend(bbox_min.v);
-                h.push(bbox_min.light_normal_index);
-                h.extend(bbox_max.v);
-                h.push(bbox_max.light_normal_index);
-                h.extend(le_bytes_f32(intervals.iter().copied()));
-                frames.push(Value::Str(base64_encode(&h)));
-                group.iter().for_each(&mut put_pose);
-            }
+    let mut groups = Vec::new();
+    for (i, f) in model.frames.iter().enumerate() {
+        if let FrameData::Group {
+            bbox_min,
+            bbox_max,
+            intervals,
+            ..
+        } = f
+        {
+            let mut h = Vec::new();
+            h.extend(bbox_min.v);
+            h.push(bbox_min.light_normal_index);
+            h.extend(bbox_max.v);
+            h.push(bbox_max.light_normal_index);
+            h.extend(le_bytes_f32(intervals.iter().copied()));
+            groups.push(Value::List(vec![
+                Value::Int(i64::try_from(i).unwrap_or(i64::MAX)),
+                Value::Str(base64_encode(&h)),
+            ]));
         }
     }
-    e.set("mdl.frames", Value::List(frames));
-    e.set("mdl.poses", Value::Str(base64_encode(&poses)));
+    e.set("mdl.groups", Value::List(groups));
+    e.set(
+        "mdl.frame_count",
+        Value::Int(i64::try_from(model.frames.len()).unwrap_or(0)),
+    );
+    let mut poses: Vec<&PoseData> = Vec::with_capacity(mdl.pose_count());
+    poses.extend(model.frames.iter().flat_map(FrameData::poses));
+    if let Some(p) = poses.first() {
+        e.set("mdl.pose0", Value::Str(base64_encode(&p.name)));
+    }
+    // Bounds that are not the vertices' own (as modelgen computes them): kept, as runs
+    // of 16-byte records (first pose `u32`, pose count `u32`, packed min, packed max).
+    let mut runs: Vec<(u32, u32, [u8; 8])> = Vec::new();
+    for (i, p) in poses.iter().enumerate() {
+        let mut own = (*p).clone();
+        own.compute_bounds();
+        if own.bbox_min == p.bbox_min && own.bbox_max == p.bbox_max {
+            continue;
+        }
+        let i = u32::try_from(i).unwrap_or(u32::MAX);
+        let (a, b) = (p.bbox_min, p.bbox_max);
+        let key = [
+            a.v[0],
+            a.v[1],
+            a.v[2],
+            a.light_normal_index,
+            b.v[0],
+            b.v[1],
+            b.v[2],
+            b.light_normal_index,
+        ];
+        match runs.last_mut() {
+            Some((start, n, k)) if *k == key && start.saturating_add(*n) == i => {
+                *n = n.saturating_add(1);
+            }
+            _ => runs.push((i, 1, key)),
+        }
+    }
+    let bbox: Vec<u8> = runs
+        .iter()
+        .flat_map(|(start, n, k)| {
+            start
+                .to_le_bytes()
+                .into_iter()
+                .chain(n.to_le_bytes())
+                .chain(*k)
+        })
+        .collect();
+    if !bbox.is_empty() {
+        e.set("mdl.bbox_fixes", Value::Str(base64_encode(&bbox)));
+    }
+    if let Some(merged) = merge(scene) {
+        let map = source_map(&mdl.welded_mesh(SeamRule::Gl), model.texcoords.len());
+        let recovered = recover_vertices(&target_frames(&merged), &map, &|_| {
+            (model.scale, model.origin)
+        });
+        let actual: Vec<&[idmodel_mdl::raw::TriVertex]> =
+            poses.iter().map(|p| p.vertices.as_slice()).collect();
+        let fixes = vertex_fixes(&recovered, &actual);
+        if !fixes.is_empty() {
+            scene
+                .extras
+                .set("mdl.vertex_fixes", Value::Str(base64_encode(&fixes)));
+        }
+    }
+    let e = &mut scene.extras;
     if !model.trailing.is_empty() {
         e.set("mdl.trailing", Value::Str(base64_encode(&model.trailing)));
     }
@@ -170,6 +219,19 @@ pub fn record_extras(mdl: &Mdl<'_>, scene: &mut Scene) {
             scene.extras.set("mdl.patch", patch);
         }
     }
+}
+
+/// Per source vertex, the first welded vertex that shows it.
+fn source_map(mesh: &WeldedMesh, n: usize) -> Vec<Option<usize>> {
+    let mut map = vec![None; n];
+    for (k, v) in mesh.vertices.iter().enumerate() {
+        if let Some(slot) = usize::try_from(v.source).ok().and_then(|i| map.get_mut(i)) {
+            if slot.is_none() {
+                *slot = Some(k);
+            }
+        }
+    }
+    map
 }
 
 /// The palette index of every RGBA texel that is exactly a palette colour (the first
@@ -363,29 +425,105 @@ fn inner_from_extras(scene: &Scene) -> Option<Model> {
             _ => None,
         })
         .collect();
-    let poses = blob(scene, "mdl.poses")?;
-    let pose_len = nv.checked_mul(4)?.checked_add(24)?;
-    let mut pose_list = poses.chunks_exact(pose_len).map(|p| {
-        let mut name = [0u8; 16];
-        name.copy_from_slice(p.get(..16).unwrap_or(&[0; 16]));
-        PoseData {
-            name,
-            bbox_min: trivertex(p.get(16..20).unwrap_or(&[])),
-            bbox_max: trivertex(p.get(20..24).unwrap_or(&[])),
-            vertices: p
-                .get(24..)
-                .unwrap_or(&[])
-                .chunks_exact(4)
-                .map(trivertex)
-                .collect(),
+    let scale = f3(e.get("mdl.scale"))?;
+    let origin = f3(e.get("mdl.origin"))?;
+    let merged = merge(scene)?;
+    let shown = target_frames(&merged);
+    if merged.target_names.len() != merged.targets.len() {
+        return None;
+    }
+    // The welded mesh of these texture coordinates and triangles: a one-pose skeleton.
+    let mut model = Model {
+        scale,
+        origin,
+        bounding_radius: e.get("mdl.radius")?.as_f32()?,
+        eye_position: f3(e.get("mdl.eye"))?,
+        skin_width,
+        skin_height,
+        sync_type: i32::try_from(int("mdl.synctype")?).ok()?,
+        flags,
+        size: e.get("mdl.size")?.as_f32()?,
+        skins,
+        texcoords,
+        triangles,
+        frames: vec![FrameData::Single(PoseData {
+            vertices: vec![idmodel_mdl::raw::TriVertex::default(); nv],
+            ..PoseData::default()
+        })],
+        trailing: match e.get("mdl.trailing") {
+            Some(_) => blob(scene, "mdl.trailing")?,
+            None => Vec::new(),
+        },
+    };
+    let skeleton = file::write(&model).ok()?;
+    let map = source_map(&Mdl::parse(&skeleton).ok()?.welded_mesh(SeamRule::Gl), nv);
+    drop(skeleton);
+    let mut vertices = recover_vertices(&shown, &map, &|_| (scale, origin));
+    if let Some(fixes) = e.get("mdl.vertex_fixes") {
+        apply_vertex_fixes(&mut vertices, &crate::back::base64_decode(fixes.as_str()?)?)?;
+    }
+    let pose0 = crate::back::base64_decode(e.get("mdl.pose0")?.as_str()?)?;
+    let mut poses: Vec<PoseData> = vertices
+        .into_iter()
+        .enumerate()
+        .map(|(i, vertices)| {
+            let name = match i.checked_sub(1) {
+                None => {
+                    let mut n = [0u8; 16];
+                    for (d, s) in n.iter_mut().zip(&pose0) {
+                        *d = *s;
+                    }
+                    n
+                }
+                Some(t) => {
+                    PoseData::name_field(merged.target_names.get(t).map_or("", String::as_str))
+                }
+            };
+            let mut p = PoseData {
+                name,
+                vertices,
+                ..PoseData::default()
+            };
+            p.compute_bounds();
+            p
+        })
+        .collect();
+    if let Some(b) = e.get("mdl.bbox_fixes") {
+        let b = crate::back::base64_decode(b.as_str()?)?;
+        if b.len().checked_rem(16) != Some(0) {
+            return None;
         }
-    });
-    let mut frames = Vec::new();
-    for f in e.get("mdl.frames")?.as_list()? {
-        match f {
-            Value::Null => frames.push(FrameData::Single(pose_list.next()?)),
-            Value::Str(s) => {
-                let h = crate::back::base64_decode(s)?;
+        for r in b.chunks_exact(16) {
+            let word = |k: usize| -> Option<usize> {
+                usize::try_from(u32::from_le_bytes(
+                    r.get(k..k.checked_add(4)?)?.try_into().ok()?,
+                ))
+                .ok()
+            };
+            let (start, n) = (word(0)?, word(4)?);
+            for p in poses.get_mut(start..start.checked_add(n)?)? {
+                p.bbox_min = trivertex(r.get(8..12)?);
+                p.bbox_max = trivertex(r.get(12..16)?);
+            }
+        }
+    }
+    let frame_count = usize::try_from(int("mdl.frame_count")?).ok()?;
+    let mut groups: BTreeMap<usize, Vec<u8>> = BTreeMap::new();
+    for g in e.get("mdl.groups")?.as_list()? {
+        let [i, h] = g.as_list()? else {
+            return None;
+        };
+        groups.insert(
+            usize::try_from(i.as_int()?).ok()?,
+            crate::back::base64_decode(h.as_str()?)?,
+        );
+    }
+    let mut pose_list = poses.drain(..);
+    let mut frames = Vec::with_capacity(frame_count);
+    for i in 0..frame_count {
+        match groups.get(&i) {
+            None => frames.push(FrameData::Single(pose_list.next()?)),
+            Some(h) => {
                 let intervals = f32_words(h.get(8..)?);
                 let poses = (0..intervals.len())
                     .map(|_| pose_list.next())
@@ -397,31 +535,14 @@ fn inner_from_extras(scene: &Scene) -> Option<Model> {
                     poses,
                 });
             }
-            _ => return None,
         }
     }
     if pose_list.next().is_some() {
         return None;
     }
-    Some(Model {
-        scale: f3(e.get("mdl.scale"))?,
-        origin: f3(e.get("mdl.origin"))?,
-        bounding_radius: e.get("mdl.radius")?.as_f32()?,
-        eye_position: f3(e.get("mdl.eye"))?,
-        skin_width,
-        skin_height,
-        sync_type: i32::try_from(int("mdl.synctype")?).ok()?,
-        flags,
-        size: e.get("mdl.size")?.as_f32()?,
-        skins,
-        texcoords,
-        triangles,
-        frames,
-        trailing: match e.get("mdl.trailing") {
-            Some(_) => blob(scene, "mdl.trailing")?,
-            None => Vec::new(),
-        },
-    })
+    drop(pose_list);
+    model.frames = frames;
+    Some(model)
 }
 
 /// Whether `model` gives back `scene`'s geometry.
