@@ -37,6 +37,26 @@ fn corpus_files(test: &str, sub: &str, ext: &str) -> Vec<PathBuf> {
     files
 }
 
+/// Bytes the extras take as text (strings, keys and about 8 per other value): what they
+/// add to a glTF's JSON, roughly.
+fn extras_size(scene: &Scene) -> usize {
+    fn size(v: &idmodel_scene::Value) -> usize {
+        use idmodel_scene::Value;
+        match v {
+            Value::Str(s) => s.len() + 2,
+            Value::List(l) => l.iter().map(size).sum::<usize>() + 2,
+            Value::Object(o) => o.iter().map(|(k, v)| k.len() + 3 + size(v)).sum::<usize>() + 2,
+            _ => 8,
+        }
+    }
+    scene
+        .extras
+        .0
+        .iter()
+        .map(|(k, v)| k.len() + 3 + size(v))
+        .sum()
+}
+
 fn md2_scene(bytes: &[u8]) -> Scene {
     idmodel_scene::md2::scene(&Md2::parse(bytes).unwrap(), "m", &Options::default()).unwrap()
 }
@@ -52,6 +72,17 @@ fn every_corpus_md2_comes_back_byte_identical() {
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         assert!(out == bytes, "{} is not byte-identical", path.display());
         same += 1;
+        println!(
+            "{}: {} bytes, extras {} bytes{}",
+            path.display(),
+            bytes.len(),
+            extras_size(&scene),
+            if scene.extras.get("md2.patch").is_some() {
+                " (with a patch)"
+            } else {
+                ""
+            }
+        );
     }
     println!("{same} MD2 files byte-identical");
     assert!(files.is_empty() || same >= 19, "{same}");
@@ -113,6 +144,16 @@ fn every_corpus_mdl_comes_back_byte_identical() {
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(out == *bytes, "{name} is not byte-identical");
         same += 1;
+        println!(
+            "{name}: {} bytes, extras {} bytes{}",
+            bytes.len(),
+            extras_size(&scene),
+            if scene.extras.get("mdl.patch").is_some() {
+                " (with a patch)"
+            } else {
+                ""
+            }
+        );
     }
     println!("{same} MDL files byte-identical");
     assert!(files.is_empty() || same >= 24, "{same}");
