@@ -63,7 +63,9 @@ mod axes;
 mod error;
 mod export;
 pub mod extras;
+mod png;
 
 pub use axes::ExportOptions;
 pub use error::ExportError;
 pub use export::{GltfFiles, png_rgba8, to_glb, to_gltf};
+pub mod import;
