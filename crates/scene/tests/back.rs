@@ -389,3 +389,55 @@ fn every_written_file_passes_check_for_its_engine() {
     }
     println!("{checked} files written from geometry pass check");
 }
+
+/// file → scene → GLB (idmodel-gltf's writer) → scene (its reader) → file.
+fn through_glb(scene: &Scene) -> Scene {
+    use idmodel_gltf::import::{ImportOptions, from_glb, no_files};
+    let glb = idmodel_gltf::to_glb(scene, &idmodel_gltf::ExportOptions::default()).unwrap();
+    from_glb(&glb, &ImportOptions::default(), &mut no_files).unwrap()
+}
+
+#[test]
+fn every_corpus_md2_comes_back_byte_identical_through_glb() {
+    let files = corpus_files("md2_through_glb", "md2", "md2");
+    let mut same = 0;
+    let mut differ = Vec::new();
+    for path in &files {
+        let bytes = std::fs::read(path).unwrap();
+        let back = through_glb(&md2_scene(&bytes));
+        let out = idmodel_scene::md2::to_bytes(&back, &BackOptions::default())
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        if out == bytes {
+            same += 1;
+        } else {
+            differ.push(path.display().to_string());
+        }
+    }
+    println!(
+        "{same} of {} MD2 files byte-identical through GLB; not: {differ:?}",
+        files.len()
+    );
+    assert!(differ.is_empty(), "{differ:?}");
+}
+
+#[test]
+fn every_corpus_mdl_comes_back_byte_identical_through_glb() {
+    let files = corpus_mdls("mdl_through_glb");
+    let mut same = 0;
+    let mut differ = Vec::new();
+    for (name, bytes) in &files {
+        let back = through_glb(&mdl_scene(bytes));
+        let out = idmodel_scene::mdl::to_bytes(&back, &BackOptions::default())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        if out == *bytes {
+            same += 1;
+        } else {
+            differ.push(name.clone());
+        }
+    }
+    println!(
+        "{same} of {} MDL files byte-identical through GLB; not: {differ:?}",
+        files.len()
+    );
+    assert!(differ.is_empty(), "{differ:?}");
+}
