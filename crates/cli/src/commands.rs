@@ -61,6 +61,7 @@ pub fn run(command: Command) -> Exit {
             force,
             max_output,
             dense_weights,
+            keep_normals,
         } => {
             let axes = if keep_axes { Axes::Keep } else { Axes::YUp };
             let frame = Choice {
@@ -69,6 +70,7 @@ pub fn run(command: Command) -> Exit {
                 skin: skin.as_deref(),
                 quiet,
                 max_bytes: max_output,
+                keep_normals,
             };
             let limits = Limits {
                 max_bytes: max_output,
@@ -94,6 +96,7 @@ pub fn run(command: Command) -> Exit {
             size,
             background,
             force,
+            keep_normals,
         } => {
             let options = RenderOptions {
                 width: size.0,
@@ -106,6 +109,7 @@ pub fn run(command: Command) -> Exit {
                 skin: skin.as_deref(),
                 quiet: true,
                 max_bytes: None,
+                keep_normals,
             };
             render_file(&file, &output, &anims, frame, &options, force)
         }

@@ -75,7 +75,7 @@ enum Command {
     /// Tell what a file is and what it holds.
     Info {
         /// The model file, a Quake III player folder, or a side file (.skin,
-        /// animation.cfg, .shader, .mtr, .anm).
+        /// animation.cfg, .shader, .mtr, .anm, md5.cfg/md3.cfg).
         file: PathBuf,
         /// Print one JSON object (schema in the README) instead of text.
         #[arg(long)]
@@ -143,6 +143,10 @@ enum Command {
         /// accessors (grows with frames²; for clients without sparse accessors).
         #[arg(long)]
         dense_weights: bool,
+        /// MD2: keep the file's normals even when every vertex uses one normal index
+        /// (default: smooth normals computed from the triangles).
+        #[arg(long)]
+        keep_normals: bool,
     },
     /// Draw a picture of the model with a small software renderer.
     Render {
@@ -173,6 +177,10 @@ enum Command {
         /// Replace the output even when it is read-only. Never an input.
         #[arg(long)]
         force: bool,
+        /// MD2: keep the file's normals even when every vertex uses one normal index
+        /// (default: smooth normals computed from the triangles).
+        #[arg(long)]
+        keep_normals: bool,
     },
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions {

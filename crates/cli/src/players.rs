@@ -24,6 +24,8 @@ pub struct Choice<'a> {
     pub quiet: bool,
     /// `--max-output BYTES`: the budget of an animated scene (`None`: the default).
     pub max_bytes: Option<u64>,
+    /// `--keep-normals`: MD2 normals as the file has them.
+    pub keep_normals: bool,
 }
 
 impl<'a> Choice<'a> {
@@ -38,6 +40,7 @@ impl<'a> Choice<'a> {
             clip: self.clip,
             skin: self.skin,
             max_bytes: self.max_bytes,
+            keep_normals: self.keep_normals,
         }
     }
 }
