@@ -508,10 +508,13 @@ pub fn target_frames(merged: &Merged) -> Vec<SampledFrame> {
 /// `f` from scene vertex `map[i]` (position `rint((p − translate) / scale)`, normal the
 /// nearest table normal), with `quant(f)` the frame's `(scale, translate)`. A file
 /// vertex no scene vertex shows gets zeros (the fixes say the rest).
+/// `normal`, when given, is every vertex's normal index (a file whose vertices all share
+/// one, whose scene normals the adapter smooths instead).
 pub fn recover_vertices(
     frames: &[SampledFrame],
     map: &[Option<usize>],
     quant: &dyn Fn(usize) -> ([f32; 3], [f32; 3]),
+    normal: Option<u8>,
 ) -> Vec<Vec<idmodel_core::trivertx::TriVertex>> {
     frames
         .iter()
@@ -529,7 +532,7 @@ pub fn recover_vertices(
                                 quantise(p[1], t[1], s[1]),
                                 quantise(p[2], t[2], s[2]),
                             ],
-                            light_normal_index: nearest_normal(*n),
+                            light_normal_index: normal.unwrap_or_else(|| nearest_normal(*n)),
                         },
                         _ => idmodel_core::trivertx::TriVertex::default(),
                     }

@@ -111,12 +111,23 @@ pub fn record_extras(md2: &Md2<'_>, scene: &mut Scene) {
                 .set("md2.translates", Value::Str(base64_encode(&exceptions)));
         }
         let map = xyz_map(&md2.soft_mesh(), md2.vertex_count());
-        let recovered = recover_vertices(&frames, &map, &|f| {
-            model
-                .frames
-                .get(f)
-                .map_or(([0.0; 3], [0.0; 3]), |f| (f.scale, f.translate))
-        });
+        let single = md2.single_normal_index();
+        if let Some(n) = single {
+            scene
+                .extras
+                .set("md2.normal_index", Value::Int(i64::from(n)));
+        }
+        let recovered = recover_vertices(
+            &frames,
+            &map,
+            &|f| {
+                model
+                    .frames
+                    .get(f)
+                    .map_or(([0.0; 3], [0.0; 3]), |f| (f.scale, f.translate))
+            },
+            single,
+        );
         let actual: Vec<&[raw::TriVertex]> =
             model.frames.iter().map(|f| f.vertices.as_slice()).collect();
         let fixes = vertex_fixes(&recovered, &actual);
@@ -282,9 +293,16 @@ fn model_from_extras(scene: &Scene) -> Option<Model> {
     .ok()?;
     let map = xyz_map(&Md2::parse(&skeleton).ok()?.soft_mesh(), num_xyz);
     drop(skeleton);
-    let mut vertices = recover_vertices(&shown, &map, &|f| {
-        quant.get(f).copied().unwrap_or(([0.0; 3], [0.0; 3]))
-    });
+    let single = match e.get("md2.normal_index") {
+        Some(v) => Some(u8::try_from(v.as_int()?).ok()?),
+        None => None,
+    };
+    let mut vertices = recover_vertices(
+        &shown,
+        &map,
+        &|f| quant.get(f).copied().unwrap_or(([0.0; 3], [0.0; 3])),
+        single,
+    );
     if let Some(fixes) = e.get("md2.vertex_fixes") {
         apply_vertex_fixes(&mut vertices, &crate::back::base64_decode(fixes.as_str()?)?)?;
     }

@@ -198,9 +198,12 @@ pub fn record_extras(mdl: &Mdl<'_>, scene: &mut Scene) {
     }
     if let Some(merged) = merge(scene) {
         let map = source_map(&mdl.welded_mesh(SeamRule::Gl), model.texcoords.len());
-        let recovered = recover_vertices(&target_frames(&merged), &map, &|_| {
-            (model.scale, model.origin)
-        });
+        let recovered = recover_vertices(
+            &target_frames(&merged),
+            &map,
+            &|_| (model.scale, model.origin),
+            None,
+        );
         let actual: Vec<&[idmodel_mdl::raw::TriVertex]> =
             poses.iter().map(|p| p.vertices.as_slice()).collect();
         let fixes = vertex_fixes(&recovered, &actual);
@@ -458,7 +461,7 @@ fn inner_from_extras(scene: &Scene) -> Option<Model> {
     let skeleton = file::write(&model).ok()?;
     let map = source_map(&Mdl::parse(&skeleton).ok()?.welded_mesh(SeamRule::Gl), nv);
     drop(skeleton);
-    let mut vertices = recover_vertices(&shown, &map, &|_| (scale, origin));
+    let mut vertices = recover_vertices(&shown, &map, &|_| (scale, origin), None);
     if let Some(fixes) = e.get("mdl.vertex_fixes") {
         apply_vertex_fixes(&mut vertices, &crate::back::base64_decode(fixes.as_str()?)?)?;
     }
