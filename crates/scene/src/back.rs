@@ -195,8 +195,8 @@ pub fn make_patch(written: &[u8], original: &[u8]) -> Option<Value> {
 }
 
 /// `written` with `patch` applied when the patch was made for exactly these bytes (same
-/// hash) and is well formed; else `written` unchanged. Never allocates beyond the
-/// patch's own length field, which is bounded by `limit`.
+/// hash) and is well formed; else `written` unchanged. The result is at most `limit`
+/// bytes and at most `written` plus the patch's own data long.
 pub fn apply_patch(written: Vec<u8>, patch: Option<&Value>, limit: usize) -> Vec<u8> {
     let Some(Value::Object(fields)) = patch else {
         return written;
@@ -210,7 +210,14 @@ pub fn apply_patch(written: Vec<u8>, patch: Option<&Value>, limit: usize) -> Vec
     let (Some(hash), Some(len), Some(runs)) = (hash, len, runs) else {
         return written;
     };
-    if hash != fnv_hex(&written) || len > limit {
+    // The output may grow only by the bytes the patch itself carries (so a small hostile
+    // patch cannot ask for a large allocation), and never past `limit`.
+    let carried: usize = runs
+        .iter()
+        .filter_map(|r| r.as_list()?.get(1)?.as_str().map(str::len))
+        .sum();
+    let most = written.len().saturating_add(carried).min(limit);
+    if hash != fnv_hex(&written) || len > most {
         return written;
     }
     let mut out = written.clone();

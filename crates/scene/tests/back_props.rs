@@ -159,3 +159,46 @@ fn glquake_refuses_more_than_1024_vertices_and_the_write_says_so() {
     };
     assert!(idmodel_scene::mdl::to_bytes(&scene, &qs).is_ok());
 }
+
+/// Extras as a hostile glTF could carry them: every recorded key of a real scene with a
+/// value replaced by an arbitrary integer, list or base64 of arbitrary bytes.
+fn hostile_value() -> impl Strategy<Value = idmodel_scene::Value> {
+    use idmodel_scene::Value;
+    prop_oneof![
+        any::<i64>().prop_map(Value::Int),
+        (-70_000i64..70_000).prop_map(Value::Int),
+        prop::collection::vec(any::<u8>(), 0..64)
+            .prop_map(|b| Value::Str(idmodel_scene::back::base64_encode(&b))),
+        prop::collection::vec((0i64..100).prop_map(Value::Int), 0..4).prop_map(Value::List),
+        Just(Value::Null),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    #[test]
+    fn hostile_extras_never_panic_and_what_is_written_parses(
+        which in 0usize..64,
+        value in hostile_value(),
+        mdl in any::<bool>(),
+    ) {
+        let mut scene = if mdl {
+            let bytes = idmodel_mdl::Model::example_groups().write().unwrap();
+            idmodel_scene::mdl::scene(&idmodel_mdl::Mdl::parse(&bytes).unwrap(), "h", &Options::default()).unwrap()
+        } else {
+            let bytes = idmodel_md2::write(&idmodel_md2::Model::example()).unwrap();
+            idmodel_scene::md2::scene(&idmodel_md2::Md2::parse(&bytes).unwrap(), "h", &Options::default()).unwrap()
+        };
+        let n = scene.extras.0.len();
+        let key = scene.extras.0[which % n].0.clone();
+        scene.extras.set(key, value);
+        if mdl {
+            if let Ok(out) = idmodel_scene::mdl::to_bytes(&scene, &BackOptions::default()) {
+                prop_assert!(idmodel_mdl::Mdl::parse(&out).is_ok());
+            }
+        } else if let Ok(out) = idmodel_scene::md2::to_bytes(&scene, &BackOptions::default()) {
+            prop_assert!(idmodel_md2::Md2::parse(&out).is_ok());
+        }
+    }
+}

@@ -618,7 +618,18 @@ pub fn to_bytes(scene: &Scene, options: &BackOptions) -> Result<Vec<u8>> {
     let bytes = if options.ignore_extras {
         written
     } else {
-        apply_patch(written, scene.extras.get("mdl.patch"), MAX_PATCHED_BYTES)
+        let patched = apply_patch(
+            written.clone(),
+            scene.extras.get("mdl.patch"),
+            MAX_PATCHED_BYTES,
+        );
+        // A patch must give a file that still parses (a hostile one may not): else the
+        // writer's bytes.
+        if Mdl::parse(&patched).is_ok() {
+            patched
+        } else {
+            written
+        }
     };
     check(&bytes, options)?;
     Ok(bytes)
