@@ -27,6 +27,7 @@ extern crate alloc;
 pub mod md3;
 
 pub mod axes;
+pub mod back;
 mod error;
 pub mod extras;
 pub mod md2;

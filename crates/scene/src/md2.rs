@@ -51,6 +51,9 @@ use core::ops::Range;
 use idmodel_core::vec::finite_or_zero;
 use idmodel_md2::{self as file, Md2};
 
+mod back;
+pub use back::{MAX_PATCHED_BYTES, from_scene, record_extras, to_bytes};
+
 use crate::{
     Animation, Channel, ChannelValues, Error, Image, Interpolation, Material, MorphTarget, Options,
     Primitive, Result, Scene, frame_out_of_range,
@@ -484,6 +487,9 @@ pub fn scene_with(
         m.target_names = target_names;
     }
     scene.animations = clips;
+    if options.frame.is_none() && options.clip.is_none() {
+        record_extras(md2, &mut scene);
+    }
     Ok(scene)
 }
 

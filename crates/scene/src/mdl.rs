@@ -53,6 +53,11 @@ use idmodel_mdl::{
 
 use idmodel_core::vec::finite_or_zero;
 
+mod back;
+pub use back::{
+    MAX_PATCHED_BYTES, MAX_SKIN_HEIGHT, from_scene, quantise_rgba, record_extras, redmean, to_bytes,
+};
+
 use crate::{
     AlphaMode, Animation, Channel, ChannelValues, Error, Image, Interpolation, Material,
     MorphTarget, Options, Primitive, Result, Scene, frame_out_of_range,
@@ -310,6 +315,9 @@ pub fn scene(mdl: &Mdl<'_>, name: &str, options: &Options) -> Result<Scene> {
         m.target_names = target_names;
     }
     scene.animations = clips;
+    if options.frame.is_none() && options.clip.is_none() {
+        record_extras(mdl, &mut scene);
+    }
     Ok(scene)
 }
 

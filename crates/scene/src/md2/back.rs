@@ -1,0 +1,544 @@
+//! [`Scene`] → Quake II MD2 (the way back, issue #15).
+//!
+//! - **With fitting extras** (what [`scene`](super::scene) records under `md2.*` when it
+//!   exports every frame): the model is rebuilt from them — skin size and names, the
+//!   st and triangle lists, every frame's scale, translate and name, the packed
+//!   vertices — and used only when the scene it gives back has the same geometry as
+//!   the scene passed in (same indices, positions, UVs and morph displacements, within a
+//!   hundred-thousandth relative). [`to_bytes`] then applies `md2.patch` (the bytes the
+//!   owned model cannot hold: padding after a name's NUL, GL commands another tool
+//!   built, an `ofs_glcmds` of 0), guarded by a hash of the writer's output, so an
+//!   unedited model comes back **byte-identical**.
+//! - **Otherwise** the model is built from the geometry: the first mesh's primitives
+//!   merged into one triangle list, **one `xyz` vertex per scene vertex** and one `st` per
+//!   distinct texel pair (`s = round(u · skinwidth)`, `t = round(v · skinheight)`); the
+//!   frames from the weight animations (one frame per key of each clip, see
+//!   [`crate::back::sample_frames`]; node and skin animation are not sampled) or, without
+//!   any, the base pose and one frame per morph target; per frame, scale and translate
+//!   as qdata chooses them (`translate = min`, `scale = (max − min) / 255` per axis,
+//!   `v = rint((p − translate) / scale)` clamped to 0..=255); normals to the nearest of
+//!   the 162 table normals (largest dot product); the skin size from the first
+//!   material's embedded image (else the `md2.skinwidth`/`md2.skinheight` extras, else
+//!   256 × 256); skins referenced by the material names (no PCX is written); GL commands
+//!   generated as qdata does (`idmodel_md2::build_gl_commands`: strips and fans).
+//! - **Engine limits** ([`BackOptions::engine`]): the written bytes go through
+//!   `idmodel_md2`'s `check`; a hazard or refusal refuses the write, naming the finding.
+
+use alloc::collections::BTreeMap;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use idmodel_md2::{self as file, FrameData, Md2, Model, Triangle, raw};
+
+use crate::back::{
+    BackOptions, apply_patch, apply_vertex_fixes, base64_encode, blob, bounds, make_patch, merge,
+    nearest_normal, quantise, recover_vertices, refuse_findings, same_geometry, sample_frames,
+    target_frames, vertex_fixes,
+};
+use crate::{Error, Image, Options, Result, Scene, Value};
+
+/// The largest patch length [`to_bytes`] accepts (Quake II's model hunk is 2 MiB; UFO:AI
+/// files reach 4 MiB): 64 MiB.
+pub const MAX_PATCHED_BYTES: usize = 64 << 20;
+
+/// Records in `scene.extras` what [`from_scene`] needs to rebuild `md2` exactly (see the
+/// module docs and [`crate::md2`]). `scene` must be what [`super::scene`] made of `md2`
+/// with every frame: the packed vertices are not stored but recovered from its positions
+/// and normals, and only the vertices that recovery misses are kept (`md2.vertex_fixes`).
+pub fn record_extras(md2: &Md2<'_>, scene: &mut Scene) {
+    let model = Model::from(*md2);
+    let e = &mut scene.extras;
+    e.set("md2.skinwidth", Value::Int(i64::from(model.skin_width)));
+    e.set("md2.skinheight", Value::Int(i64::from(model.skin_height)));
+    e.set(
+        "md2.skins",
+        Value::List(
+            model
+                .skins
+                .iter()
+                .map(|s| Value::Str(String::from_utf8_lossy(s).into_owned()))
+                .collect(),
+        ),
+    );
+    let st: Vec<u8> = model
+        .st
+        .iter()
+        .flat_map(|s| [s[0].to_le_bytes(), s[1].to_le_bytes()])
+        .flatten()
+        .collect();
+    e.set("md2.st", Value::Str(base64_encode(&st)));
+    let tris: Vec<u8> = model
+        .triangles
+        .iter()
+        .flat_map(|t| t.xyz.into_iter().chain(t.st))
+        .flat_map(u16::to_le_bytes)
+        .collect();
+    e.set("md2.triangles", Value::Str(base64_encode(&tris)));
+    e.set(
+        "md2.scales",
+        scale_runs(model.frames.iter().map(|f| f.scale)),
+    );
+    let first = model
+        .frames
+        .first()
+        .map(|f| f.name.as_slice())
+        .unwrap_or(&[]);
+    e.set(
+        "md2.frame0",
+        Value::Str(String::from_utf8_lossy(first).into_owned()),
+    );
+    e.set(
+        "md2.num_xyz",
+        Value::Int(i64::try_from(md2.vertex_count()).unwrap_or(0)),
+    );
+    e.set("md2.gl_commands", Value::Bool(model.gl_commands));
+    if let Some(merged) = merge(scene) {
+        let frames = target_frames(&merged);
+        let mut exceptions = Vec::new();
+        for (i, (f, shown)) in model.frames.iter().zip(&frames).enumerate() {
+            let (lo, _) = bounds(shown.positions.iter().copied());
+            if lo.map(f32::to_bits) != f.translate.map(f32::to_bits) {
+                exceptions.extend(u32::try_from(i).unwrap_or(u32::MAX).to_le_bytes());
+                f.translate
+                    .iter()
+                    .for_each(|x| exceptions.extend(x.to_le_bytes()));
+            }
+        }
+        if !exceptions.is_empty() {
+            scene
+                .extras
+                .set("md2.translates", Value::Str(base64_encode(&exceptions)));
+        }
+        let map = xyz_map(&md2.soft_mesh(), md2.vertex_count());
+        let single = md2.single_normal_index();
+        if let Some(n) = single {
+            scene
+                .extras
+                .set("md2.normal_index", Value::Int(i64::from(n)));
+        }
+        let recovered = recover_vertices(
+            &frames,
+            &map,
+            &|f| {
+                model
+                    .frames
+                    .get(f)
+                    .map_or(([0.0; 3], [0.0; 3]), |f| (f.scale, f.translate))
+            },
+            single,
+        );
+        let actual: Vec<&[raw::TriVertex]> =
+            model.frames.iter().map(|f| f.vertices.as_slice()).collect();
+        let fixes = vertex_fixes(&recovered, &actual);
+        if !fixes.is_empty() {
+            scene
+                .extras
+                .set("md2.vertex_fixes", Value::Str(base64_encode(&fixes)));
+        }
+    }
+    if let Some(rebuilt) = model_from_extras(scene) {
+        if let Ok(written) = file::write(&rebuilt) {
+            if let Some(patch) = make_patch(&written, md2.bytes()) {
+                scene.extras.set("md2.patch", patch);
+            }
+        }
+    }
+}
+
+/// The frames' scales as runs `[[count, base64 of 3 f32], …]` (tools that keep one
+/// scale for thousands of frames then cost one run).
+fn scale_runs(scales: impl Iterator<Item = [f32; 3]>) -> Value {
+    let mut runs: Vec<(i64, [u32; 3])> = Vec::new();
+    for sc in scales {
+        let bits = sc.map(f32::to_bits);
+        match runs.last_mut() {
+            Some((n, last)) if *last == bits => *n = n.saturating_add(1),
+            _ => runs.push((1, bits)),
+        }
+    }
+    Value::List(
+        runs.into_iter()
+            .map(|(n, bits)| {
+                let bytes: Vec<u8> = bits.iter().flat_map(|b| b.to_le_bytes()).collect();
+                Value::List(alloc::vec![
+                    Value::Int(n),
+                    Value::Str(base64_encode(&bytes))
+                ])
+            })
+            .collect(),
+    )
+}
+
+/// The per-frame scales [`scale_runs`] stored, at most `limit` of them.
+fn scales_of(v: &Value, limit: usize) -> Option<Vec<[f32; 3]>> {
+    let mut out = Vec::new();
+    for run in v.as_list()? {
+        let [n, bytes] = run.as_list()? else {
+            return None;
+        };
+        let n = usize::try_from(n.as_int()?).ok()?;
+        let b = crate::back::base64_decode(bytes.as_str()?)?;
+        let f = |i: usize| le_f32(b.get(i..).unwrap_or(&[]));
+        if b.len() != 12 || out.len().saturating_add(n) > limit {
+            return None;
+        }
+        out.extend(core::iter::repeat_n([f(0), f(4), f(8)], n));
+    }
+    Some(out)
+}
+
+/// Per `xyz` vertex, the first mesh vertex that shows it.
+fn xyz_map(mesh: &file::Mesh, num_xyz: usize) -> Vec<Option<usize>> {
+    let mut map = alloc::vec![None; num_xyz];
+    for (k, v) in mesh.vertices.iter().enumerate() {
+        if let Some(slot) = usize::try_from(v.xyz).ok().and_then(|i| map.get_mut(i)) {
+            if slot.is_none() {
+                *slot = Some(k);
+            }
+        }
+    }
+    map
+}
+
+fn le_f32(b: &[u8]) -> f32 {
+    f32::from_le_bytes([
+        b.first().copied().unwrap_or(0),
+        b.get(1).copied().unwrap_or(0),
+        b.get(2).copied().unwrap_or(0),
+        b.get(3).copied().unwrap_or(0),
+    ])
+}
+
+/// The model the `md2.*` extras describe, if they are complete and consistent with the
+/// scene (frame count, names from the target names, vertices recovered).
+fn model_from_extras(scene: &Scene) -> Option<Model> {
+    let e = &scene.extras;
+    let skin_width = i32::try_from(e.get("md2.skinwidth")?.as_int()?).ok()?;
+    let skin_height = i32::try_from(e.get("md2.skinheight")?.as_int()?).ok()?;
+    let skins = e
+        .get("md2.skins")?
+        .as_list()?
+        .iter()
+        .map(|v| {
+            let mut b = v.as_str().map(|s| s.as_bytes().to_vec())?;
+            b.truncate(raw::SKIN_NAME_LEN);
+            Some(b)
+        })
+        .collect::<Option<Vec<_>>>()?;
+    let st_bytes = blob(scene, "md2.st")?;
+    let st: Vec<[i16; 2]> = st_bytes
+        .chunks_exact(4)
+        .filter_map(|c| match *c {
+            [a, b, c, d] => Some([i16::from_le_bytes([a, b]), i16::from_le_bytes([c, d])]),
+            _ => None,
+        })
+        .collect();
+    let tri_bytes = blob(scene, "md2.triangles")?;
+    let word = |c: &[u8], i: usize| {
+        u16::from_le_bytes([
+            c.get(i).copied().unwrap_or(0),
+            c.get(i.wrapping_add(1)).copied().unwrap_or(0),
+        ])
+    };
+    let triangles: Vec<Triangle> = tri_bytes
+        .chunks_exact(12)
+        .map(|c| Triangle {
+            xyz: [word(c, 0), word(c, 2), word(c, 4)],
+            st: [word(c, 6), word(c, 8), word(c, 10)],
+        })
+        .collect();
+    let num_xyz = usize::try_from(e.get("md2.num_xyz")?.as_int()?).ok()?;
+    let merged = merge(scene)?;
+    let names = &merged.target_names;
+    let shown = target_frames(&merged);
+    let scales = scales_of(e.get("md2.scales")?, shown.len())?;
+    if scales.len() != shown.len() || names.len() != merged.targets.len() {
+        return None;
+    }
+    let mut quant: Vec<([f32; 3], [f32; 3])> = scales
+        .into_iter()
+        .zip(&shown)
+        .map(|(sc, f)| (sc, bounds(f.positions.iter().copied()).0))
+        .collect();
+    if let Some(t) = e.get("md2.translates") {
+        let b = crate::back::base64_decode(t.as_str()?)?;
+        if b.len().checked_rem(16) != Some(0) {
+            return None;
+        }
+        for r in b.chunks_exact(16) {
+            let i = usize::try_from(u32::from_le_bytes(r.get(..4)?.try_into().ok()?)).ok()?;
+            let f = |k: usize| le_f32(r.get(k..).unwrap_or(&[]));
+            quant.get_mut(i)?.1 = [f(4), f(8), f(12)];
+        }
+    }
+    let mut model = Model {
+        skin_width,
+        skin_height,
+        skins,
+        st,
+        triangles,
+        frames: Vec::new(),
+        gl_commands: e.get("md2.gl_commands")?.as_bool()?,
+    };
+    // The mesh the adapter makes of these triangles: one frame of placeholder vertices.
+    model.frames = alloc::vec![FrameData {
+        vertices: alloc::vec![raw::TriVertex::default(); num_xyz],
+        ..FrameData::default()
+    }];
+    let skeleton = file::write(&Model {
+        gl_commands: false,
+        ..model.clone()
+    })
+    .ok()?;
+    let map = xyz_map(&Md2::parse(&skeleton).ok()?.soft_mesh(), num_xyz);
+    drop(skeleton);
+    let single = match e.get("md2.normal_index") {
+        Some(v) => Some(u8::try_from(v.as_int()?).ok()?),
+        None => None,
+    };
+    let mut vertices = recover_vertices(
+        &shown,
+        &map,
+        &|f| quant.get(f).copied().unwrap_or(([0.0; 3], [0.0; 3])),
+        single,
+    );
+    if let Some(fixes) = e.get("md2.vertex_fixes") {
+        apply_vertex_fixes(&mut vertices, &crate::back::base64_decode(fixes.as_str()?)?)?;
+    }
+    let frame0 = e.get("md2.frame0")?.as_str()?;
+    model.frames = quant
+        .iter()
+        .zip(vertices)
+        .enumerate()
+        .map(|(i, ((scale, translate), vertices))| {
+            let name = match i.checked_sub(1) {
+                None => frame0,
+                Some(t) => names.get(t).map_or("", String::as_str),
+            };
+            let mut name = name.as_bytes().to_vec();
+            name.truncate(raw::FRAME_NAME_LEN);
+            FrameData {
+                name,
+                scale: *scale,
+                translate: *translate,
+                vertices,
+            }
+        })
+        .collect();
+    Some(model)
+}
+
+/// Whether `model` gives back `scene`'s geometry (see the module docs).
+fn fits(model: &Model, scene: &Scene) -> bool {
+    let Ok(bytes) = file::write(model) else {
+        return false;
+    };
+    let Ok(md2) = Md2::parse(&bytes) else {
+        return false;
+    };
+    super::scene(&md2, "", &Options::default()).is_ok_and(|back| same_geometry(scene, &back, 1e-5))
+}
+
+fn write_error(e: file::WriteError) -> Error {
+    Error::new(format!("cannot write the MD2: {e}"))
+}
+
+/// The owned MD2 model of `scene` (see the module docs), checked against
+/// [`BackOptions::engine`]'s limits.
+///
+/// ```
+/// use idmodel_md2::{Md2, Model, write};
+/// use idmodel_scene::{Options, back::BackOptions};
+/// let bytes = write(&Model::example())?;
+/// let scene = idmodel_scene::md2::scene(&Md2::parse(&bytes)?, "m", &Options::default())?;
+/// let model = idmodel_scene::md2::from_scene(&scene, &BackOptions::default())?;
+/// assert_eq!(model, Model::example());
+/// # Ok::<(), Box<dyn core::error::Error>>(())
+/// ```
+pub fn from_scene(scene: &Scene, options: &BackOptions) -> Result<Model> {
+    let model = build(scene, options)?;
+    let bytes = file::write(&model).map_err(write_error)?;
+    check(&bytes, options)?;
+    Ok(model)
+}
+
+/// The MD2 file of `scene`: [`from_scene`] written, with the `md2.patch` extra applied
+/// when the model came from unedited extras (then the bytes are the original file's).
+///
+/// ```
+/// use idmodel_md2::{Md2, Model, write};
+/// use idmodel_scene::{Options, back::BackOptions};
+/// let bytes = write(&Model::example())?;
+/// let scene = idmodel_scene::md2::scene(&Md2::parse(&bytes)?, "m", &Options::default())?;
+/// assert_eq!(idmodel_scene::md2::to_bytes(&scene, &BackOptions::default())?, bytes);
+/// # Ok::<(), Box<dyn core::error::Error>>(())
+/// ```
+pub fn to_bytes(scene: &Scene, options: &BackOptions) -> Result<Vec<u8>> {
+    let model = build(scene, options)?;
+    let written = file::write(&model).map_err(write_error)?;
+    let bytes = if options.ignore_extras {
+        written
+    } else {
+        let patched = apply_patch(
+            written.clone(),
+            scene.extras.get("md2.patch"),
+            MAX_PATCHED_BYTES,
+        );
+        // A patch must give a file that still parses (a hostile one may not): else the
+        // writer's bytes.
+        if Md2::parse(&patched).is_ok() {
+            patched
+        } else {
+            written
+        }
+    };
+    check(&bytes, options)?;
+    Ok(bytes)
+}
+
+fn check(bytes: &[u8], options: &BackOptions) -> Result<()> {
+    let Some(engine) = options.engine else {
+        return Ok(());
+    };
+    let md2 = Md2::parse(bytes)?;
+    refuse_findings("MD2", &md2.findings(engine))
+}
+
+fn build(scene: &Scene, options: &BackOptions) -> Result<Model> {
+    if !options.ignore_extras {
+        if let Some(model) = model_from_extras(scene) {
+            if fits(&model, scene) {
+                return Ok(model);
+            }
+        }
+    }
+    fresh(scene)
+}
+
+/// The skin size: the first material's embedded image, else the extras, else 256².
+fn skin_size(scene: &Scene, material: Option<usize>) -> (i32, i32) {
+    let image = material
+        .and_then(|m| scene.materials.get(m))
+        .or(scene.materials.first())
+        .and_then(|m| m.image.as_ref());
+    if let Some(Image::Rgba8 { width, height, .. }) = image {
+        if let (Ok(w), Ok(h)) = (i32::try_from(*width), i32::try_from(*height)) {
+            return (w, h);
+        }
+    }
+    let get = |k: &str| {
+        scene
+            .extras
+            .get(k)
+            .and_then(Value::as_int)
+            .and_then(|v| i32::try_from(v).ok())
+            .filter(|&v| v > 0)
+    };
+    (
+        get("md2.skinwidth").unwrap_or(256),
+        get("md2.skinheight").unwrap_or(256),
+    )
+}
+
+fn texel(u: f32, size: i32) -> i16 {
+    let s = libm::rintf(u * f32::from(i16::try_from(size).unwrap_or(i16::MAX)));
+    let s = s.clamp(f32::from(i16::MIN), f32::from(i16::MAX));
+    // In the i16 range after the clamp; `as` turns NaN into 0.
+    #[allow(clippy::as_conversions, clippy::cast_possible_truncation)]
+    let t = s as i16;
+    t
+}
+
+fn frame_name(name: &str) -> Vec<u8> {
+    let mut b: Vec<u8> = name.bytes().filter(|&c| c != 0).collect();
+    b.truncate(raw::FRAME_NAME_LEN.saturating_sub(1));
+    b
+}
+
+/// The model built from the geometry alone (see the module docs).
+fn fresh(scene: &Scene) -> Result<Model> {
+    let merged = merge(scene).ok_or_else(|| Error::new("the scene has no triangles to write"))?;
+    let (skin_width, skin_height) = skin_size(scene, merged.material);
+    let mut st_index: BTreeMap<[i16; 2], u16> = BTreeMap::new();
+    let mut st = Vec::new();
+    let mut vertex_st = Vec::with_capacity(merged.uvs.len());
+    for uv in &merged.uvs {
+        let key = [texel(uv[0], skin_width), texel(uv[1], skin_height)];
+        let next = u16::try_from(st.len()).unwrap_or(u16::MAX);
+        let i = *st_index.entry(key).or_insert_with(|| {
+            st.push(key);
+            next
+        });
+        vertex_st.push(i);
+    }
+    let too_many = |what: &str, n: usize| {
+        Error::new(format!(
+            "the scene has {n} {what}; an MD2 indexes at most 32768 (Quake II refuses more than 2048 vertices)"
+        ))
+    };
+    if merged.positions.len() > 32768 {
+        return Err(too_many("vertices", merged.positions.len()));
+    }
+    if st.len() > 32768 {
+        return Err(too_many("texture coordinates", st.len()));
+    }
+    let triangles = merged
+        .indices
+        .chunks_exact(3)
+        .filter_map(|t| match *t {
+            [a, b, c] => Some([a, b, c]),
+            _ => None,
+        })
+        .map(|t| {
+            let xyz = t.map(|i| u16::try_from(i).unwrap_or(u16::MAX));
+            let st = xyz.map(|i| vertex_st.get(usize::from(i)).copied().unwrap_or(0));
+            Triangle { xyz, st }
+        })
+        .collect();
+    let mut frames = Vec::new();
+    for (_, clip) in sample_frames(scene, &merged) {
+        for f in clip {
+            let (lo, hi) = bounds(f.positions.iter().copied());
+            let scale = [hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]].map(|d| d / 255.0);
+            let vertices = f
+                .positions
+                .iter()
+                .zip(&f.normals)
+                .map(|(p, n)| raw::TriVertex {
+                    v: [
+                        quantise(p[0], lo[0], scale[0]),
+                        quantise(p[1], lo[1], scale[1]),
+                        quantise(p[2], lo[2], scale[2]),
+                    ],
+                    light_normal_index: nearest_normal(*n),
+                })
+                .collect();
+            frames.push(FrameData {
+                name: frame_name(&f.name),
+                scale,
+                translate: lo,
+                vertices,
+            });
+        }
+    }
+    let skins = scene
+        .materials
+        .iter()
+        .map(|m| {
+            let mut b = m.name.as_bytes().to_vec();
+            b.retain(|&c| c != 0);
+            b.truncate(raw::SKIN_NAME_LEN.saturating_sub(1));
+            b
+        })
+        .collect();
+    Ok(Model {
+        skin_width,
+        skin_height,
+        skins,
+        st,
+        triangles,
+        frames,
+        gl_commands: true,
+    })
+}

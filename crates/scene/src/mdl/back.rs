@@ -1,0 +1,817 @@
+//! [`Scene`] → Quake MDL (the way back, issue #15).
+//!
+//! - **With fitting extras** (what [`scene`](super::scene) records under `mdl.*` when it
+//!   exports every pose): the header fields (`mdl.scale`, `mdl.origin`, `mdl.radius`,
+//!   `mdl.eye`, `mdl.synctype`, `mdl.flags`, `mdl.size`, `mdl.skinwidth`,
+//!   `mdl.skinheight`), the texture coordinates with their `onseam` words and the
+//!   triangles with `facesfront` (`mdl.texcoords`, `mdl.triangles`), the frame
+//!   structure (`mdl.frames`: `null` per single frame, the group header — bounds and
+//!   intervals — per frame group), every pose's name, bounds and packed vertices
+//!   (`mdl.poses`) and the bytes after the frames (`mdl.trailing`) rebuild the model,
+//!   used when it gives back the scene's geometry. Skin images come from the scene's
+//!   materials through the palette (exact colours map back to their index); `mdl.skins`
+//!   holds, per skin entry, `null` (the material image says it all), the raw indices
+//!   (when the palette has the colour twice or `MF_HOLEY` hides one) or a skin group
+//!   (`images`, `intervals`). [`to_bytes`] applies `mdl.patch` (the hash-guarded bytes
+//!   the owned model cannot hold, such as unusual type words) for a byte-identical file.
+//! - **Otherwise** from the geometry: the first mesh's primitives merged; **one MDL vertex
+//!   per scene vertex, `onseam` 0 and `facesfront` 1 everywhere** (every vertex has its
+//!   own texel, so no seam rule applies and all three engines draw the UVs as given;
+//!   the classic front/back seam form is used only through the extras),
+//!   `s = round(u · skinwidth − 0.5)`, `t = round(v · skinheight − 0.5)` (GLQuake's
+//!   half-texel), clamped to the skin; one scale and origin over every pose
+//!   (`idmodel_mdl::Quantizer::fit`: the per-axis bounds over 255 steps); normals to the
+//!   nearest table normal; bounding radius the largest distance from the origin of the
+//!   model; frames from the weight animations ([`crate::back::sample_frames`]): a clip
+//!   whose keys are 0.1 s apart becomes single frames, any other clip **one frame group**
+//!   whose intervals are the keys' cumulative end times; the skin from the first
+//!   material's embedded image, its width rounded up to a multiple of 4 (WinQuake's rule)
+//!   and its height at most 480 (nearest-neighbour resampling when either changes),
+//!   quantised to the Quake palette with the **redmean** colour distance (Compuphase's
+//!   weighted RGB approximation of perceived difference). The scene's materials say
+//!   nothing of emission, so the fullbright rows (224–255) are used only for texels whose
+//!   colour is exactly one of theirs (an id skin keeps its fullbrights); with alpha
+//!   masking, texels with alpha below half become index 255 and `MF_HOLEY` is set.
+//! - **Engine limits** ([`BackOptions::engine`]): the written bytes go through
+//!   `idmodel_mdl`'s `check`; a hazard or refusal refuses the write, naming the finding.
+
+use alloc::collections::BTreeMap;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
+
+use idmodel_mdl::{
+    self as file, Flags, FrameData, Mdl, Model, Palette, PoseData, Quantizer, SeamRule, SkinData,
+    SkinOptions, TexCoord, Tri, WeldedMesh, skin_to_rgba_vec,
+};
+
+use crate::back::{
+    BackOptions, apply_patch, apply_vertex_fixes, base64_encode, blob, make_patch, merge,
+    recover_vertices, refuse_findings, same_geometry, sample_frames, target_frames, vertex_fixes,
+};
+use crate::{AlphaMode, Error, Image, Options, Result, Scene, Value};
+
+/// The largest patch length [`to_bytes`] accepts: 64 MiB.
+pub const MAX_PATCHED_BYTES: usize = 64 << 20;
+
+/// The largest skin height the engines load (WinQuake and GLQuake refuse more).
+pub const MAX_SKIN_HEIGHT: u32 = 480;
+
+fn floats(v: &[f32]) -> Value {
+    Value::List(v.iter().map(|&f| Value::Float(f)).collect())
+}
+
+fn le_bytes_f32(v: impl IntoIterator<Item = f32>) -> Vec<u8> {
+    v.into_iter().flat_map(f32::to_le_bytes).collect()
+}
+
+fn le_bytes_i32(v: impl IntoIterator<Item = i32>) -> Vec<u8> {
+    v.into_iter().flat_map(i32::to_le_bytes).collect()
+}
+
+fn skin_options(flags: Flags) -> SkinOptions<'static> {
+    SkinOptions {
+        palette: Palette::QUAKE,
+        transparent_255: flags.contains(Flags::HOLEY),
+    }
+}
+
+/// Records in `scene.extras` what [`from_scene`] needs to rebuild `mdl` exactly (see the
+/// module docs).
+pub fn record_extras(mdl: &Mdl<'_>, scene: &mut Scene) {
+    let model = Model::from(mdl);
+    let options = skin_options(model.flags);
+    let e = &mut scene.extras;
+    e.set("mdl.scale", floats(&model.scale));
+    e.set("mdl.origin", floats(&model.origin));
+    e.set("mdl.radius", Value::Float(model.bounding_radius));
+    e.set("mdl.eye", floats(&model.eye_position));
+    e.set("mdl.synctype", Value::Int(i64::from(model.sync_type)));
+    e.set("mdl.flags", Value::Int(i64::from(model.flags.bits())));
+    e.set("mdl.size", Value::Float(model.size));
+    e.set("mdl.skinwidth", Value::Int(i64::from(model.skin_width)));
+    e.set("mdl.skinheight", Value::Int(i64::from(model.skin_height)));
+    let skins = model
+        .skins
+        .iter()
+        .map(|s| match s {
+            SkinData::Single(pixels) => {
+                let rgba = skin_to_rgba_vec(pixels, &options);
+                if quantise_exact(&rgba, options.transparent_255).as_deref() == Some(pixels) {
+                    Value::Null
+                } else {
+                    Value::Str(base64_encode(pixels))
+                }
+            }
+            SkinData::Group { intervals, images } => Value::Object(vec![
+                (
+                    String::from("images"),
+                    Value::Str(base64_encode(&images.concat())),
+                ),
+                (
+                    String::from("intervals"),
+                    Value::Str(base64_encode(&le_bytes_f32(intervals.iter().copied()))),
+                ),
+            ]),
+        })
+        .collect();
+    e.set("mdl.skins", Value::List(skins));
+    let st = le_bytes_i32(model.texcoords.iter().flat_map(|t| [t.onseam, t.s, t.t]));
+    e.set("mdl.texcoords", Value::Str(base64_encode(&st)));
+    let tris = le_bytes_i32(model.triangles.iter().flat_map(|t| {
+        let v = t.vertices.map(|i| i32::try_from(i).unwrap_or(i32::MAX));
+        [t.faces_front, v[0], v[1], v[2]]
+    }));
+    e.set("mdl.triangles", Value::Str(base64_encode(&tris)));
+    let mut groups = Vec::new();
+    for (i, f) in model.frames.iter().enumerate() {
+        if let FrameData::Group {
+            bbox_min,
+            bbox_max,
+            intervals,
+            ..
+        } = f
+        {
+            let mut h = Vec::new();
+            h.extend(bbox_min.v);
+            h.push(bbox_min.light_normal_index);
+            h.extend(bbox_max.v);
+            h.push(bbox_max.light_normal_index);
+            h.extend(le_bytes_f32(intervals.iter().copied()));
+            groups.push(Value::List(vec![
+                Value::Int(i64::try_from(i).unwrap_or(i64::MAX)),
+                Value::Str(base64_encode(&h)),
+            ]));
+        }
+    }
+    e.set("mdl.groups", Value::List(groups));
+    e.set(
+        "mdl.frame_count",
+        Value::Int(i64::try_from(model.frames.len()).unwrap_or(0)),
+    );
+    let mut poses: Vec<&PoseData> = Vec::with_capacity(mdl.pose_count());
+    poses.extend(model.frames.iter().flat_map(FrameData::poses));
+    if let Some(p) = poses.first() {
+        e.set("mdl.pose0", Value::Str(base64_encode(&p.name)));
+    }
+    // Bounds that are not the vertices' own (as modelgen computes them): kept, as runs
+    // of 16-byte records (first pose `u32`, pose count `u32`, packed min, packed max).
+    let mut runs: Vec<(u32, u32, [u8; 8])> = Vec::new();
+    for (i, p) in poses.iter().enumerate() {
+        let mut own = (*p).clone();
+        own.compute_bounds();
+        if own.bbox_min == p.bbox_min && own.bbox_max == p.bbox_max {
+            continue;
+        }
+        let i = u32::try_from(i).unwrap_or(u32::MAX);
+        let (a, b) = (p.bbox_min, p.bbox_max);
+        let key = [
+            a.v[0],
+            a.v[1],
+            a.v[2],
+            a.light_normal_index,
+            b.v[0],
+            b.v[1],
+            b.v[2],
+            b.light_normal_index,
+        ];
+        match runs.last_mut() {
+            Some((start, n, k)) if *k == key && start.saturating_add(*n) == i => {
+                *n = n.saturating_add(1);
+            }
+            _ => runs.push((i, 1, key)),
+        }
+    }
+    let bbox: Vec<u8> = runs
+        .iter()
+        .flat_map(|(start, n, k)| {
+            start
+                .to_le_bytes()
+                .into_iter()
+                .chain(n.to_le_bytes())
+                .chain(*k)
+        })
+        .collect();
+    if !bbox.is_empty() {
+        e.set("mdl.bbox_fixes", Value::Str(base64_encode(&bbox)));
+    }
+    if let Some(merged) = merge(scene) {
+        let map = source_map(&mdl.welded_mesh(SeamRule::Gl), model.texcoords.len());
+        let recovered = recover_vertices(
+            &target_frames(&merged),
+            &map,
+            &|_| (model.scale, model.origin),
+            None,
+        );
+        let actual: Vec<&[idmodel_mdl::raw::TriVertex]> =
+            poses.iter().map(|p| p.vertices.as_slice()).collect();
+        let fixes = vertex_fixes(&recovered, &actual);
+        if !fixes.is_empty() {
+            scene
+                .extras
+                .set("mdl.vertex_fixes", Value::Str(base64_encode(&fixes)));
+        }
+    }
+    let e = &mut scene.extras;
+    if !model.trailing.is_empty() {
+        e.set("mdl.trailing", Value::Str(base64_encode(&model.trailing)));
+    }
+    if let Some(written) = inner_from_extras(scene).and_then(|m| file::write(&m).ok()) {
+        if let Some(patch) = make_patch(&written, mdl.bytes()) {
+            scene.extras.set("mdl.patch", patch);
+        }
+    }
+}
+
+/// Per source vertex, the first welded vertex that shows it.
+fn source_map(mesh: &WeldedMesh, n: usize) -> Vec<Option<usize>> {
+    let mut map = vec![None; n];
+    for (k, v) in mesh.vertices.iter().enumerate() {
+        if let Some(slot) = usize::try_from(v.source).ok().and_then(|i| map.get_mut(i)) {
+            if slot.is_none() {
+                *slot = Some(k);
+            }
+        }
+    }
+    map
+}
+
+/// The palette index of every RGBA texel that is exactly a palette colour (the first
+/// such index; alpha below 128 is 255 when `holey`); `None` when one is not.
+fn quantise_exact(rgba: &[u8], holey: bool) -> Option<Vec<u8>> {
+    let lookup = exact_lookup();
+    rgba.chunks_exact(4)
+        .map(|px| match *px {
+            [_, _, _, a] if holey && a < 128 => Some(file::TRANSPARENT_INDEX),
+            [r, g, b, _] => lookup.get(&[r, g, b]).copied(),
+            _ => None,
+        })
+        .collect()
+}
+
+fn exact_lookup() -> BTreeMap<[u8; 3], u8> {
+    let mut map = BTreeMap::new();
+    for (i, c) in Palette::QUAKE.colors().iter().enumerate() {
+        map.entry(*c).or_insert(u8::try_from(i).unwrap_or(0));
+    }
+    map
+}
+
+/// The squared redmean distance between two colours (Compuphase's "low-cost
+/// approximation" of perceived colour difference): with `r̄` the mean red,
+/// `(2 + r̄/256)·ΔR² + 4·ΔG² + (2 + (255 − r̄)/256)·ΔB²`.
+pub fn redmean(a: [u8; 3], b: [u8; 3]) -> f32 {
+    let [r1, g1, b1] = a.map(f32::from);
+    let [r2, g2, b2] = b.map(f32::from);
+    let rm = (r1 + r2) * 0.5;
+    let (dr, dg, db) = (r1 - r2, g1 - g2, b1 - b2);
+    (2.0 + rm / 256.0) * dr * dr + 4.0 * dg * dg + (2.0 + (255.0 - rm) / 256.0) * db * db
+}
+
+/// Palette indices of `rgba` (see the module docs: exact colours keep their index, others
+/// take the nearest colour outside the fullbright rows by [`redmean`]).
+pub fn quantise_rgba(rgba: &[u8], holey: bool) -> Vec<u8> {
+    let lookup = exact_lookup();
+    let mut cache: BTreeMap<[u8; 3], u8> = BTreeMap::new();
+    let colors = Palette::QUAKE.colors();
+    rgba.chunks_exact(4)
+        .map(|px| {
+            let (rgb, a) = match *px {
+                [r, g, b, a] => ([r, g, b], a),
+                _ => ([0; 3], 255),
+            };
+            if holey && a < 128 {
+                return file::TRANSPARENT_INDEX;
+            }
+            if let Some(&i) = lookup.get(&rgb) {
+                return i;
+            }
+            *cache.entry(rgb).or_insert_with(|| {
+                let mut best = (f32::INFINITY, 0u8);
+                for (i, c) in colors.iter().enumerate() {
+                    let Ok(i) = u8::try_from(i) else { break };
+                    if file::is_fullbright(i) {
+                        break;
+                    }
+                    let d = redmean(rgb, *c);
+                    if d < best.0 {
+                        best = (d, i);
+                    }
+                }
+                best.1
+            })
+        })
+        .collect()
+}
+
+fn f32s(v: Option<&Value>) -> Option<Vec<f32>> {
+    v?.as_list()?.iter().map(Value::as_f32).collect()
+}
+
+fn f3(v: Option<&Value>) -> Option<[f32; 3]> {
+    match f32s(v)?.as_slice() {
+        [a, b, c] => Some([*a, *b, *c]),
+        _ => None,
+    }
+}
+
+fn i32_words(b: &[u8]) -> Vec<i32> {
+    b.chunks_exact(4)
+        .filter_map(|c| match *c {
+            [a, b, c, d] => Some(i32::from_le_bytes([a, b, c, d])),
+            _ => None,
+        })
+        .collect()
+}
+
+fn f32_words(b: &[u8]) -> Vec<f32> {
+    i32_words(b)
+        .into_iter()
+        .map(|w| f32::from_le_bytes(w.to_le_bytes()))
+        .collect()
+}
+
+fn trivertex(b: &[u8]) -> idmodel_mdl::raw::TriVertex {
+    match *b {
+        [x, y, z, n] => idmodel_mdl::raw::TriVertex {
+            v: [x, y, z],
+            light_normal_index: n,
+        },
+        _ => idmodel_mdl::raw::TriVertex::default(),
+    }
+}
+
+/// The material image of skin `i` as palette indices (`None` when it has none of the
+/// skin's size).
+fn material_pixels(scene: &Scene, i: usize, w: u32, h: u32, holey: bool) -> Option<Vec<u8>> {
+    match scene.materials.get(i)?.image.as_ref()? {
+        Image::Rgba8 {
+            width,
+            height,
+            pixels,
+        } if *width == w && *height == h => Some(quantise_rgba(pixels, holey)),
+        _ => None,
+    }
+}
+
+/// The model the `mdl.*` extras describe, if they are complete and consistent.
+fn model_from_extras(scene: &Scene) -> core::result::Result<Model, ()> {
+    inner_from_extras(scene).ok_or(())
+}
+
+fn inner_from_extras(scene: &Scene) -> Option<Model> {
+    let e = &scene.extras;
+    let int = |k: &str| e.get(k).and_then(Value::as_int);
+    let flags = Flags::from_bits(u32::try_from(int("mdl.flags")?).ok()?);
+    let skin_width = u32::try_from(int("mdl.skinwidth")?).ok()?;
+    let skin_height = u32::try_from(int("mdl.skinheight")?).ok()?;
+    let image = usize::try_from(skin_width)
+        .ok()?
+        .checked_mul(usize::try_from(skin_height).ok()?)?;
+    let holey = flags.contains(Flags::HOLEY);
+    let skins = e
+        .get("mdl.skins")?
+        .as_list()?
+        .iter()
+        .enumerate()
+        .map(|(i, v)| match v {
+            Value::Null => {
+                material_pixels(scene, i, skin_width, skin_height, holey).map(SkinData::Single)
+            }
+            Value::Str(s) => {
+                let raw = crate::back::base64_decode(s)?;
+                // The raw indices stand while the material still shows them.
+                let shown = match scene.materials.get(i)?.image.as_ref()? {
+                    Image::Rgba8 { pixels, .. } => pixels.clone(),
+                    Image::Uri(_) => return None,
+                };
+                if skin_to_rgba_vec(&raw, &skin_options(flags)) == shown {
+                    Some(SkinData::Single(raw))
+                } else {
+                    material_pixels(scene, i, skin_width, skin_height, holey).map(SkinData::Single)
+                }
+            }
+            Value::Object(fields) => {
+                let get = |k: &str| {
+                    fields
+                        .iter()
+                        .find(|(n, _)| n == k)
+                        .and_then(|(_, v)| v.as_str())
+                        .and_then(crate::back::base64_decode)
+                };
+                let all = get("images")?;
+                let intervals = f32_words(&get("intervals")?);
+                let images: Vec<Vec<u8>> = all.chunks(image.max(1)).map(<[u8]>::to_vec).collect();
+                Some(SkinData::Group { intervals, images })
+            }
+            _ => None,
+        })
+        .collect::<Option<Vec<_>>>()?;
+    let st = i32_words(&blob(scene, "mdl.texcoords")?);
+    let texcoords: Vec<TexCoord> = st
+        .chunks_exact(3)
+        .filter_map(|c| match *c {
+            [onseam, s, t] => Some(TexCoord { onseam, s, t }),
+            _ => None,
+        })
+        .collect();
+    let nv = texcoords.len();
+    let tris = i32_words(&blob(scene, "mdl.triangles")?);
+    let triangles = tris
+        .chunks_exact(4)
+        .filter_map(|c| match *c {
+            [faces_front, a, b, c] => Some(Tri {
+                faces_front,
+                vertices: [a, b, c].map(|v| u32::try_from(v).unwrap_or(u32::MAX)),
+            }),
+            _ => None,
+        })
+        .collect();
+    let scale = f3(e.get("mdl.scale"))?;
+    let origin = f3(e.get("mdl.origin"))?;
+    let merged = merge(scene)?;
+    let shown = target_frames(&merged);
+    if merged.target_names.len() != merged.targets.len() {
+        return None;
+    }
+    // The welded mesh of these texture coordinates and triangles: a one-pose skeleton.
+    let mut model = Model {
+        scale,
+        origin,
+        bounding_radius: e.get("mdl.radius")?.as_f32()?,
+        eye_position: f3(e.get("mdl.eye"))?,
+        skin_width,
+        skin_height,
+        sync_type: i32::try_from(int("mdl.synctype")?).ok()?,
+        flags,
+        size: e.get("mdl.size")?.as_f32()?,
+        skins,
+        texcoords,
+        triangles,
+        frames: vec![FrameData::Single(PoseData {
+            vertices: vec![idmodel_mdl::raw::TriVertex::default(); nv],
+            ..PoseData::default()
+        })],
+        trailing: match e.get("mdl.trailing") {
+            Some(_) => blob(scene, "mdl.trailing")?,
+            None => Vec::new(),
+        },
+    };
+    let skeleton = file::write(&model).ok()?;
+    let map = source_map(&Mdl::parse(&skeleton).ok()?.welded_mesh(SeamRule::Gl), nv);
+    drop(skeleton);
+    let mut vertices = recover_vertices(&shown, &map, &|_| (scale, origin), None);
+    if let Some(fixes) = e.get("mdl.vertex_fixes") {
+        apply_vertex_fixes(&mut vertices, &crate::back::base64_decode(fixes.as_str()?)?)?;
+    }
+    let pose0 = crate::back::base64_decode(e.get("mdl.pose0")?.as_str()?)?;
+    let mut poses: Vec<PoseData> = vertices
+        .into_iter()
+        .enumerate()
+        .map(|(i, vertices)| {
+            let name = match i.checked_sub(1) {
+                None => {
+                    let mut n = [0u8; 16];
+                    for (d, s) in n.iter_mut().zip(&pose0) {
+                        *d = *s;
+                    }
+                    n
+                }
+                Some(t) => {
+                    PoseData::name_field(merged.target_names.get(t).map_or("", String::as_str))
+                }
+            };
+            let mut p = PoseData {
+                name,
+                vertices,
+                ..PoseData::default()
+            };
+            p.compute_bounds();
+            p
+        })
+        .collect();
+    if let Some(b) = e.get("mdl.bbox_fixes") {
+        let b = crate::back::base64_decode(b.as_str()?)?;
+        if b.len().checked_rem(16) != Some(0) {
+            return None;
+        }
+        for r in b.chunks_exact(16) {
+            let word = |k: usize| -> Option<usize> {
+                usize::try_from(u32::from_le_bytes(
+                    r.get(k..k.checked_add(4)?)?.try_into().ok()?,
+                ))
+                .ok()
+            };
+            let (start, n) = (word(0)?, word(4)?);
+            for p in poses.get_mut(start..start.checked_add(n)?)? {
+                p.bbox_min = trivertex(r.get(8..12)?);
+                p.bbox_max = trivertex(r.get(12..16)?);
+            }
+        }
+    }
+    let frame_count = usize::try_from(int("mdl.frame_count")?).ok()?;
+    let mut groups: BTreeMap<usize, Vec<u8>> = BTreeMap::new();
+    for g in e.get("mdl.groups")?.as_list()? {
+        let [i, h] = g.as_list()? else {
+            return None;
+        };
+        groups.insert(
+            usize::try_from(i.as_int()?).ok()?,
+            crate::back::base64_decode(h.as_str()?)?,
+        );
+    }
+    let mut pose_list = poses.drain(..);
+    let mut frames = Vec::with_capacity(frame_count);
+    for i in 0..frame_count {
+        match groups.get(&i) {
+            None => frames.push(FrameData::Single(pose_list.next()?)),
+            Some(h) => {
+                let intervals = f32_words(h.get(8..)?);
+                let poses = (0..intervals.len())
+                    .map(|_| pose_list.next())
+                    .collect::<Option<Vec<_>>>()?;
+                frames.push(FrameData::Group {
+                    bbox_min: trivertex(h.get(0..4)?),
+                    bbox_max: trivertex(h.get(4..8)?),
+                    intervals,
+                    poses,
+                });
+            }
+        }
+    }
+    if pose_list.next().is_some() {
+        return None;
+    }
+    drop(pose_list);
+    model.frames = frames;
+    Some(model)
+}
+
+/// Whether `model` gives back `scene`'s geometry.
+fn fits(model: &Model, scene: &Scene) -> bool {
+    let Ok(bytes) = file::write(model) else {
+        return false;
+    };
+    let Ok(mdl) = Mdl::parse(&bytes) else {
+        return false;
+    };
+    super::scene(&mdl, "", &Options::default()).is_ok_and(|back| same_geometry(scene, &back, 1e-5))
+}
+
+fn write_error(e: idmodel_core::Error) -> Error {
+    Error::new(format!("cannot write the MDL: {e}"))
+}
+
+fn check(bytes: &[u8], options: &BackOptions) -> Result<()> {
+    let Some(engine) = options.engine else {
+        return Ok(());
+    };
+    let mdl = Mdl::parse(bytes)?;
+    refuse_findings("MDL", &mdl.findings(engine))
+}
+
+fn build(scene: &Scene, options: &BackOptions) -> Result<Model> {
+    if !options.ignore_extras {
+        if let Ok(model) = model_from_extras(scene) {
+            if fits(&model, scene) {
+                return Ok(model);
+            }
+        }
+    }
+    fresh(scene)
+}
+
+/// The owned MDL model of `scene` (see the module docs), checked against
+/// [`BackOptions::engine`]'s limits.
+///
+/// ```
+/// use idmodel_mdl::{Mdl, Model};
+/// use idmodel_scene::{Options, back::BackOptions};
+/// let bytes = Model::example_groups().write()?;
+/// let scene = idmodel_scene::mdl::scene(&Mdl::parse(&bytes)?, "m", &Options::default())?;
+/// let model = idmodel_scene::mdl::from_scene(&scene, &BackOptions::default())?;
+/// assert_eq!(model, Model::example_groups());
+/// # Ok::<(), Box<dyn core::error::Error>>(())
+/// ```
+pub fn from_scene(scene: &Scene, options: &BackOptions) -> Result<Model> {
+    let model = build(scene, options)?;
+    let bytes = file::write(&model).map_err(write_error)?;
+    check(&bytes, options)?;
+    Ok(model)
+}
+
+/// The MDL file of `scene`: [`from_scene`] written, with the `mdl.patch` extra applied
+/// when the model came from unedited extras.
+///
+/// ```
+/// use idmodel_mdl::{Mdl, Model};
+/// use idmodel_scene::{Options, back::BackOptions};
+/// let bytes = Model::example().write()?;
+/// let scene = idmodel_scene::mdl::scene(&Mdl::parse(&bytes)?, "m", &Options::default())?;
+/// assert_eq!(idmodel_scene::mdl::to_bytes(&scene, &BackOptions::default())?, bytes);
+/// # Ok::<(), Box<dyn core::error::Error>>(())
+/// ```
+pub fn to_bytes(scene: &Scene, options: &BackOptions) -> Result<Vec<u8>> {
+    let model = build(scene, options)?;
+    let written = file::write(&model).map_err(write_error)?;
+    let bytes = if options.ignore_extras {
+        written
+    } else {
+        let patched = apply_patch(
+            written.clone(),
+            scene.extras.get("mdl.patch"),
+            MAX_PATCHED_BYTES,
+        );
+        // A patch must give a file that still parses (a hostile one may not): else the
+        // writer's bytes.
+        if Mdl::parse(&patched).is_ok() {
+            patched
+        } else {
+            written
+        }
+    };
+    check(&bytes, options)?;
+    Ok(bytes)
+}
+
+/// The skin of the first material: `(width, height, indices, holey)` (see the module
+/// docs for the size rules); a 4 × 4 skin of index 0 without an image.
+fn skin(scene: &Scene, material: Option<usize>) -> (u32, u32, Vec<u8>, bool) {
+    let m = material
+        .and_then(|m| scene.materials.get(m))
+        .or(scene.materials.first());
+    let holey = m.is_some_and(|m| matches!(m.alpha, AlphaMode::Mask(_)));
+    let Some(Image::Rgba8 {
+        width,
+        height,
+        pixels,
+    }) = m.and_then(|m| m.image.as_ref())
+    else {
+        return (4, 4, vec![0; 16], false);
+    };
+    let (w, h) = (*width, *height);
+    let nw = w.max(1).div_ceil(4).saturating_mul(4);
+    let nh = h.clamp(1, MAX_SKIN_HEIGHT);
+    let wide = |v: u32| usize::try_from(v).unwrap_or(0);
+    let mut rgba = Vec::with_capacity(wide(nw).saturating_mul(wide(nh)).saturating_mul(4));
+    for y in 0..nh {
+        // Nearest-neighbour source row and column (identity when the size is kept).
+        let sy = u64::from(y)
+            .saturating_mul(u64::from(h))
+            .checked_div(u64::from(nh))
+            .unwrap_or(0);
+        for x in 0..nw {
+            let sx = u64::from(x)
+                .saturating_mul(u64::from(w))
+                .checked_div(u64::from(nw))
+                .unwrap_or(0);
+            let at = sy
+                .saturating_mul(u64::from(w))
+                .saturating_add(sx)
+                .saturating_mul(4);
+            let at = usize::try_from(at).unwrap_or(usize::MAX);
+            let px = pixels
+                .get(at..at.saturating_add(4))
+                .unwrap_or(&[0, 0, 0, 255]);
+            rgba.extend_from_slice(px);
+        }
+    }
+    (nw, nh, quantise_rgba(&rgba, holey), holey)
+}
+
+fn texel(u: f32, size: u32) -> i32 {
+    let max = f64::from(size.saturating_sub(1));
+    let s = libm::round(f64::from(u) * f64::from(size) - 0.5).clamp(0.0, max);
+    // In 0..size after the clamp; `as` turns NaN into 0.
+    #[allow(clippy::as_conversions, clippy::cast_possible_truncation)]
+    let t = s as i32;
+    t
+}
+
+/// The model built from the geometry alone (see the module docs).
+fn fresh(scene: &Scene) -> Result<Model> {
+    let merged = merge(scene).ok_or_else(|| Error::new("the scene has no triangles to write"))?;
+    let (skin_width, skin_height, pixels, holey) = skin(scene, merged.material);
+    let texcoords = merged
+        .uvs
+        .iter()
+        .map(|uv| TexCoord {
+            onseam: 0,
+            s: texel(uv[0], skin_width),
+            t: texel(uv[1], skin_height),
+        })
+        .collect();
+    let triangles = merged
+        .indices
+        .chunks_exact(3)
+        .filter_map(|t| match *t {
+            [a, b, c] => Some(Tri {
+                faces_front: 1,
+                vertices: [a, b, c],
+            }),
+            _ => None,
+        })
+        .collect();
+    let clips = sample_frames(scene, &merged);
+    let q = Quantizer::fit(
+        clips
+            .iter()
+            .flat_map(|(_, f)| f.iter().flat_map(|f| f.positions.iter())),
+    );
+    let mut radius = 0.0f32;
+    for (_, frames) in &clips {
+        for f in frames {
+            for p in &f.positions {
+                radius = radius.max(libm::sqrtf(idmodel_core::vec::dot(*p, *p)));
+            }
+        }
+    }
+    let mut frames = Vec::new();
+    for (_, clip) in &clips {
+        let poses: Vec<PoseData> = clip
+            .iter()
+            .map(|f| q.pose(&short_name(&f.name), &f.positions, &f.normals))
+            .collect();
+        let steady = clip
+            .windows(2)
+            .all(|w| matches!(w, [a, b] if libm::fabsf(b.time - a.time - 0.1) < 1e-4));
+        if steady || poses.len() < 2 {
+            frames.extend(poses.into_iter().map(FrameData::Single));
+        } else {
+            let step = |i: usize| {
+                let t = clip.get(i).map_or(0.0, |f| f.time);
+                let next = clip.get(i.saturating_add(1)).map_or(t + 0.1, |f| f.time);
+                let first = clip.first().map_or(0.0, |f| f.time);
+                (next - first).max(0.001)
+            };
+            let intervals = (0..poses.len()).map(step).collect();
+            let mut group = PoseData {
+                vertices: poses
+                    .iter()
+                    .flat_map(|p| [p.bbox_min, p.bbox_max])
+                    .collect(),
+                ..PoseData::default()
+            };
+            group.compute_bounds();
+            frames.push(FrameData::Group {
+                bbox_min: group.bbox_min,
+                bbox_max: group.bbox_max,
+                intervals,
+                poses,
+            });
+        }
+    }
+    let size = average_area(&merged.positions, &merged.indices);
+    Ok(Model {
+        scale: q.scale,
+        origin: q.origin,
+        bounding_radius: radius,
+        eye_position: [0.0, 0.0, 0.0],
+        skin_width,
+        skin_height,
+        sync_type: 0,
+        flags: if holey {
+            Flags::HOLEY
+        } else {
+            Flags::default()
+        },
+        size,
+        skins: vec![SkinData::Single(pixels)],
+        texcoords,
+        triangles,
+        frames,
+        trailing: Vec::new(),
+    })
+}
+
+fn short_name(name: &str) -> String {
+    let mut s = String::new();
+    for c in name.chars().filter(|&c| c != '\0') {
+        if s.len().saturating_add(c.len_utf8()) > 15 {
+            break;
+        }
+        s.push(c);
+    }
+    s
+}
+
+/// The mean triangle area of the base pose (modelgen's `size`).
+fn average_area(positions: &[[f32; 3]], indices: &[u32]) -> f32 {
+    let mut total = 0.0f32;
+    let mut n = 0.0f32;
+    for t in indices.chunks_exact(3) {
+        let p = |k: usize| {
+            t.get(k)
+                .and_then(|&i| positions.get(usize::try_from(i).ok()?))
+                .copied()
+                .unwrap_or([0.0; 3])
+        };
+        let (a, b, c) = (p(0), p(1), p(2));
+        let cr =
+            idmodel_core::vec::cross(idmodel_core::vec::sub(b, a), idmodel_core::vec::sub(c, a));
+        total += 0.5 * libm::sqrtf(idmodel_core::vec::dot(cr, cr));
+        n += 1.0;
+    }
+    if n > 0.0 { total / n } else { 0.0 }
+}

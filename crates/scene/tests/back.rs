@@ -1,0 +1,443 @@
+//! The way back (issue #15 items 2 and 3 for MD2 and MDL): file → scene (the export
+//! adapters, which record `md2.*` / `mdl.*` extras) → file is byte-identical for every
+//! corpus model; scenes without extras (or whose geometry no longer fits them) are
+//! written from the geometry, within the quantisation step; engine limits refuse.
+// Tests may index, unwrap and cast: a panic here is a failed assertion, not a library bug.
+#![allow(
+    clippy::indexing_slicing,
+    clippy::unwrap_used,
+    clippy::panic,
+    clippy::arithmetic_side_effects,
+    clippy::as_conversions,
+    clippy::std_instead_of_core,
+    missing_docs
+)]
+
+use std::path::PathBuf;
+
+use idmodel_core::Engine;
+use idmodel_md2::Md2;
+use idmodel_scene::back::BackOptions;
+use idmodel_scene::{Options, Scene};
+
+fn corpus_files(test: &str, sub: &str, ext: &str) -> Vec<PathBuf> {
+    let Some(dir) = idmodel_test_support::corpus_dir(test) else {
+        return Vec::new();
+    };
+    let mut files: Vec<PathBuf> = idmodel_test_support::walk(&dir.join(sub))
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case(ext)))
+        .collect();
+    files.extend(
+        idmodel_test_support::walk(&dir.join("assets"))
+            .into_iter()
+            .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case(ext))),
+    );
+    files.sort();
+    files
+}
+
+/// Bytes the extras take as text (strings, keys and about 8 per other value): what they
+/// add to a glTF's JSON, roughly.
+fn extras_size(scene: &Scene) -> usize {
+    fn size(v: &idmodel_scene::Value) -> usize {
+        use idmodel_scene::Value;
+        match v {
+            Value::Str(s) => s.len() + 2,
+            Value::List(l) => l.iter().map(size).sum::<usize>() + 2,
+            Value::Object(o) => o.iter().map(|(k, v)| k.len() + 3 + size(v)).sum::<usize>() + 2,
+            _ => 8,
+        }
+    }
+    scene
+        .extras
+        .0
+        .iter()
+        .map(|(k, v)| k.len() + 3 + size(v))
+        .sum()
+}
+
+fn md2_scene(bytes: &[u8]) -> Scene {
+    idmodel_scene::md2::scene(&Md2::parse(bytes).unwrap(), "m", &Options::default()).unwrap()
+}
+
+#[test]
+fn every_corpus_md2_comes_back_byte_identical() {
+    let files = corpus_files("every_corpus_md2_comes_back_byte_identical", "md2", "md2");
+    let mut same = 0;
+    for path in &files {
+        let bytes = std::fs::read(path).unwrap();
+        let scene = md2_scene(&bytes);
+        let out = idmodel_scene::md2::to_bytes(&scene, &BackOptions::default())
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert!(out == bytes, "{} is not byte-identical", path.display());
+        same += 1;
+        println!(
+            "{}: {} bytes, extras {} bytes{}",
+            path.display(),
+            bytes.len(),
+            extras_size(&scene),
+            if scene.extras.get("md2.patch").is_some() {
+                " (with a patch)"
+            } else {
+                ""
+            }
+        );
+    }
+    println!("{same} MD2 files byte-identical");
+    assert!(files.is_empty() || same >= 19, "{same}");
+}
+
+fn mdl_scene(bytes: &[u8]) -> Scene {
+    idmodel_scene::mdl::scene(
+        &idmodel_mdl::Mdl::parse(bytes).unwrap(),
+        "m",
+        &Options::default(),
+    )
+    .unwrap()
+}
+
+/// The `.mdl` entries of a Quake `.pak` (`PACK`, directory offset and length, 64-byte
+/// entries of a 56-byte name, position and length).
+fn pak_models(pak: &[u8]) -> Vec<(String, Vec<u8>)> {
+    let word = |at: usize| i32::from_le_bytes(pak[at..at + 4].try_into().unwrap()) as usize;
+    assert_eq!(&pak[..4], b"PACK");
+    let (dir, len) = (word(4), word(8));
+    let mut out = Vec::new();
+    for e in pak[dir..dir + len].chunks_exact(64) {
+        let name = String::from_utf8_lossy(&e[..56]);
+        let name = name.trim_end_matches('\0').to_owned();
+        let (pos, n) = (
+            i32::from_le_bytes(e[56..60].try_into().unwrap()) as usize,
+            i32::from_le_bytes(e[60..64].try_into().unwrap()) as usize,
+        );
+        if name.ends_with(".mdl") {
+            out.push((name, pak[pos..pos + n].to_vec()));
+        }
+    }
+    out
+}
+
+fn corpus_mdls(test: &str) -> Vec<(String, Vec<u8>)> {
+    let mut out: Vec<(String, Vec<u8>)> = corpus_files(test, "mdl", "mdl")
+        .into_iter()
+        .map(|p| (p.display().to_string(), std::fs::read(&p).unwrap()))
+        .collect();
+    if let Some(dir) = idmodel_test_support::corpus_dir(test) {
+        for pak in idmodel_test_support::walk(&dir.join("assets"))
+            .into_iter()
+            .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("pak")))
+        {
+            out.extend(pak_models(&std::fs::read(pak).unwrap()));
+        }
+    }
+    out
+}
+
+#[test]
+fn every_corpus_mdl_comes_back_byte_identical() {
+    let files = corpus_mdls("every_corpus_mdl_comes_back_byte_identical");
+    let mut same = 0;
+    for (name, bytes) in &files {
+        let scene = mdl_scene(bytes);
+        let out = idmodel_scene::mdl::to_bytes(&scene, &BackOptions::default())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(out == *bytes, "{name} is not byte-identical");
+        same += 1;
+        println!(
+            "{name}: {} bytes, extras {} bytes{}",
+            bytes.len(),
+            extras_size(&scene),
+            if scene.extras.get("mdl.patch").is_some() {
+                " (with a patch)"
+            } else {
+                ""
+            }
+        );
+    }
+    println!("{same} MDL files byte-identical");
+    assert!(files.is_empty() || same >= 24, "{same}");
+}
+
+/// Absolute positions of every frame of a morph scene: the base, then base + target.
+fn frames_of(scene: &Scene) -> Vec<Vec<[f32; 3]>> {
+    let p = &scene.meshes[0].primitives[0];
+    let mut out = vec![p.positions.clone()];
+    for t in &p.targets {
+        out.push(
+            p.positions
+                .iter()
+                .zip(&t.positions)
+                .map(|(b, d)| [b[0] + d[0], b[1] + d[1], b[2] + d[2]])
+                .collect(),
+        );
+    }
+    out
+}
+
+/// Every frame of `back` within `step(frame)` of `scene`'s, per axis.
+fn assert_within(scene: &Scene, back: &Scene, step: impl Fn(usize) -> [f32; 3], what: &str) {
+    let (a, b) = (frames_of(scene), frames_of(back));
+    assert_eq!(a.len(), b.len(), "{what}: frame count");
+    for (f, (fa, fb)) in a.iter().zip(&b).enumerate() {
+        assert_eq!(fa.len(), fb.len(), "{what}: vertex count of frame {f}");
+        let s = step(f);
+        for (p, q) in fa.iter().zip(fb) {
+            for k in 0..3 {
+                let tol = s[k] * 0.5 + 1e-3 * (1.0 + p[k].abs());
+                assert!(
+                    (p[k] - q[k]).abs() <= tol,
+                    "{what}: frame {f} {p:?} vs {q:?} (step {s:?})"
+                );
+            }
+        }
+    }
+    assert_eq!(
+        scene.meshes[0].primitives[0].indices, back.meshes[0].primitives[0].indices,
+        "{what}: indices"
+    );
+}
+
+fn without_extras(mut scene: Scene) -> Scene {
+    scene.extras = Default::default();
+    scene
+}
+
+#[test]
+fn md2_without_extras_comes_back_within_the_quantisation_step() {
+    let files = corpus_files("md2_without_extras", "md2", "md2");
+    for path in files
+        .iter()
+        .filter(|p| std::fs::metadata(p).unwrap().len() < 400_000)
+    {
+        let bytes = std::fs::read(path).unwrap();
+        let scene = without_extras(md2_scene(&bytes));
+        let out = idmodel_scene::md2::to_bytes(&scene, &BackOptions::default()).unwrap();
+        assert!(out != bytes, "{}: no extras, yet identical", path.display());
+        let md2 = Md2::parse(&out).unwrap();
+        let back = md2_scene(&out);
+        assert_within(
+            &scene,
+            &back,
+            |f| md2.frame(f).unwrap().scale(),
+            &path.display().to_string(),
+        );
+        // UVs within half a texel.
+        let (w, h) = (md2.skin_width() as f32, md2.skin_height() as f32);
+        for (a, b) in scene.meshes[0].primitives[0]
+            .uvs
+            .iter()
+            .zip(&back.meshes[0].primitives[0].uvs)
+        {
+            assert!((a[0] - b[0]).abs() * w <= 0.5 + 1e-3 && (a[1] - b[1]).abs() * h <= 0.5 + 1e-3);
+        }
+        // Frame names and clips come back from the target names.
+        assert_eq!(
+            scene.meshes[0].target_names,
+            back.meshes[0].target_names,
+            "{}",
+            path.display()
+        );
+    }
+}
+
+#[test]
+fn mdl_without_extras_comes_back_within_the_quantisation_step() {
+    for (name, bytes) in corpus_files("mdl_without_extras", "mdl", "mdl")
+        .iter()
+        .map(|p| (p.display().to_string(), std::fs::read(p).unwrap()))
+    {
+        let scene = without_extras(mdl_scene(&bytes));
+        let out = idmodel_scene::mdl::to_bytes(&scene, &BackOptions::default()).unwrap();
+        let mdl = idmodel_mdl::Mdl::parse(&out).unwrap();
+        let back = mdl_scene(&out);
+        let scale = mdl.scale();
+        assert_within(&scene, &back, |_| scale, &name);
+        assert_eq!(
+            scene.meshes[0].primitives[0].uvs, back.meshes[0].primitives[0].uvs,
+            "{name}: uvs"
+        );
+        // The skin comes back exactly (every texel is a palette colour).
+        assert_eq!(scene.materials[0].image, back.materials[0].image, "{name}");
+        assert_eq!(back.animations.len(), scene.animations.len(), "{name}");
+        let keys = |s: &Scene| {
+            s.animations
+                .iter()
+                .map(|a| a.channels[0].times.len())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(keys(&scene), keys(&back), "{name}: keys per clip");
+    }
+}
+
+#[test]
+fn an_edited_scene_is_written_from_its_geometry() {
+    let bytes = idmodel_md2::write(&idmodel_md2::Model::example()).unwrap();
+    let mut scene = md2_scene(&bytes);
+    scene.meshes[0].primitives[0].positions[0][2] += 7.0;
+    let out = idmodel_scene::md2::to_bytes(&scene, &BackOptions::default()).unwrap();
+    assert!(out != bytes);
+    let back = md2_scene(&out);
+    let md2 = Md2::parse(&out).unwrap();
+    assert_within(
+        &scene,
+        &back,
+        |f| md2.frame(f).unwrap().scale(),
+        "edited md2",
+    );
+
+    let bytes = idmodel_mdl::Model::example_groups().write().unwrap();
+    let mut scene = mdl_scene(&bytes);
+    scene.meshes[0].primitives[0].positions[1][0] -= 3.0;
+    let out = idmodel_scene::mdl::to_bytes(&scene, &BackOptions::default()).unwrap();
+    assert!(out != bytes);
+    let scale = idmodel_mdl::Mdl::parse(&out).unwrap().scale();
+    assert_within(&scene, &mdl_scene(&out), |_| scale, "edited mdl");
+}
+
+#[test]
+fn engine_limits_refuse_naming_the_limit() {
+    let files = corpus_files("engine_limits_refuse_naming_the_limit", "md2", "md2");
+    let Some(soldier) = files
+        .iter()
+        .find(|p| p.ends_with("ufoai_soldiers_male/body.md2"))
+    else {
+        return;
+    };
+    let scene = md2_scene(&std::fs::read(soldier).unwrap());
+    let quake2 = BackOptions {
+        engine: Some(Engine::Quake2),
+        ..BackOptions::default()
+    };
+    let e = idmodel_scene::md2::to_bytes(&scene, &quake2).unwrap_err();
+    assert!(
+        e.message()
+            .starts_with("refusing to write this MD2: quake2: "),
+        "{e}"
+    );
+    assert!(e.message().contains("1007"), "{e}");
+    assert!(idmodel_scene::md2::from_scene(&scene, &quake2).is_err());
+    // Without an engine the exact round trip stays possible.
+    assert!(idmodel_scene::md2::to_bytes(&scene, &BackOptions::default()).is_ok());
+}
+
+#[test]
+fn every_written_file_passes_check_for_its_engine() {
+    // Files the engine already loads cleanly come back identical and clean; written
+    // from the geometry alone they are clean too (or the write is refused).
+    let mut checked = 0;
+    for path in corpus_files("every_written_file_passes_check", "md2", "md2") {
+        let bytes = std::fs::read(&path).unwrap();
+        let clean = Md2::parse(&bytes)
+            .unwrap()
+            .findings(Engine::Quake2)
+            .iter()
+            .all(|f| f.severity < idmodel_core::Severity::Hazard);
+        let opts = BackOptions {
+            engine: Some(Engine::Quake2),
+            ..BackOptions::default()
+        };
+        let scene = md2_scene(&bytes);
+        match idmodel_scene::md2::to_bytes(&scene, &opts) {
+            Ok(out) => {
+                assert!(clean, "{}", path.display());
+                assert!(out == bytes);
+            }
+            Err(e) => assert!(!clean, "{}: {e}", path.display()),
+        }
+        if bytes.len() < 400_000 {
+            if let Ok(out) = idmodel_scene::md2::to_bytes(&without_extras(scene), &opts) {
+                let found = Md2::parse(&out).unwrap().findings(Engine::Quake2);
+                assert!(
+                    found
+                        .iter()
+                        .all(|f| f.severity < idmodel_core::Severity::Hazard),
+                    "{}: {found:?}",
+                    path.display()
+                );
+                checked += 1;
+            }
+        }
+    }
+    for path in corpus_files("every_written_file_passes_check", "mdl", "mdl") {
+        let bytes = std::fs::read(&path).unwrap();
+        let scene = without_extras(mdl_scene(&bytes));
+        for engine in [Engine::WinQuake, Engine::GlQuake, Engine::QuakeSpasm] {
+            let opts = BackOptions {
+                engine: Some(engine),
+                ..BackOptions::default()
+            };
+            match idmodel_scene::mdl::to_bytes(&scene, &opts) {
+                Ok(out) => {
+                    let found = idmodel_mdl::Mdl::parse(&out).unwrap().findings(engine);
+                    assert!(
+                        found
+                            .iter()
+                            .all(|f| f.severity < idmodel_core::Severity::Hazard),
+                        "{}: {found:?}",
+                        path.display()
+                    );
+                    checked += 1;
+                }
+                Err(e) => assert!(
+                    e.message()
+                        .starts_with(&format!("refusing to write this MDL: {engine}: ")),
+                    "{e}"
+                ),
+            }
+        }
+    }
+    println!("{checked} files written from geometry pass check");
+}
+
+/// file → scene → GLB (idmodel-gltf's writer) → scene (its reader) → file.
+fn through_glb(scene: &Scene) -> Scene {
+    use idmodel_gltf::import::{ImportOptions, from_glb, no_files};
+    let glb = idmodel_gltf::to_glb(scene, &idmodel_gltf::ExportOptions::default()).unwrap();
+    from_glb(&glb, &ImportOptions::default(), &mut no_files).unwrap()
+}
+
+#[test]
+fn every_corpus_md2_comes_back_byte_identical_through_glb() {
+    let files = corpus_files("md2_through_glb", "md2", "md2");
+    let mut same = 0;
+    let mut differ = Vec::new();
+    for path in &files {
+        let bytes = std::fs::read(path).unwrap();
+        let back = through_glb(&md2_scene(&bytes));
+        let out = idmodel_scene::md2::to_bytes(&back, &BackOptions::default())
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        if out == bytes {
+            same += 1;
+        } else {
+            differ.push(path.display().to_string());
+        }
+    }
+    println!(
+        "{same} of {} MD2 files byte-identical through GLB; not: {differ:?}",
+        files.len()
+    );
+    assert!(differ.is_empty(), "{differ:?}");
+}
+
+#[test]
+fn every_corpus_mdl_comes_back_byte_identical_through_glb() {
+    let files = corpus_mdls("mdl_through_glb");
+    let mut same = 0;
+    let mut differ = Vec::new();
+    for (name, bytes) in &files {
+        let back = through_glb(&mdl_scene(bytes));
+        let out = idmodel_scene::mdl::to_bytes(&back, &BackOptions::default())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        if out == *bytes {
+            same += 1;
+        } else {
+            differ.push(name.clone());
+        }
+    }
+    println!(
+        "{same} of {} MDL files byte-identical through GLB; not: {differ:?}",
+        files.len()
+    );
+    assert!(differ.is_empty(), "{differ:?}");
+}
