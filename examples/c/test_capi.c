@@ -261,9 +261,9 @@ static int expect_error(const char *path) {
   idmodel_info_t info;
   if (rc != IDMODEL_OK) {
     EXPECT(err.message[0] != 0, "%s: code %d without a message", path, rc);
+    printf("refused: %s\n", err.message);
     EXPECT(idmodel_info(&m, &info, &err) == IDMODEL_E_BAD_HANDLE,
            "a failed parse leaves a bad handle");
-    printf("refused: %s\n", err.message);
   } else {
     int worst = -1;
     EXPECT(idmodel_check(&m, IDMODEL_ENGINE_ALL, worst_finding, &worst, &err) == IDMODEL_OK,

@@ -8,7 +8,7 @@ use core::mem::{align_of, needs_drop, size_of};
 use crate::formats::{self, Fail, Parsed, count};
 use crate::message::{self, CBuf};
 use crate::{
-    IDMODEL_ENGINE_ALL, IDMODEL_OK, IdmodelError, IdmodelFinding, IdmodelFindingFn, IdmodelInfo,
+    IDMODEL_ENGINE_ALL, IDMODEL_FORMAT_MD3, IDMODEL_FORMAT_MD5ANIM, IDMODEL_FORMAT_MD5MESH, IDMODEL_OK, IdmodelError, IdmodelFinding, IdmodelFindingFn, IdmodelInfo,
     IdmodelJoint, IdmodelMeshInfo, IdmodelModel, IdmodelTag,
 };
 
@@ -415,7 +415,7 @@ pub unsafe extern "C" fn idmodel_frame(
 ) -> i32 {
     with_model(model, err, |p, others| {
         let n = usize::try_from(p.mesh_info(mesh)?.vertices).map_err(|_| Fail::TooLarge("mesh"))?;
-        if matches!(p, Parsed::Md5Mesh(..)) {
+        if p.format_code() == IDMODEL_FORMAT_MD5MESH {
             // md5 meshes are posed by joints; say so before asking for arrays.
             return p.frame(mesh, old_frame, new_frame, backlerp, &mut [], &mut []);
         }
@@ -498,7 +498,7 @@ pub unsafe extern "C" fn idmodel_uvs(
 ) -> i32 {
     with_model(model, err, |p, others| {
         let n = usize::try_from(p.mesh_info(mesh)?.vertices).map_err(|_| Fail::TooLarge("mesh"))?;
-        if matches!(p, Parsed::Md5Mesh(..) | Parsed::Md3(..)) {
+        if matches!(p.format_code(), IDMODEL_FORMAT_MD5MESH | IDMODEL_FORMAT_MD3) {
             let out = out_groups::<f32, 2>("out", out, len, n, others)?;
             p.uvs(mesh, out)
         } else {
@@ -526,7 +526,7 @@ pub unsafe extern "C" fn idmodel_corner_uvs(
     with_model(model, err, |p, others| {
         let n =
             usize::try_from(p.mesh_info(mesh)?.triangles).map_err(|_| Fail::TooLarge("mesh"))?;
-        if matches!(p, Parsed::Md5Mesh(..)) {
+        if p.format_code() == IDMODEL_FORMAT_MD5MESH {
             return p.corner_uvs(mesh, &mut []);
         }
         let out = out_groups::<f32, 6>("out", out, len, n, others)?;
@@ -645,7 +645,7 @@ pub unsafe extern "C" fn idmodel_md5_pose(
     with_model(model, err, |p, others| {
         let info = p.info();
         let joints = usize::try_from(info.joints).map_err(|_| Fail::TooLarge("joints"))?;
-        if !matches!(p, Parsed::Md5Mesh(..) | Parsed::Md5Anim(..)) {
+        if !matches!(p.format_code(), IDMODEL_FORMAT_MD5MESH | IDMODEL_FORMAT_MD5ANIM) {
             return p.md5_pose(frame, &mut [], &mut []);
         }
         let out = out_groups::<IdmodelJoint, 1>("out", out, count_, joints, others)?;
@@ -653,7 +653,7 @@ pub unsafe extern "C" fn idmodel_md5_pose(
         let mut more = [("out", range_of(out))];
         let comp_others = extend(others, &mut more);
         let needed = usize::try_from(info.components).map_err(|_| Fail::TooLarge("components"))?;
-        let comps: &mut [f32] = if matches!(p, Parsed::Md5Anim(..)) {
+        let comps: &mut [f32] = if p.format_code() == IDMODEL_FORMAT_MD5ANIM {
             let c = out_groups::<f32, 1>(
                 "components",
                 components,
@@ -694,7 +694,7 @@ pub unsafe extern "C" fn idmodel_md5_skin(
     err: *mut IdmodelError,
 ) -> i32 {
     with_model(model, err, |p, others| {
-        if !matches!(p, Parsed::Md5Mesh(..)) {
+        if !p.format_code() == IDMODEL_FORMAT_MD5MESH {
             return p.md5_skin(mesh, &[], &mut []);
         }
         let n = usize::try_from(p.mesh_info(mesh)?.vertices).map_err(|_| Fail::TooLarge("mesh"))?;

@@ -12,8 +12,10 @@ use crate::{
     IDMODEL_E_UNKNOWN_FORMAT, IDMODEL_E_UNSUPPORTED, IDMODEL_FORMAT_MD2, IDMODEL_FORMAT_MD3,
     IDMODEL_FORMAT_MD5ANIM, IDMODEL_FORMAT_MD5CAMERA, IDMODEL_FORMAT_MD5MESH, IDMODEL_FORMAT_MDL,
     IDMODEL_FORMAT_NONE, IDMODEL_FORMAT_OTHER, IDMODEL_NO_OFFSET, IdmodelInfo, IdmodelJoint,
-    IdmodelMeshInfo, IdmodelTag, message,
+    IdmodelMeshInfo, IdmodelTag,
 };
+#[allow(unused_imports)]
+use crate::message;
 
 /// A model parsed by its format crate: a `Copy` view borrowing the caller's bytes.
 #[derive(Clone, Copy)]
@@ -261,6 +263,25 @@ impl<'a> Parsed<'a> {
             #[cfg(feature = "md5")]
             Parsed::Md5Camera(_) => "md5camera",
             Parsed::None(_) => "",
+        }
+    }
+
+    /// The model's `IDMODEL_FORMAT_*`.
+    pub fn format_code(&self) -> i32 {
+        match self {
+            #[cfg(feature = "mdl")]
+            Parsed::Mdl(_) => IDMODEL_FORMAT_MDL,
+            #[cfg(feature = "md2")]
+            Parsed::Md2(_) => IDMODEL_FORMAT_MD2,
+            #[cfg(feature = "md3")]
+            Parsed::Md3(_) => IDMODEL_FORMAT_MD3,
+            #[cfg(feature = "md5")]
+            Parsed::Md5Mesh(_) => IDMODEL_FORMAT_MD5MESH,
+            #[cfg(feature = "md5")]
+            Parsed::Md5Anim(_) => IDMODEL_FORMAT_MD5ANIM,
+            #[cfg(feature = "md5")]
+            Parsed::Md5Camera(_) => IDMODEL_FORMAT_MD5CAMERA,
+            Parsed::None(_) => IDMODEL_FORMAT_NONE,
         }
     }
 
