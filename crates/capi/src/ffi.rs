@@ -8,8 +8,9 @@ use core::mem::{align_of, needs_drop, size_of};
 use crate::formats::{self, Fail, Parsed, count};
 use crate::message::{self, CBuf};
 use crate::{
-    IDMODEL_ENGINE_ALL, IDMODEL_FORMAT_MD3, IDMODEL_FORMAT_MD5ANIM, IDMODEL_FORMAT_MD5MESH, IDMODEL_OK, IdmodelError, IdmodelFinding, IdmodelFindingFn, IdmodelInfo,
-    IdmodelJoint, IdmodelMeshInfo, IdmodelModel, IdmodelTag,
+    IDMODEL_ENGINE_ALL, IDMODEL_FORMAT_MD3, IDMODEL_FORMAT_MD5ANIM, IDMODEL_FORMAT_MD5MESH,
+    IDMODEL_OK, IdmodelError, IdmodelFinding, IdmodelFindingFn, IdmodelInfo, IdmodelJoint,
+    IdmodelMeshInfo, IdmodelModel, IdmodelTag,
 };
 
 /// "idmodel" and a layout version: the first word of a parsed handle.
@@ -645,7 +646,10 @@ pub unsafe extern "C" fn idmodel_md5_pose(
     with_model(model, err, |p, others| {
         let info = p.info();
         let joints = usize::try_from(info.joints).map_err(|_| Fail::TooLarge("joints"))?;
-        if !matches!(p.format_code(), IDMODEL_FORMAT_MD5MESH | IDMODEL_FORMAT_MD5ANIM) {
+        if !matches!(
+            p.format_code(),
+            IDMODEL_FORMAT_MD5MESH | IDMODEL_FORMAT_MD5ANIM
+        ) {
             return p.md5_pose(frame, &mut [], &mut []);
         }
         let out = out_groups::<IdmodelJoint, 1>("out", out, count_, joints, others)?;

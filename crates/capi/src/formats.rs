@@ -6,6 +6,8 @@ use core::fmt;
 use idmodel_core::detect::{Format, detect};
 use idmodel_core::{Engine, Severity};
 
+#[allow(unused_imports)]
+use crate::message;
 use crate::{
     IDMODEL_E_BAD_HANDLE, IDMODEL_E_BUFFER_TOO_SMALL, IDMODEL_E_MISALIGNED, IDMODEL_E_NULL,
     IDMODEL_E_OVERLAP, IDMODEL_E_PARSE, IDMODEL_E_RANGE, IDMODEL_E_TOO_LARGE,
@@ -14,8 +16,6 @@ use crate::{
     IDMODEL_FORMAT_NONE, IDMODEL_FORMAT_OTHER, IDMODEL_NO_OFFSET, IdmodelInfo, IdmodelJoint,
     IdmodelMeshInfo, IdmodelTag,
 };
-#[allow(unused_imports)]
-use crate::message;
 
 /// A model parsed by its format crate: a `Copy` view borrowing the caller's bytes.
 #[derive(Clone, Copy)]
