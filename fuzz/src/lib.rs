@@ -732,10 +732,9 @@ pub mod shader {
                 let _ = s.base_image();
             }
             let _ = (shader.base_stage(), shader.gltf());
-            if let Some(f) = shader.failure {
-                let _ = f.to_string();
+            if let Some(f) = shader.failure.filter(|_| n <= 4) {
+                let _ = (f.to_string(), f.line(), f.column());
             }
-            let _ = text.find(def.name);
         }
     }
 }

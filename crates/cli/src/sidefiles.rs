@@ -371,8 +371,8 @@ fn mtr(bytes: &[u8]) -> Result<(SideInfo, Rows), String> {
                 "unknown {}keyword '{}' (at {}:{})",
                 if f.in_stage { "stage " } else { "" },
                 lossy(f.token),
-                f.line,
-                f.column
+                f.line(),
+                f.column()
             )
         });
         if let Some(f) = &failure {

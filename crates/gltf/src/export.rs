@@ -794,8 +794,20 @@ fn build(
     put("meshes", meshes);
     put("cameras", cameras);
     put("skins", skins);
+    let pointer = animations.iter().any(|a| {
+        a.get("channels")
+            .and_then(Value::as_array)
+            .is_some_and(|c| {
+                c.iter()
+                    .any(|c| c.pointer("/target/path").and_then(Value::as_str) == Some("pointer"))
+            })
+    });
     put("animations", animations);
     put("nodes", nodes.into_iter().map(Value::Object).collect());
+    if pointer {
+        // Used, not required: clients without it keep each camera's static yfov.
+        extension_used(&mut root, "KHR_animation_pointer");
+    }
     let mut sc = Map::new();
     if !scene.name.is_empty() {
         sc.insert("name".into(), scene.name.clone().into());
@@ -809,6 +821,18 @@ fn build(
     root.insert("scenes".into(), json!([sc]));
     root.insert("scene".into(), 0.into());
     Ok((Value::Object(root), buf.bin))
+}
+
+/// Adds `name` to the root's `extensionsUsed` (once).
+fn extension_used(root: &mut Map<String, Value>, name: &str) {
+    let used = root
+        .entry("extensionsUsed")
+        .or_insert_with(|| Value::Array(Vec::new()));
+    if let Value::Array(list) = used
+        && !list.iter().any(|v| v == name)
+    {
+        list.push(name.into());
+    }
 }
 
 /// The fixed rotation of the child node that carries a glTF camera, so that it looks
@@ -1024,7 +1048,31 @@ fn animation(
             prev = t;
         }
         let keys = ch.times.len();
+        let mut pointer = None;
         let (path, values) = match &ch.values {
+            ChannelValues::CameraYfov { camera, yfov } => {
+                if *camera >= scene.cameras.len() {
+                    return Err(invalid!("{what}: camera {camera} out of range"));
+                }
+                if node.camera != Some(*camera) {
+                    return Err(invalid!(
+                        "{what}: node {} does not hold camera {camera}",
+                        ch.node
+                    ));
+                }
+                if let Some((k, v)) = yfov
+                    .iter()
+                    .enumerate()
+                    .find(|(_, v)| !(v.is_finite() && **v > 0.0))
+                {
+                    return Err(invalid!("{what}: key {k} yfov {v} is not finite and > 0"));
+                }
+                if yfov.len() != keys {
+                    return Err(invalid!("{what}: {} values for {keys} keys", yfov.len()));
+                }
+                pointer = Some(alloc::format!("/cameras/{camera}/perspective/yfov"));
+                ("yfov", Vals::V1(yfov.iter().map(|&v| [v]).collect()))
+            }
             ChannelValues::Translation(v) => {
                 finite(v, &what)?;
                 (
@@ -1118,9 +1166,17 @@ fn animation(
             Interpolation::Step => "STEP",
         };
         samplers.push(json!({"input": input, "output": output, "interpolation": interpolation}));
+        // KHR_animation_pointer: the target is the pointer, with no node.
+        let target = match pointer {
+            Some(p) => json!({
+                "path": "pointer",
+                "extensions": {"KHR_animation_pointer": {"pointer": p}},
+            }),
+            None => json!({"node": ch.node, "path": path}),
+        };
         channels.push(json!({
             "sampler": samplers.len().saturating_sub(1),
-            "target": {"node": ch.node, "path": path},
+            "target": target,
         }));
     }
     if channels.is_empty() {

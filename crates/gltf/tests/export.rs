@@ -518,3 +518,91 @@ fn invalid_scenes_are_refused() {
         "needs Some(16) bytes, has 15",
     );
 }
+
+/// A camera zoom (the md5camera's fov from 90° to 60°): a `KHR_animation_pointer`
+/// channel on `/cameras/0/perspective/yfov`, the static first-frame yfov kept, the
+/// extension used but not required; a bad key or camera is refused.
+#[test]
+fn camera_zoom_is_an_animation_pointer() {
+    let mut cam_node = Node::new("camera");
+    cam_node.camera = Some(0);
+    let times: Vec<f32> = (0..4).map(|f| f as f32 / 30.0).collect();
+    let zoom: Vec<f32> = [90.0f32, 80.0, 70.0, 60.0]
+        .iter()
+        .map(|&x| yfov_from_xfov(x, 4.0 / 3.0))
+        .collect();
+    let scene = Scene {
+        cameras: vec![Camera {
+            name: "cam".into(),
+            yfov: zoom[0],
+            aspect_ratio: Some(4.0 / 3.0),
+            znear: 3.0,
+            zfar: None,
+        }],
+        nodes: vec![cam_node],
+        animations: vec![Animation {
+            name: "zoom".into(),
+            channels: vec![
+                Channel {
+                    node: 0,
+                    times: times.clone(),
+                    interpolation: Interpolation::Linear,
+                    values: ChannelValues::Translation(vec![[0.0; 3]; 4]),
+                },
+                Channel {
+                    node: 0,
+                    times: times.clone(),
+                    interpolation: Interpolation::Linear,
+                    values: ChannelValues::CameraYfov {
+                        camera: 0,
+                        yfov: zoom.clone(),
+                    },
+                },
+            ],
+        }],
+        ..Scene::default()
+    };
+    let json = export_and_validate("camera_zoom", &scene);
+    assert_eq!(
+        json["extensionsUsed"],
+        serde_json::json!(["KHR_animation_pointer"])
+    );
+    assert!(json.get("extensionsRequired").is_none());
+    let yfov = json["cameras"][0]["perspective"]["yfov"].as_f64().unwrap();
+    assert!((yfov - f64::from(zoom[0])).abs() < 1e-6);
+    let ch = &json["animations"][0]["channels"][1];
+    assert_eq!(ch["target"]["path"], "pointer");
+    assert!(ch["target"].get("node").is_none());
+    assert_eq!(
+        ch["target"]["extensions"]["KHR_animation_pointer"]["pointer"],
+        "/cameras/0/perspective/yfov"
+    );
+    // The validator knows the extension: no warning either (it reports "warnings: 0").
+    let glb = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("idmodel-gltf-tests/camera_zoom/camera_zoom-YUp.glb");
+    assert!(glb.is_file());
+    if let Some(script) = common::validator() {
+        let out = std::process::Command::new("node")
+            .arg(&script)
+            .arg(&glb)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            text.contains("errors: 0") && text.contains("warnings: 0"),
+            "{text}"
+        );
+    }
+
+    let mut bad = scene.clone();
+    bad.animations[0].channels[1].values = ChannelValues::CameraYfov {
+        camera: 0,
+        yfov: vec![zoom[0], f32::NAN, 1.0, 1.0],
+    };
+    assert!(to_glb(&bad, &ExportOptions::default()).is_err());
+    bad.animations[0].channels[1].values = ChannelValues::CameraYfov {
+        camera: 1,
+        yfov: zoom,
+    };
+    assert!(to_glb(&bad, &ExportOptions::default()).is_err());
+}

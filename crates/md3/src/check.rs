@@ -153,6 +153,17 @@ pub enum FindingKind<'a> {
         /// How many.
         count: usize,
     },
+    /// Frame bounds, cull-sphere origins or radii, or tag origins or axes that hold a
+    /// NaN or an infinity: the engine culls, lights and attaches with them (a model
+    /// drawn nowhere or everywhere, attached parts lost).
+    NonFinite {
+        /// `"frame"` or `"tag"`.
+        what: &'static str,
+        /// How many frames (or tag entries, frame × tag) hold one.
+        count: usize,
+        /// The first: a frame index, or a tag entry index (frame × numTags + tag).
+        first: usize,
+    },
 }
 
 impl FindingKind<'_> {
@@ -171,6 +182,7 @@ impl FindingKind<'_> {
             Self::TagNotOrthonormal { .. } => "tag-not-orthonormal",
             Self::TagNameChanges { .. } => "tag-name-changes",
             Self::TrailingBytes { .. } => "trailing-bytes",
+            Self::NonFinite { .. } => "non-finite",
         }
     }
 }
@@ -301,6 +313,10 @@ impl findings::Finding for Finding<'_> {
             FindingKind::TrailingBytes { count } => {
                 write!(f, "{count} bytes after ofsEnd are ignored by the engine")
             }
+            FindingKind::NonFinite { what, count, first } => write!(
+                f,
+                "{count} {what} entries hold a NaN or an infinity (first: {what} {first}); the engine culls and places with them (converted, they are 0)"
+            ),
         }
     }
 }
@@ -487,6 +503,35 @@ impl<'a> Md3<'a> {
                     Severity::Hazard,
                 );
             }
+        }
+        let finite = |v: &[f32]| v.iter().all(|x| x.is_finite());
+        let mut bad_frames = self.frames().iter().enumerate().filter(|(_, fr)| {
+            !(finite(&fr.mins())
+                && finite(&fr.maxs())
+                && finite(&fr.local_origin())
+                && fr.radius().is_finite())
+        });
+        if let Some((first, _)) = bad_frames.next() {
+            let count = bad_frames.count().saturating_add(1);
+            let kind = FindingKind::NonFinite {
+                what: "frame",
+                count,
+                first,
+            };
+            emit(kind, Severity::Hazard);
+        }
+        let mut bad_tags = self.all_tags().iter().enumerate().filter(|(_, t)| {
+            let a = t.axis();
+            !(finite(&t.origin()) && finite(&a[0]) && finite(&a[1]) && finite(&a[2]))
+        });
+        if let Some((first, _)) = bad_tags.next() {
+            let count = bad_tags.count().saturating_add(1);
+            let kind = FindingKind::NonFinite {
+                what: "tag",
+                count,
+                first,
+            };
+            emit(kind, Severity::Hazard);
         }
         let trailing = self.trailing_bytes().len();
         if trailing > 0 {

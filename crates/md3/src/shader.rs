@@ -67,6 +67,7 @@ impl<'a> ShaderText<'a> {
         ShaderDefs {
             lex: Tokenizer::new(self.text, 0, WordEnd::Space),
             done: false,
+            lines: Lines::default(),
         }
     }
 
@@ -114,6 +115,44 @@ pub struct ShaderDef<'a> {
 pub struct ShaderDefs<'a> {
     lex: Tokenizer<'a>,
     done: bool,
+    lines: Lines,
+}
+
+/// Line and column of increasing offsets, counted forward once (a fresh count per error
+/// would make a text of many bad definitions quadratic).
+#[derive(Debug, Clone, Copy, Default)]
+struct Lines {
+    pos: usize,
+    line: u32,
+    line_start: usize,
+}
+
+impl Lines {
+    fn at(&mut self, text: &[u8], offset: usize) -> (u32, u32) {
+        if offset < self.pos {
+            *self = Self::default();
+        }
+        let span = text.get(self.pos..offset).unwrap_or(&[]);
+        for (i, &b) in span.iter().enumerate() {
+            if b == b'\n' {
+                self.line = self.line.saturating_add(1);
+                self.line_start = self.pos.saturating_add(i).saturating_add(1);
+            }
+        }
+        self.pos = offset.max(self.pos);
+        let col = offset.saturating_sub(self.line_start).saturating_add(1);
+        (
+            self.line.saturating_add(1),
+            u32::try_from(col).unwrap_or(u32::MAX),
+        )
+    }
+}
+
+impl ShaderDefs<'_> {
+    fn error(&mut self, kind: TextErrorKind, at: usize) -> TextError {
+        let (line, column) = self.lines.at(self.lex.text, at);
+        TextError { kind, line, column }
+    }
 }
 
 impl<'a> Iterator for ShaderDefs<'a> {
@@ -130,11 +169,7 @@ impl<'a> Iterator for ShaderDefs<'a> {
             }
             let open = self.lex.next()?;
             if open.bytes != b"{" {
-                return Err(TextError::at(
-                    TextErrorKind::MissingOpenBrace,
-                    self.lex.text,
-                    name.start,
-                ));
+                return Err(self.error(TextErrorKind::MissingOpenBrace, name.start));
             }
             let mut depth = 1usize;
             while depth > 0 {
@@ -143,11 +178,7 @@ impl<'a> Iterator for ShaderDefs<'a> {
                     b"{" => depth = depth.saturating_add(1),
                     b"}" => depth = depth.saturating_sub(1),
                     b"" if self.lex.byte(self.lex.pos) == 0 => {
-                        return Err(TextError::at(
-                            TextErrorKind::MissingCloseBrace,
-                            self.lex.text,
-                            name.start,
-                        ));
+                        return Err(self.error(TextErrorKind::MissingCloseBrace, name.start));
                     }
                     _ => {}
                 }
@@ -350,17 +381,29 @@ pub enum FailureKind {
     TooManyStages,
 }
 
-/// A [`FailureKind`] with the token and its position.
+/// A [`FailureKind`] with the token and its position (line and column are computed
+/// when asked for, so reading many definitions stays linear).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Failure<'a> {
     /// What failed.
     pub kind: FailureKind,
     /// The token at fault (empty for `NoStages`, `MissingCloseBrace`).
     pub token: &'a [u8],
+    /// Byte offset of the token (of the shader name for `NoStages`).
+    pub offset: usize,
+    text: &'a [u8],
+}
+
+impl Failure<'_> {
     /// 1-based line.
-    pub line: u32,
-    /// 1-based column.
-    pub column: u32,
+    pub fn line(&self) -> u32 {
+        line_col(self.text, self.offset).0
+    }
+
+    /// 1-based column, in bytes.
+    pub fn column(&self) -> u32 {
+        line_col(self.text, self.offset).1
+    }
 }
 
 impl core::fmt::Display for Failure<'_> {
@@ -386,7 +429,8 @@ impl core::fmt::Display for Failure<'_> {
             }
             f.write_str("'")?;
         }
-        write!(f, " (at {}:{})", self.line, self.column)
+        let (line, column) = line_col(self.text, self.offset);
+        write!(f, " (at {line}:{column})")
     }
 }
 
@@ -540,12 +584,11 @@ struct Body<'a> {
 impl<'a> Body<'a> {
     fn fail(&mut self, kind: FailureKind, token: Token<'a>) {
         if self.failure.is_none() {
-            let (line, column) = line_col(self.lex.text, token.start);
             self.failure = Some(Failure {
                 kind,
                 token: token.bytes,
-                line,
-                column,
+                offset: token.start,
+                text: self.lex.text,
             });
         }
     }
@@ -789,12 +832,11 @@ impl<'a> ShaderDef<'a> {
             }
         }
         if shader.num_stages == 0 && !shader.sky && !shader.fog {
-            let (line, column) = line_col(self.text, self.offset);
             body.failure.get_or_insert(Failure {
                 kind: FailureKind::NoStages,
                 token: &[],
-                line,
-                column,
+                offset: self.offset,
+                text: self.text,
             });
         }
         shader.failure = body.failure;
@@ -885,7 +927,7 @@ mod tests {
         let s = one("s {\n bogus 1 2\n { map a.tga } }");
         let f = s.failure.unwrap();
         assert_eq!(
-            (f.kind, f.token, f.line, f.column),
+            (f.kind, f.token, f.line(), f.column()),
             (FailureKind::UnknownGeneral, &b"bogus"[..], 2, 2)
         );
         assert!(

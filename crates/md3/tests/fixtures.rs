@@ -684,3 +684,49 @@ fn vertex_encoding_bounds() {
     assert!(Vertex::encode([512.0, 0.0, 0.0], [0.0, 0.0, 1.0]).is_none());
     assert!(Vertex::encode([f32::NAN, 0.0, 0.0], [0.0, 0.0, 1.0]).is_none());
 }
+
+/// Issue #20: a NaN frame bound and an infinite tag origin are hazards `check` reports
+/// (the parser accepts them, as the engine does).
+#[test]
+fn non_finite_bounds_and_tags() {
+    let mut bytes = idmodel_md3::write(&idmodel_md3::Model::example()).unwrap();
+    let at = |b: &[u8], o: usize| u32::from_le_bytes(b[o..o + 4].try_into().unwrap()) as usize;
+    let ofs_frames = at(&bytes, 92);
+    let ofs_tags = at(&bytes, 96);
+    assert!(idmodel_md3::Md3::parse(&bytes).unwrap().num_tags() > 0);
+    bytes[ofs_frames..ofs_frames + 4].copy_from_slice(&f32::NAN.to_le_bytes());
+    bytes[ofs_tags + 64..ofs_tags + 68].copy_from_slice(&f32::INFINITY.to_le_bytes());
+    let md3 = idmodel_md3::Md3::parse(&bytes).unwrap();
+    let found = md3.findings(idmodel_md3::Engine::Quake3);
+    let non_finite: Vec<_> = found
+        .iter()
+        .filter(|f| matches!(f.kind, idmodel_md3::FindingKind::NonFinite { .. }))
+        .collect();
+    assert_eq!(non_finite.len(), 2, "{found:?}");
+    assert!(
+        non_finite
+            .iter()
+            .all(|f| f.severity == idmodel_md3::Severity::Hazard)
+    );
+    assert!(matches!(
+        non_finite[0].kind,
+        idmodel_md3::FindingKind::NonFinite {
+            what: "frame",
+            count: 1,
+            first: 0
+        }
+    ));
+    assert!(
+        non_finite[1]
+            .to_string()
+            .contains("tag entries hold a NaN or an infinity")
+    );
+    // A clean model has none.
+    let clean = idmodel_md3::write(&idmodel_md3::Model::example()).unwrap();
+    let md3 = idmodel_md3::Md3::parse(&clean).unwrap();
+    assert!(
+        md3.findings(idmodel_md3::Engine::Quake3)
+            .iter()
+            .all(|f| !matches!(f.kind, idmodel_md3::FindingKind::NonFinite { .. }))
+    );
+}

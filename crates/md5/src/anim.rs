@@ -338,6 +338,37 @@ impl<'a> AnimFile<'a> {
             self.base_frame(),
             sink,
         );
+        let finite = |v: &[f32]| v.iter().all(|x| x.is_finite());
+        let non_finite = |what, index: Option<usize>| {
+            index.map(|i| {
+                Finding::new(
+                    FindingKind::NonFinite {
+                        what,
+                        index: u32::try_from(i).unwrap_or(u32::MAX),
+                    },
+                    Severity::Hazard,
+                )
+            })
+        };
+        let base = self
+            .base_frame()
+            .position(|b| !(finite(&b.position) && finite(&b.orientation)));
+        let bounds = self
+            .bounds()
+            .position(|b| !(finite(&b[0]) && finite(&b[1])));
+        let frame = self
+            .frames()
+            .position(|f| !f.components().all(f32::is_finite));
+        for f in [
+            non_finite("base frame joint", base),
+            non_finite("frame bounds", bounds),
+            non_finite("frame", frame),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            sink(f);
+        }
     }
 
     /// [`AnimFile::check`] into a `Vec`.

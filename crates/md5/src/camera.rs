@@ -275,7 +275,20 @@ fn check_camera(
         }
         prev = c;
     }
+    let mut non_finite = false;
     for (i, f) in frames.enumerate() {
+        let finite = |v: &[f32]| v.iter().all(|x| x.is_finite());
+        let ok = finite(&f.position) && finite(&f.orientation) && f.fov.is_finite();
+        if !non_finite && !ok {
+            non_finite = true;
+            sink(Finding::new(
+                FindingKind::NonFinite {
+                    what: "camera frame",
+                    index: u32::try_from(i).unwrap_or(u32::MAX),
+                },
+                Severity::Hazard,
+            ));
+        }
         let [x, y, z] = f.orientation;
         if x * x + y * y + z * z > 1.0 + 1e-5 {
             sink(Finding::new(

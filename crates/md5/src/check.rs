@@ -113,6 +113,15 @@ pub enum FindingKind {
     /// ignores them, but Assimp-based tools store elements at those numbers (and
     /// Assimp 5.2.5 crashes on `4294967295`).
     ElementIndex,
+    /// Numbers that overflow to an infinity (`1e39`): Doom's lexer reads
+    /// them, and the joints, weights, frames or camera are then NaN or infinite.
+    NonFinite {
+        /// `"joint"`, `"weight"`, `"base frame joint"`, `"frame bounds"`,
+        /// `"frame component"` or `"camera frame"`.
+        what: &'static str,
+        /// The first such entry (for weights: the mesh's weight index).
+        index: u32,
+    },
 }
 
 impl FindingKind {
@@ -138,6 +147,7 @@ impl FindingKind {
             Self::SixtyHertzCamera => "sixty-hertz-camera",
             Self::SingleFrameAnim => "single-frame-anim",
             Self::ElementIndex => "element-index",
+            Self::NonFinite { .. } => "non-finite",
         }
     }
 }
@@ -286,6 +296,10 @@ impl findings::Finding for Finding {
             }
             FindingKind::ElementIndex => f.write_str(
                 "the number after 'vert', 'tri' or 'weight' is not the line's position: Doom 3 ignores it, Assimp-based tools put the element there (and may crash)",
+            )?,
+            FindingKind::NonFinite { what, index } => write!(
+                f,
+                "{what} {index} holds a number too large for a float (an infinity): Doom 3 computes NaN or infinite positions from it (converted, it is 0)"
             )?,
         }
         if self.count > 1 {

@@ -226,6 +226,7 @@ impl<'a> Cfg<'a> {
                 pos: 0,
             },
             done: false,
+            lines: (0, 0),
         }
     }
 
@@ -566,19 +567,16 @@ pub enum Command<'a> {
 pub struct Statements<'a> {
     lex: Lexer<'a>,
     done: bool,
+    /// (offset counted to, line breaks before it): lines are counted forward once.
+    lines: (usize, usize),
 }
 
 impl<'a> Statements<'a> {
-    fn line_of(&self, at: usize) -> u32 {
-        let n = self
-            .lex
-            .text
-            .get(..at)
-            .unwrap_or(&[])
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count();
-        u32::try_from(n.saturating_add(1)).unwrap_or(u32::MAX)
+    fn line_of(&mut self, at: usize) -> u32 {
+        let span = self.lex.text.get(self.lines.0..at).unwrap_or(&[]);
+        let n = span.iter().filter(|&&b| b == b'\n').count();
+        self.lines = (at.max(self.lines.0), self.lines.1.saturating_add(n));
+        u32::try_from(self.lines.1.saturating_add(1)).unwrap_or(u32::MAX)
     }
 }
 

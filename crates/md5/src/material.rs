@@ -123,8 +123,7 @@ impl<'a> MaterialText<'a> {
     }
 
     /// The decls in file order. A lexer error, or a name whose `{` is missing or whose
-    /// braces never close, is an error; the walk stops after a lexer error or at the
-    /// end, and goes on after a missing `{` (the token read in its place is dropped).
+    /// braces never close, is an error, and the walk stops there.
     pub fn decls(&self) -> Decls<'a> {
         Decls {
             lex: Lexer::new(self.src, false, CommentRule::Engine),
@@ -265,16 +264,9 @@ impl<'a> Iterator for Decls<'a> {
                 None
             }
             Err(e) => {
-                let missing_open = matches!(
-                    e.kind(),
-                    Md5ErrorKind::Unexpected {
-                        expected: Expected::Keyword("{"),
-                        found
-                    } if found.kind().is_some()
-                );
-                if !missing_open {
-                    self.done = true;
-                }
+                // The walk stops at the first error: what follows a broken decl cannot
+                // be placed reliably.
+                self.done = true;
                 Some(Err(e))
             }
         }
@@ -620,7 +612,8 @@ impl<'a> ImageProgram<'a> {
 }
 
 /// What would make Doom default the material ("unknown general material parameter",
-/// "unknown token"): the first such token.
+/// "unknown token"): the first such token. Line and column are computed when asked for,
+/// so reading many materials stays linear.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Failure<'a> {
     /// The token.
@@ -629,10 +622,19 @@ pub struct Failure<'a> {
     pub in_stage: bool,
     /// Byte offset of the token.
     pub offset: usize,
+    src: &'a [u8],
+}
+
+impl Failure<'_> {
     /// 1-based line.
-    pub line: u32,
-    /// 1-based column.
-    pub column: u32,
+    pub fn line(&self) -> u32 {
+        crate::error::line_column(self.src, self.offset).0
+    }
+
+    /// 1-based column, in bytes.
+    pub fn column(&self) -> u32 {
+        crate::error::line_column(self.src, self.offset).1
+    }
 }
 
 /// A material declaration as `ParseMaterial` reads it.
@@ -912,13 +914,11 @@ impl<'a> Reader<'a> {
 
     fn fail(&mut self, t: &Token<'a>, in_stage: bool) {
         if self.failure.is_none() {
-            let (line, column) = crate::error::line_column(self.src(), t.offset);
             self.failure = Some(Failure {
                 token: tok_bytes(t),
                 in_stage,
                 offset: t.offset,
-                line,
-                column,
+                src: self.src(),
             });
         }
     }
@@ -1305,7 +1305,7 @@ mod tests {
         let m = one(b"m {\n  bogus 1 2 { x }\n diffusemap d }");
         let f = m.failure.unwrap();
         assert_eq!(
-            (f.token, f.line, f.column, f.in_stage),
+            (f.token, f.line(), f.column(), f.in_stage),
             (&b"bogus"[..], 2, 3, false)
         );
         let m = one(b"m { { weird } }");
@@ -1333,6 +1333,9 @@ mod tests {
         }
         assert!(MaterialText::new(b"m").decls().next().unwrap().is_err());
         assert!(MaterialText::new(b"m @").decls().next().unwrap().is_err());
-        assert_eq!(MaterialText::new(b"a b { } c { }").decls().count(), 2);
+        // A missing `{` ends the walk with its error.
+        let mut d = MaterialText::new(b"a b { } c { }").decls();
+        assert!(d.next().unwrap().is_err());
+        assert!(d.next().is_none());
     }
 }

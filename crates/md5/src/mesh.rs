@@ -456,6 +456,19 @@ fn check_joints<'a, I>(joints: I, num: u32, sink: &mut dyn FnMut(Finding))
 where
     I: Iterator<Item = Joint<Text<'a>>> + Clone,
 {
+    let finite = |v: &[f32]| v.iter().all(|x| x.is_finite());
+    if let Some(i) = joints
+        .clone()
+        .position(|j| !(finite(&j.position) && finite(&j.orientation)))
+    {
+        sink(Finding::new(
+            FindingKind::NonFinite {
+                what: "joint",
+                index: u32::try_from(i).unwrap_or(u32::MAX),
+            },
+            Severity::Hazard,
+        ));
+    }
     for (i, j) in joints.clone().enumerate() {
         let i = u32::try_from(i).unwrap_or(u32::MAX);
         let [x, y, z] = j.orientation;
@@ -502,8 +515,20 @@ fn check_mesh<VI, WI, WF>(
         ));
     }
     let mut num_weights = 0u32;
+    let mut non_finite = false;
     for (i, w) in weights.enumerate() {
         num_weights = num_weights.saturating_add(1);
+        let ok = w.bias.is_finite() && w.position.iter().all(|x| x.is_finite());
+        if !non_finite && !ok {
+            non_finite = true;
+            sink(Finding::new(
+                FindingKind::NonFinite {
+                    what: "weight",
+                    index: u32::try_from(i).unwrap_or(u32::MAX),
+                },
+                Severity::Hazard,
+            ));
+        }
         if w.bias < 0.0 {
             sink(Finding::new(
                 FindingKind::NegativeBias {

@@ -297,6 +297,16 @@ pub enum ChannelValues {
         /// The non-zero weights: `(key, target, weight)`.
         nonzero: Vec<(usize, usize, f32)>,
     },
+    /// A camera's vertical field of view in radians per key (the md5camera's zoom). The
+    /// channel's `node` is the node holding the camera; the glTF writer stores it as a
+    /// `KHR_animation_pointer` channel on `/cameras/N/perspective/yfov`, keeping the
+    /// camera's own [`Camera::yfov`] for clients without the extension.
+    CameraYfov {
+        /// The camera, an index into [`Scene::cameras`].
+        camera: usize,
+        /// yfov per key, radians (finite, > 0).
+        yfov: Vec<f32>,
+    },
 }
 
 impl ChannelValues {

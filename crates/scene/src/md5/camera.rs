@@ -137,6 +137,23 @@ pub fn scene(cam: &CameraFile, name: &str, options: &Options) -> Result<Scene> {
             .collect();
         let mut rotations: Vec<Quat> = poses.iter().map(|p| p.1).collect();
         quat_continuous(&mut rotations);
+        let fovs: Vec<f32> = frames
+            .iter()
+            .map(|&i| cam.frames.get(i).map_or(yfov(90.0), |f| yfov(f.fov)))
+            .collect();
+        // The zoom, only where the fov changes (a constant one is the camera's yfov).
+        let zoom = fovs
+            .iter()
+            .any(|&f| f.to_bits() != yfov(first.fov).to_bits());
+        let zoom = zoom.then(|| Channel {
+            node: 0,
+            times: times.clone(),
+            interpolation,
+            values: ChannelValues::CameraYfov {
+                camera: 0,
+                yfov: fovs,
+            },
+        });
         animations.push(Animation {
             name: name.to_owned(),
             channels: vec![
@@ -152,7 +169,10 @@ pub fn scene(cam: &CameraFile, name: &str, options: &Options) -> Result<Scene> {
                     interpolation,
                     values: ChannelValues::Rotation(rotations),
                 },
-            ],
+            ]
+            .into_iter()
+            .chain(zoom)
+            .collect(),
         });
     }
     Ok(Scene {
@@ -174,7 +194,9 @@ pub fn scene(cam: &CameraFile, name: &str, options: &Options) -> Result<Scene> {
 #[allow(
     clippy::indexing_slicing,
     clippy::unwrap_used,
-    clippy::arithmetic_side_effects
+    clippy::arithmetic_side_effects,
+    clippy::unreachable,
+    clippy::float_cmp
 )]
 #[cfg(test)]
 mod tests {
@@ -199,6 +221,42 @@ mod tests {
         let s = scene(&cam, "shots", &Options::default()).unwrap();
         assert_eq!(s.animations[0].channels[0].times, times);
         assert_eq!(s.cameras[0].aspect_ratio, Some(CAMERA_ASPECT));
+    }
+
+    #[test]
+    fn the_zoom_is_a_yfov_channel_where_the_fov_changes() {
+        // The sample zooms from 90° to 50° after its cut.
+        let cam = CameraFile::parse(CAMERA.as_bytes()).unwrap();
+        let s = scene(&cam, "c", &Options::default()).unwrap();
+        let zoom = s.animations[0]
+            .channels
+            .iter()
+            .find(|c| matches!(c.values, ChannelValues::CameraYfov { .. }))
+            .unwrap();
+        let ChannelValues::CameraYfov { camera, yfov: v } = &zoom.values else {
+            unreachable!()
+        };
+        assert_eq!(*camera, 0);
+        assert_eq!(v.len(), zoom.times.len());
+        let (_, frames, _) = camera_keys(&cam);
+        for (k, &f) in frames.iter().enumerate() {
+            assert_eq!(v[k], yfov(cam.frames[f].fov));
+        }
+        assert!(v[5] < v[0]);
+        // The static first-frame yfov stays on the camera.
+        assert_eq!(s.cameras[0].yfov, yfov(90.0));
+        // A constant fov: no channel.
+        let mut flat = cam.clone();
+        for f in &mut flat.frames {
+            f.fov = 90.0;
+        }
+        let s = scene(&flat, "c", &Options::default()).unwrap();
+        assert!(
+            s.animations[0]
+                .channels
+                .iter()
+                .all(|c| !matches!(c.values, ChannelValues::CameraYfov { .. }))
+        );
     }
 
     #[test]
