@@ -770,14 +770,26 @@ fn animations(
         for (ci, c) in list(a, "channels")?.iter().enumerate() {
             let what = alloc::format!("animation {ai} ({name:?}) channel {ci}");
             let target = c.get("target").cloned().unwrap_or_default();
-            let Some(gn) = index(&target, "node", &what)? else {
-                continue; // a target of an extension: nothing the scene can hold
+            // A node's property, or (KHR_animation_pointer) a camera's yfov: the zoom.
+            let (node, zoom_of) = match index(&target, "node", &what)? {
+                Some(gn) => (
+                    map.get(gn)
+                        .copied()
+                        .flatten()
+                        .ok_or_else(|| bad!("{what}: node {gn} does not exist"))?,
+                    None,
+                ),
+                None => match yfov_pointer(&target) {
+                    Some(cam) => (
+                        nodes
+                            .iter()
+                            .position(|n| n.camera == Some(cam))
+                            .ok_or_else(|| bad!("{what}: camera {cam} is on no node"))?,
+                        Some(cam),
+                    ),
+                    None => continue, // a target of an extension: nothing the scene can hold
+                },
             };
-            let node = map
-                .get(gn)
-                .copied()
-                .flatten()
-                .ok_or_else(|| bad!("{what}: node {gn} does not exist"))?;
             let si = need_index(c, "sampler", &what)?;
             let s = samplers
                 .get(si)
@@ -813,6 +825,13 @@ fn animations(
             let ow = alloc::format!("{what} output");
             let per = if cubic { 3 } else { 1 };
             let values = match path {
+                _ if zoom_of.is_some() => {
+                    let v = values_of::<1>(d.read_f32::<1>(output, &ow)?, keys, cubic, &what)?;
+                    ChannelValues::CameraYfov {
+                        camera: zoom_of.unwrap_or(0),
+                        yfov: v.into_iter().map(|[y]| y).collect(),
+                    }
+                }
                 "translation" | "scale" => {
                     let v = values_of::<3>(d.read_f32::<3>(output, &ow)?, keys, cubic, &what)?;
                     let v = v.into_iter().map(|x| unpoint(axes, x)).collect();
@@ -891,6 +910,22 @@ fn animations(
         out.push(Animation { name, channels });
     }
     Ok(out)
+}
+
+/// The camera whose `yfov` a `KHR_animation_pointer` target animates
+/// (`/cameras/N/perspective/yfov`), if that is what `target` points at.
+fn yfov_pointer(target: &Value) -> Option<usize> {
+    let pointer = target
+        .get("extensions")?
+        .get("KHR_animation_pointer")?
+        .get("pointer")?
+        .as_str()?;
+    let n = pointer
+        .strip_prefix("/cameras/")?
+        .strip_suffix("/perspective/yfov")?;
+    (!n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| n.parse().ok())
+        .flatten()
 }
 
 /// The key values of an output accessor: as they are, or the middle of each

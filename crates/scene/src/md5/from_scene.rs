@@ -1283,6 +1283,23 @@ fn moves_any(anim: &Animation, graph: &Graph, nodes: impl Iterator<Item = usize>
     nodes.any(|n| moved.get(n).copied().flatten().is_some())
 }
 
+/// Whether `c` is the zoom (`ChannelValues::CameraYfov`) of camera `camera`.
+fn is_fov_of(c: &Channel, camera: Option<usize>) -> bool {
+    matches!(c.values, ChannelValues::CameraYfov { camera: k, .. } if Some(k) == camera)
+}
+
+/// The vertical fov of camera `camera` at `t` in `anim` (its zoom channel interpolated as
+/// [`sample`] interpolates the others), or `None` when `anim` does not zoom it.
+fn yfov_at(anim: &Animation, camera: Option<usize>, t: f32, left: bool) -> Option<f32> {
+    let c = anim.channels.iter().find(|c| is_fov_of(c, camera))?;
+    let ChannelValues::CameraYfov { yfov, .. } = &c.values else {
+        return None;
+    };
+    let (i, j, f) = locate(&c.times, t, c.interpolation == Interpolation::Step, left);
+    let (a, b) = (*yfov.get(i)?, *yfov.get(j)?);
+    Some(if i == j { a } else { a + (b - a) * f })
+}
+
 fn is_motion(c: &Channel) -> bool {
     matches!(
         c.values,
@@ -1583,11 +1600,17 @@ fn cameras_of(
             .get(cn)
             .map(|n| n.name.clone())
             .unwrap_or_default();
+        let cam_index = scene.nodes.get(cn).and_then(|n| n.camera);
         let moving: Vec<(usize, &Animation)> = scene
             .animations
             .iter()
             .enumerate()
-            .filter(|(_, a)| moves_any(a, graph, core::iter::once(cn)))
+            .filter(|(_, a)| {
+                moves_any(a, graph, core::iter::once(cn))
+                    || a.channels
+                        .iter()
+                        .any(|c| is_fov_of(c, cam_index) && c.times.len() > 1)
+            })
             .collect();
         let pose_at = |trs: &[Trs]| -> CameraFrame {
             let (t, q) = if graph.parent_of(cn).is_none() {
@@ -1646,9 +1669,22 @@ fn cameras_of(
                 .channels
                 .iter()
                 .filter(|c| {
-                    is_motion(c) && c.times.len() > 1 && on_chain.get(c.node) == Some(&true)
+                    c.times.len() > 1
+                        && ((is_motion(c) && on_chain.get(c.node) == Some(&true))
+                            || is_fov_of(c, cam_index))
                 })
                 .collect();
+            // A frame of the camera at `t`: its pose, and its zoom where `a` has one.
+            let frame_at = |t: f32, left: bool| {
+                let mut f = pose_at(&sample(&rest, a, t, left));
+                if let Some(y) = yfov_at(a, cam_index, t, left) {
+                    let d = xfov_degrees(y, aspect);
+                    if d.is_finite() && d > 0.0 && d < 180.0 {
+                        f.fov = d;
+                    }
+                }
+                f
+            };
             let times = key_times(relevant.iter().copied());
             let last = times.last().copied().unwrap_or(0.0);
             let all_step = relevant
@@ -1673,7 +1709,7 @@ fn cameras_of(
                 options
                     .check_budget(u64::try_from(ticks).unwrap_or(u64::MAX).saturating_mul(64))?;
                 for k in 0..ticks {
-                    frames.push(pose_at(&sample(&rest, a, seconds(k, 62.5), false)));
+                    frames.push(frame_at(seconds(k, 62.5), false));
                 }
             } else {
                 let fps = match options.fps {
@@ -1689,17 +1725,17 @@ fn cameras_of(
                         .saturating_mul(2 * 64),
                 )?;
                 let per = f64::from(fps);
-                frames.push(pose_at(&sample(&rest, a, 0.0, false)));
+                frames.push(frame_at(0.0, false));
                 for k in 1..ticks {
                     let t0 = seconds(k.saturating_sub(1), per);
                     let t1 = seconds(k, per);
                     if let Some(left) = jump_in(&relevant, t0, t1, per) {
-                        frames.push(pose_at(&sample(&rest, a, left, true)));
+                        frames.push(frame_at(left, true));
                         cuts.push(
                             u32::try_from(frames.len().saturating_sub(1)).unwrap_or(u32::MAX),
                         );
                     }
-                    frames.push(pose_at(&sample(&rest, a, t1, false)));
+                    frames.push(frame_at(t1, false));
                 }
             }
             out.push((
