@@ -18,6 +18,9 @@
 
 use std::collections::BTreeMap;
 
+pub mod images;
+pub mod textures;
+
 /// A source of game files, addressed by **game path**: `/`-separated, relative to the game
 /// root (`models/players/kyonshi/upper.md3`), compared as the engine compares names.
 pub trait Files {

@@ -422,6 +422,9 @@ fn obj_files(frame: &Scene, stem: &str, axes: Axes) -> Result<(String, Beside), 
     for t in &files.textures {
         beside.push((t.file.clone(), png_rgba8(t.width, t.height, t.pixels)?));
     }
+    for (name, bytes) in &files.encoded {
+        beside.push((name.clone(), bytes.to_vec()));
+    }
     Ok((files.obj, beside))
 }
 
@@ -467,6 +470,9 @@ fn export(
                     .map_err(|e| line(input, Failure::from(e)))?;
                 if !files.bin.is_empty() {
                     plan.side(&dir.join(&bin_name), files.bin);
+                }
+                for (name, bytes) in files.images {
+                    plan.side(&dir.join(name), bytes);
                 }
                 written.bytes = players::len(&files.json);
                 plan.output(output, files.json);

@@ -92,7 +92,9 @@ impl Written {
     pub fn count_textures(&mut self, scene: &Scene) {
         for m in &scene.materials {
             match &m.image {
-                Some(Image::Rgba8 { .. }) => self.embedded = self.embedded.saturating_add(1),
+                Some(Image::Rgba8 { .. } | Image::Encoded { .. }) => {
+                    self.embedded = self.embedded.saturating_add(1)
+                }
                 Some(Image::Uri(_)) => self.missing = self.missing.saturating_add(1),
                 None => {}
             }
