@@ -1303,14 +1303,7 @@ fn encode_png(width: u32, height: u32, pixels: &[u8]) -> core::result::Result<Ve
             pixels.len()
         ));
     }
-    let mut out = Vec::new();
-    let mut enc = png::Encoder::new(&mut out, width, height);
-    enc.set_color(png::ColorType::Rgba);
-    enc.set_depth(png::BitDepth::Eight);
-    let mut w = enc.write_header().map_err(|e| e.to_string())?;
-    w.write_image_data(pixels).map_err(|e| e.to_string())?;
-    w.finish().map_err(|e| e.to_string())?;
-    Ok(out)
+    crate::png::encode(width, height, pixels)
 }
 
 #[cfg(test)]
