@@ -7,6 +7,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use idmodel::{Format, detect};
 use idmodel_gltf::{ExportOptions, png_rgba8, to_glb, to_gltf};
 use idmodel_scene::Scene;
+
+use crate::textures;
 use idmodel_scene::axes::Axes;
 use idmodel_scene::obj;
 use idmodel_scene::render::{self, Picture, RenderOptions};
@@ -61,6 +63,7 @@ pub fn run(command: Command) -> Exit {
             force,
             max_output,
             dense_weights,
+            no_textures,
         } => {
             let axes = if keep_axes { Axes::Keep } else { Axes::YUp };
             let frame = Choice {
@@ -69,6 +72,7 @@ pub fn run(command: Command) -> Exit {
                 skin: skin.as_deref(),
                 quiet,
                 max_bytes: max_output,
+                no_textures,
             };
             let limits = Limits {
                 max_bytes: max_output,
@@ -94,6 +98,7 @@ pub fn run(command: Command) -> Exit {
             size,
             background,
             force,
+            no_textures,
         } => {
             let options = RenderOptions {
                 width: size.0,
@@ -106,6 +111,7 @@ pub fn run(command: Command) -> Exit {
                 skin: skin.as_deref(),
                 quiet: true,
                 max_bytes: None,
+                no_textures,
             };
             render_file(&file, &output, &anims, frame, &options, force)
         }
@@ -398,8 +404,28 @@ fn convert_one(
         limits,
         kind,
         policy,
-        || loaded.module.scene(&loaded.input(), &request),
-        || loaded.module.frame(&loaded.input(), &request),
+        || {
+            let mut s = loaded.module.scene(&loaded.input(), &request)?;
+            textures::apply(
+                &mut s,
+                input,
+                loaded.format,
+                &loaded.bytes,
+                frame.textures(),
+            );
+            Ok(s)
+        },
+        || {
+            let mut s = loaded.module.frame(&loaded.input(), &request)?;
+            textures::apply(
+                &mut s,
+                input,
+                loaded.format,
+                &loaded.bytes,
+                frame.textures(),
+            );
+            Ok(s)
+        },
     )
 }
 
@@ -567,8 +593,16 @@ fn export_player(
         limits,
         kind,
         policy,
-        || formats::md3::player_scene(input, &request),
-        || formats::md3::player_frame(input, &request),
+        || {
+            let mut s = formats::md3::player_scene(input, &request)?;
+            textures::apply_player(&mut s, input, frame.textures());
+            Ok(s)
+        },
+        || {
+            let mut s = formats::md3::player_frame(input, &request)?;
+            textures::apply_player(&mut s, input, frame.textures());
+            Ok(s)
+        },
     )
 }
 
@@ -824,17 +858,30 @@ fn render_file(
                     "--anim applies to one md5mesh, not to a Quake III player folder",
                 )));
             }
-            formats::md3::player_frame(path, &frame.request(&[])).map_err(|f| line(path, f))?
+            let mut s =
+                formats::md3::player_frame(path, &frame.request(&[])).map_err(|f| line(path, f))?;
+            textures::apply_player(&mut s, path, frame.textures().loud());
+            s
         } else {
             let loaded = Loaded::open(path)?;
             let anims = load_anims(anims)?;
             let anim_inputs: Vec<Input<'_>> = anims.iter().map(Loaded::input).collect();
             let request = frame.request(&anim_inputs);
-            loaded
+            let mut s = loaded
                 .module
                 .frame(&loaded.input(), &request)
-                .map_err(|f| line(path, f))?
+                .map_err(|f| line(path, f))?;
+            textures::apply(
+                &mut s,
+                path,
+                loaded.format,
+                &loaded.bytes,
+                frame.textures().loud(),
+            );
+            s
         };
+        let mut frame = frame;
+        textures::decode_for_render(&mut frame, path, false);
         let picture = render::render(&frame, options).map_err(|e| line(path, Failure::from(e)))?;
         let png = picture_png(&picture).map_err(|f| line(path, f))?;
         let mut plan = Plan::new(Policy { force, named: true });

@@ -21,6 +21,7 @@ mod formats;
 mod output;
 mod players;
 mod sidefiles;
+mod textures;
 mod usage;
 
 use std::io::Write as _;
@@ -143,6 +144,9 @@ enum Command {
         /// accessors (grows with frames²; for clients without sparse accessors).
         #[arg(long)]
         dense_weights: bool,
+        /// Write no images: materials keep their names and factors only.
+        #[arg(long)]
+        no_textures: bool,
     },
     /// Draw a picture of the model with a small software renderer.
     Render {
@@ -173,6 +177,9 @@ enum Command {
         /// Replace the output even when it is read-only. Never an input.
         #[arg(long)]
         force: bool,
+        /// Draw untextured (light grey), without reading any image.
+        #[arg(long)]
+        no_textures: bool,
     },
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions {

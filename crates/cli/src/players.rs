@@ -24,6 +24,8 @@ pub struct Choice<'a> {
     pub quiet: bool,
     /// `--max-output BYTES`: the budget of an animated scene (`None`: the default).
     pub max_bytes: Option<u64>,
+    /// `--no-textures`: no images in the output or the picture.
+    pub no_textures: bool,
 }
 
 impl<'a> Choice<'a> {

@@ -136,6 +136,8 @@ pub fn resolve(
         Format::Md5 => md5::resolve(scene, model, &used, &mut loader, &mut warnings),
     }
     warnings.extend(loader.take_warnings());
+    let mut seen = std::collections::BTreeSet::new();
+    warnings.retain(|w| seen.insert(w.clone()));
     warnings
 }
 
