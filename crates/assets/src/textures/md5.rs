@@ -4,7 +4,7 @@
 //!    `md5.cfg` beside the model (`MESH` is the mesh's `// meshes:` name or its shader,
 //!    `*` any; images relative to the model's folder, `<dds>`-style prefixes dropped).
 //! 2. **A shader that is an image file name** (`guard1_body.png` in Bob, Unvanquished):
-//!    from the root, then beside the model (warned).
+//!    from the root, then beside the model (where those games keep them).
 //! 3. **Doom 3 `materials/*.mtr`** declarations (first definition wins): `diffusemap` or
 //!    the first `blend diffusemap` stage, else `qer_editorimage`; `bumpmap` as the normal
 //!    map with the **green channel inverted** (§4.6); `alphaTest v` → MASK just above `v`;
