@@ -19,7 +19,14 @@
 use std::collections::BTreeMap;
 
 pub mod images;
+pub mod pak;
+pub mod path;
+pub mod pk3;
+pub mod root;
 pub mod textures;
+pub mod vfs;
+
+pub use vfs::{Archive, GameFs, Limits, Loose, Profile, Source};
 
 /// A source of game files, addressed by **game path**: `/`-separated, relative to the game
 /// root (`models/players/kyonshi/upper.md3`), compared as the engine compares names.

@@ -5,7 +5,8 @@
     clippy::indexing_slicing,
     clippy::unwrap_used,
     clippy::arithmetic_side_effects,
-    clippy::as_conversions
+    clippy::as_conversions,
+    clippy::panic
 )]
 
 mod common;

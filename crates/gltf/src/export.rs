@@ -137,22 +137,36 @@ struct Buffers {
 impl Buffers {
     /// Appends `bytes` as a new buffer view (4-byte aligned) and returns its index.
     fn view(&mut self, bytes: &[u8], target: Option<u32>) -> Result<usize> {
+        let offset = self.begin_view(bytes.len());
+        self.bin.extend_from_slice(bytes);
+        self.end_view(offset, target)
+    }
+
+    /// Pads the buffer to 4 bytes and makes room for `len` more; returns the offset where
+    /// the view's bytes go (the caller appends them, then calls [`Buffers::end_view`]).
+    fn begin_view(&mut self, len: usize) -> usize {
         // Grow by an eighth rather than doubling, so the buffer's spare capacity (the
         // peak memory of an export beyond its output) stays small.
-        let need = bytes.len().saturating_add(3);
+        let need = len.saturating_add(3);
         if self.bin.capacity().saturating_sub(self.bin.len()) < need {
             self.bin.reserve_exact(need.max(self.bin.len() / 8));
         }
         pad_to_4(&mut self.bin, 0);
-        let offset = self.bin.len();
-        self.bin.extend_from_slice(bytes);
+        self.bin.len()
+    }
+
+    /// Records the bytes appended since `offset` as a buffer view; returns its index.
+    fn end_view(&mut self, offset: usize, target: Option<u32>) -> Result<usize> {
         u32_len(self.bin.len(), "the binary buffer")?;
         let mut v = Map::new();
         v.insert("buffer".into(), 0.into());
         if offset != 0 {
             v.insert("byteOffset".into(), offset.into());
         }
-        v.insert("byteLength".into(), bytes.len().into());
+        v.insert(
+            "byteLength".into(),
+            self.bin.len().saturating_sub(offset).into(),
+        );
         if let Some(t) = target {
             v.insert("target".into(), t.into());
         }
@@ -173,11 +187,17 @@ impl Buffers {
         target: Option<u32>,
         min_max: bool,
     ) -> Result<usize> {
-        let mut bytes = Vec::with_capacity(data.len().saturating_mul(N).saturating_mul(4));
+        // Straight into the buffer: glTF floats are little-endian f32, the memory layout
+        // of `[[f32; N]]` on a little-endian machine (one copy); elsewhere byte by byte.
+        let offset = self.begin_view(data.len().saturating_mul(N).saturating_mul(4));
+        #[cfg(target_endian = "little")]
+        self.bin
+            .extend_from_slice(zerocopy::IntoBytes::as_bytes(data));
+        #[cfg(not(target_endian = "little"))]
         for f in data.iter().flatten() {
-            bytes.extend_from_slice(&f.to_le_bytes());
+            self.bin.extend_from_slice(&f.to_le_bytes());
         }
-        let view = self.view(&bytes, target)?;
+        let view = self.end_view(offset, target)?;
         let ty = match N {
             1 => "SCALAR",
             2 => "VEC2",

@@ -68,3 +68,4 @@ mod png;
 pub use axes::ExportOptions;
 pub use error::ExportError;
 pub use export::{GltfFiles, png_rgba8, to_glb, to_gltf};
+pub mod import;

@@ -178,6 +178,13 @@ pub(crate) fn ext_of(path: &str) -> String {
 
 /// The warning for a texture not found.
 pub(crate) fn not_found(what: &str, name: &str, tried: &[String]) -> String {
+    let mut unique: Vec<String> = Vec::new();
+    for t in tried {
+        if !unique.iter().any(|u| u.eq_ignore_ascii_case(t)) {
+            unique.push(t.clone());
+        }
+    }
+    let tried = unique;
     if tried.is_empty() {
         format!("texture not found: {what} {name:?} (no path to try)")
     } else {

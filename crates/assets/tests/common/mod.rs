@@ -133,7 +133,7 @@ pub fn tga(ty: u8, alpha: bool, top_down: bool) -> Vec<u8> {
             _ => vec![c[2], c[1], c[0]],
         }
     };
-    let rle = matches!(ty, 9 | 10 | 11);
+    let rle = matches!(ty, 9..=11);
     for (n, &k) in order.iter().enumerate() {
         if rle {
             if n == 0 {

@@ -1,0 +1,269 @@
+//! The glTF reader: every corpus model → scene → GLB (and `.gltf` + `.bin`, both axis
+//! modes) → scene gives back the scene (positions, UVs, indices, morph displacements,
+//! times and translations bit for bit: the axis change is a permutation; normals,
+//! quaternions and joint weights as the exporter normalised them); hostile documents are
+//! errors.
+// Tests may index, unwrap and cast: a panic here is a failed assertion, not a library bug.
+#![allow(clippy::restriction, missing_docs)]
+
+mod common;
+
+use idmodel_gltf::import::{ImportError, ImportOptions, from_glb, from_gltf, no_files};
+use idmodel_gltf::{ExportOptions, to_glb, to_gltf};
+use idmodel_scene::axes::Axes;
+use idmodel_scene::{ChannelValues, Options, Scene, md2, md3, md5, mdl, unit_or_up};
+
+/// The scenes of one corpus file (animated, as the command converts it).
+fn scenes_of(path: &std::path::Path) -> Vec<Scene> {
+    let data = std::fs::read(path).unwrap();
+    let o = Options::default();
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let r = match ext.as_str() {
+        "mdl" => idmodel_mdl::Mdl::parse(&data)
+            .ok()
+            .and_then(|m| mdl::scene(&m, "m", &o).ok()),
+        "md2" => idmodel_md2::Md2::parse(&data)
+            .ok()
+            .and_then(|m| md2::scene(&m, "m", &o).ok()),
+        "md3" => idmodel_md3::Md3::parse(&data)
+            .ok()
+            .and_then(|m| md3::scene(&m, "m", &md3::Sidecars::default(), &o).ok()),
+        "md5mesh" => idmodel_md5::mesh::Model::parse(&data)
+            .ok()
+            .and_then(|m| md5::mesh::scene(&m, "m", &[], &o).ok()),
+        "md5anim" => idmodel_md5::anim::Anim::parse(&data)
+            .ok()
+            .and_then(|a| md5::anim::scene(&a, "m", &o).ok()),
+        "md5camera" => idmodel_md5::camera::Camera::parse(&data)
+            .ok()
+            .and_then(|c| md5::camera::scene(&c, "m", &o).ok()),
+        _ => None,
+    };
+    r.into_iter().collect()
+}
+
+fn unit_quat(q: [f32; 4]) -> [f32; 4] {
+    let len = (q.iter().map(|c| c * c).sum::<f32>()).sqrt();
+    if len.is_finite() && len > 1e-12 {
+        q.map(|c| c / len)
+    } else {
+        [0.0, 0.0, 0.0, 1.0]
+    }
+}
+
+fn close<const N: usize>(a: &[[f32; N]], b: &[[f32; N]], eps: f32, what: &str) {
+    assert_eq!(a.len(), b.len(), "{what}: lengths");
+    for (i, (x, y)) in a.iter().zip(b).enumerate() {
+        for (p, q) in x.iter().zip(y) {
+            assert!((p - q).abs() <= eps, "{what}[{i}]: {x:?} vs {y:?}");
+        }
+    }
+}
+
+/// The scene as the exporter writes it: empty primitives left out, normals unit,
+/// quaternions unit, influences merged and normalised.
+fn as_exported(mut s: Scene) -> Scene {
+    let mut map = Vec::new();
+    let mut meshes = Vec::new();
+    for mut m in std::mem::take(&mut s.meshes) {
+        m.primitives
+            .retain(|p| !p.positions.is_empty() && !p.indices.is_empty());
+        if m.primitives.is_empty() {
+            map.push(None);
+        } else {
+            map.push(Some(meshes.len()));
+            meshes.push(m);
+        }
+    }
+    s.meshes = meshes;
+    for n in &mut s.nodes {
+        n.mesh = n.mesh.and_then(|m| map[m]);
+        if n.mesh.is_none() {
+            n.skin = None;
+        }
+        n.rotation = unit_quat(n.rotation);
+    }
+    for m in &mut s.meshes {
+        for p in &mut m.primitives {
+            for n in &mut p.normals {
+                *n = unit_or_up(*n);
+            }
+            if p.normals.is_empty() {
+                for t in &mut p.targets {
+                    t.normals.clear();
+                }
+            }
+        }
+    }
+    for a in &mut s.animations {
+        a.channels.retain(|c| {
+            !matches!(
+                c.values,
+                ChannelValues::Weights(_) | ChannelValues::SparseWeights { .. }
+            ) || s.nodes[c.node].mesh.is_some()
+        });
+        for c in &mut a.channels {
+            if let ChannelValues::Rotation(v) = &mut c.values {
+                for q in v {
+                    *q = unit_quat(*q);
+                }
+            }
+        }
+    }
+    s.animations.retain(|a| !a.channels.is_empty());
+    s
+}
+
+fn assert_same(got: &Scene, want: &Scene, file: &str) {
+    assert_eq!(got.name, want.name, "{file}");
+    assert_eq!(got.extras, want.extras, "{file}: extras");
+    assert_eq!(got.materials, want.materials, "{file}: materials");
+    assert_eq!(got.cameras, want.cameras, "{file}: cameras");
+    assert_eq!(got.meshes.len(), want.meshes.len(), "{file}: meshes");
+    for (mi, (g, w)) in got.meshes.iter().zip(&want.meshes).enumerate() {
+        let what = format!("{file} mesh {mi}");
+        assert_eq!(g.name, w.name, "{what}");
+        assert_eq!(g.target_names, w.target_names, "{what}");
+        assert_eq!(g.primitives.len(), w.primitives.len(), "{what}");
+        for (pi, (a, b)) in g.primitives.iter().zip(&w.primitives).enumerate() {
+            let what = format!("{what} primitive {pi}");
+            assert_eq!(a.positions, b.positions, "{what}: positions");
+            assert_eq!(a.uvs, b.uvs, "{what}: uvs");
+            assert_eq!(a.indices, b.indices, "{what}: indices");
+            assert_eq!(a.material, b.material, "{what}: material");
+            close(&a.normals, &b.normals, 0.0, &format!("{what} normals"));
+            assert_eq!(a.targets.len(), b.targets.len(), "{what}: targets");
+            for (ta, tb) in a.targets.iter().zip(&b.targets) {
+                assert_eq!(ta.positions, tb.positions, "{what}: target positions");
+                assert_eq!(ta.normals, tb.normals, "{what}: target normals");
+            }
+            assert_eq!(a.influences.len(), b.influences.len(), "{what}: influences");
+            for (v, (ia, ib)) in a.influences.iter().zip(&b.influences).enumerate() {
+                let mut ib: Vec<(u16, f32)> =
+                    ib.iter().copied().filter(|&(_, w)| w > 0.0).collect();
+                let sum: f32 = ib.iter().map(|p| p.1).sum();
+                ib.iter_mut().for_each(|p| p.1 /= sum);
+                ib.sort_by(|x, y| y.1.total_cmp(&x.1).then(x.0.cmp(&y.0)));
+                ib.truncate(8);
+                assert_eq!(ia.len(), ib.len(), "{what} vertex {v}: {ia:?} vs {ib:?}");
+                for (x, y) in ia.iter().zip(&ib) {
+                    assert_eq!(x.0, y.0, "{what} vertex {v}");
+                    assert!((x.1 - y.1).abs() < 1e-5, "{what} vertex {v}");
+                }
+            }
+        }
+    }
+    assert_eq!(got.nodes.len(), want.nodes.len(), "{file}: nodes");
+    for (i, (a, b)) in got.nodes.iter().zip(&want.nodes).enumerate() {
+        let what = format!("{file} node {i}");
+        assert_eq!(a.name, b.name, "{what}");
+        assert_eq!(a.children, b.children, "{what}");
+        assert_eq!(a.translation, b.translation, "{what}");
+        assert_eq!(a.scale, b.scale, "{what}");
+        close(&[a.rotation], &[b.rotation], 1e-6, &what);
+        assert_eq!(
+            (a.mesh, a.skin, a.camera),
+            (b.mesh, b.skin, b.camera),
+            "{what}"
+        );
+    }
+    assert_eq!(got.skins, want.skins, "{file}: skins");
+    assert_eq!(
+        got.animations.len(),
+        want.animations.len(),
+        "{file}: animations"
+    );
+    for (a, b) in got.animations.iter().zip(&want.animations) {
+        assert_eq!(a.name, b.name, "{file}");
+        assert_eq!(a.channels.len(), b.channels.len(), "{file} {}", a.name);
+        for (ci, (x, y)) in a.channels.iter().zip(&b.channels).enumerate() {
+            let what = format!("{file} animation {:?} channel {ci}", a.name);
+            assert_eq!(x.node, y.node, "{what}");
+            assert_eq!(x.times, y.times, "{what}");
+            assert_eq!(x.interpolation, y.interpolation, "{what}");
+            match (&x.values, &y.values) {
+                (ChannelValues::Rotation(p), ChannelValues::Rotation(q)) => close(p, q, 0.0, &what),
+                (p, q) => assert_eq!(p, q, "{what}"),
+            }
+        }
+    }
+}
+
+/// Exports `scene` every way and reads it back.
+fn round_trip(scene: &Scene, file: &str) {
+    let want = as_exported(scene.clone());
+    for axes in [Axes::YUp, Axes::Keep] {
+        let eo = ExportOptions {
+            axes,
+            ..ExportOptions::default()
+        };
+        let io = ImportOptions {
+            keep_axes: axes == Axes::Keep,
+            ..ImportOptions::default()
+        };
+        let glb = to_glb(scene, &eo).unwrap();
+        let got = from_glb(&glb, &io, &mut no_files).unwrap_or_else(|e| panic!("{file}: {e}"));
+        assert_same(&got, &want, &format!("{file} (glb, {axes:?})"));
+        let files = to_gltf(scene, &eo, "m.bin").unwrap();
+        let bin = files.bin.clone();
+        let got = from_gltf(&files.json, &io, &mut |uri: &str| {
+            (uri == "m.bin").then(|| bin.clone())
+        })
+        .unwrap_or_else(|e| panic!("{file}: {e}"));
+        assert_same(&got, &want, &format!("{file} (gltf, {axes:?})"));
+    }
+}
+
+#[test]
+fn corpus_models_round_trip_through_glb() {
+    let Some(dir) = idmodel_test_support::corpus_dir("corpus_models_round_trip_through_glb") else {
+        return;
+    };
+    let mut n = 0;
+    for path in idmodel_test_support::walk(&dir) {
+        if path.to_string_lossy().contains("malformed") {
+            continue;
+        }
+        for scene in scenes_of(&path) {
+            round_trip(&scene, &path.display().to_string());
+            n += 1;
+        }
+    }
+    println!("{n} corpus scenes round-tripped");
+    assert!(n > 50, "only {n} corpus scenes");
+}
+
+#[test]
+fn gltf_buffer_needs_the_resolver() {
+    let scene = cube_scene();
+    let files = to_gltf(&scene, &ExportOptions::default(), "m.bin").unwrap();
+    let err = from_gltf(&files.json, &ImportOptions::default(), &mut no_files).unwrap_err();
+    assert!(matches!(err, ImportError::Unsupported(_)), "{err}");
+    assert!(err.to_string().contains("m.bin"), "{err}");
+}
+
+fn cube_scene() -> Scene {
+    Scene {
+        name: "cube".into(),
+        meshes: vec![idmodel_scene::Mesh {
+            name: "cube".into(),
+            primitives: vec![common::cube(Some(0))],
+            ..idmodel_scene::Mesh::default()
+        }],
+        materials: vec![idmodel_scene::Material::new(
+            "checker",
+            Some(common::checker()),
+        )],
+        nodes: vec![common::mesh_node("cube")],
+        ..Scene::default()
+    }
+}
+
+#[test]
+fn embedded_png_comes_back_as_pixels() {
+    round_trip(&cube_scene(), "cube");
+}
