@@ -397,7 +397,8 @@ fn convert_one(
     let anims = load_anims(anims)?;
     let anim_inputs: Vec<Input<'_>> = anims.iter().map(Loaded::input).collect();
     let request = frame.request(&anim_inputs);
-    export(
+    let pending = textures::Pending::default();
+    let written = export(
         input,
         output,
         axes,
@@ -406,27 +407,19 @@ fn convert_one(
         policy,
         || {
             let mut s = loaded.module.scene(&loaded.input(), &request)?;
-            textures::apply(
-                &mut s,
-                input,
-                loaded.format,
-                &loaded.bytes,
-                frame.textures(),
-            );
+            let (format, bytes) = (loaded.format, &loaded.bytes);
+            textures::apply(&mut s, input, format, bytes, frame.textures(), &pending);
             Ok(s)
         },
         || {
             let mut s = loaded.module.frame(&loaded.input(), &request)?;
-            textures::apply(
-                &mut s,
-                input,
-                loaded.format,
-                &loaded.bytes,
-                frame.textures(),
-            );
+            let (format, bytes) = (loaded.format, &loaded.bytes);
+            textures::apply(&mut s, input, format, bytes, frame.textures(), &pending);
             Ok(s)
         },
-    )
+    )?;
+    pending.print(frame.quiet);
+    Ok(written)
 }
 
 /// A picture as a PNG file.
@@ -586,7 +579,8 @@ fn export_player(
     policy: Policy,
 ) -> Result<Written, Stop> {
     let request = frame.request(&[]);
-    export(
+    let pending = textures::Pending::default();
+    let written = export(
         input,
         output,
         axes,
@@ -595,15 +589,17 @@ fn export_player(
         policy,
         || {
             let mut s = formats::md3::player_scene(input, &request)?;
-            textures::apply_player(&mut s, input, frame.textures());
+            textures::apply_player(&mut s, input, frame.textures(), &pending);
             Ok(s)
         },
         || {
             let mut s = formats::md3::player_frame(input, &request)?;
-            textures::apply_player(&mut s, input, frame.textures());
+            textures::apply_player(&mut s, input, frame.textures(), &pending);
             Ok(s)
         },
-    )
+    )?;
+    pending.print(frame.quiet);
+    Ok(written)
 }
 
 /// Every model file under `dir`, sorted, by extension (case-insensitive); a Quake III
@@ -850,6 +846,7 @@ fn render_file(
     if let Err(exit) = anims_apply(path, anims) {
         return exit;
     }
+    let pending = textures::Pending::default();
     let result = (|| -> Result<(), Stop> {
         let frame = if path.is_dir() && formats::md3::is_player_folder(path) {
             if !anims.is_empty() {
@@ -860,7 +857,7 @@ fn render_file(
             }
             let mut s =
                 formats::md3::player_frame(path, &frame.request(&[])).map_err(|f| line(path, f))?;
-            textures::apply_player(&mut s, path, frame.textures().loud());
+            textures::apply_player(&mut s, path, frame.textures(), &pending);
             s
         } else {
             let loaded = Loaded::open(path)?;
@@ -871,17 +868,12 @@ fn render_file(
                 .module
                 .frame(&loaded.input(), &request)
                 .map_err(|f| line(path, f))?;
-            textures::apply(
-                &mut s,
-                path,
-                loaded.format,
-                &loaded.bytes,
-                frame.textures().loud(),
-            );
+            let (format, bytes) = (loaded.format, &loaded.bytes);
+            textures::apply(&mut s, path, format, bytes, frame.textures(), &pending);
             s
         };
         let mut frame = frame;
-        textures::decode_for_render(&mut frame, path, false);
+        textures::decode_for_render(&mut frame, path, &pending);
         let picture = render::render(&frame, options).map_err(|e| line(path, Failure::from(e)))?;
         let png = picture_png(&picture).map_err(|f| line(path, f))?;
         let mut plan = Plan::new(Policy { force, named: true });
@@ -889,7 +881,11 @@ fn render_file(
         plan.commit()
     })();
     match result {
-        Ok(()) => Exit::Ok,
+        Ok(()) => {
+            // `render` has no --quiet: its warnings are always shown.
+            pending.print(false);
+            Exit::Ok
+        }
         Err(e) => {
             error_line(e.line());
             e.exit()

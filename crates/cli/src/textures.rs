@@ -3,6 +3,7 @@
 //! line per texture not found (stderr; `--quiet` silences), and for `render` the PNG and
 //! JPEG images decoded.
 
+use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 
 use idmodel::core::detect::Format;
@@ -17,20 +18,8 @@ use crate::error_line;
 pub struct TextureChoice<'a> {
     /// `--no-textures`: no images at all.
     pub off: bool,
-    /// `--quiet`: no warning lines.
-    pub quiet: bool,
     /// `--game DIR`: more game roots, searched after the model's own.
     pub game: &'a [PathBuf],
-}
-
-impl TextureChoice<'_> {
-    /// The same, with the warnings printed (`render` has no `--quiet`).
-    pub fn loud(self) -> Self {
-        Self {
-            quiet: false,
-            ..self
-        }
-    }
 }
 
 impl<'a> crate::players::Choice<'a> {
@@ -38,7 +27,6 @@ impl<'a> crate::players::Choice<'a> {
     pub fn textures(self) -> TextureChoice<'a> {
         TextureChoice {
             off: self.no_textures,
-            quiet: self.quiet,
             game: &[],
         }
     }
@@ -55,15 +43,32 @@ fn format_of(format: Format) -> Option<textures::Format> {
     }
 }
 
+/// Warning lines held until the command knows it succeeded (a refusal prints one line
+/// only), then printed unless `--quiet`.
+#[derive(Debug, Default)]
+pub struct Pending(RefCell<Vec<String>>);
+
+impl Pending {
+    /// Prints the lines held (stderr), unless `quiet`.
+    pub fn print(self, quiet: bool) {
+        if !quiet {
+            for w in self.0.into_inner() {
+                error_line(w);
+            }
+        }
+    }
+}
+
 /// Resolves the textures of `scene`, built from the model file `model` (`bytes`,
-/// `format`), printing the warnings unless quiet. With `--no-textures` every image is
-/// removed.
+/// `format`), keeping the warning lines in `pending`. With `--no-textures` every image
+/// is removed.
 pub fn apply(
     scene: &mut Scene,
     model: &Path,
     format: Format,
     bytes: &[u8],
     choice: TextureChoice<'_>,
+    pending: &Pending,
 ) {
     if choice.off {
         strip(scene);
@@ -99,27 +104,27 @@ pub fn apply(
             warnings.push(format!("no textures: {e}"));
         }
     }
-    if !choice.quiet {
-        for w in warnings {
-            error_line(format_args!("{}: warning: {w}", model.display()));
-        }
-    }
+    pending.0.borrow_mut().extend(
+        warnings
+            .into_iter()
+            .map(|w| format!("{}: warning: {w}", model.display())),
+    );
 }
 
 /// Resolves the textures of a Quake III player assembled from the folder `dir`
 /// (its parts' materials are MD3 shaders).
-pub fn apply_player(scene: &mut Scene, dir: &Path, choice: TextureChoice<'_>) {
+pub fn apply_player(scene: &mut Scene, dir: &Path, choice: TextureChoice<'_>, pending: &Pending) {
     let model = dir.join("upper.md3");
-    apply(scene, &model, Format::Md3, &[], choice);
+    apply(scene, &model, Format::Md3, &[], choice, pending);
 }
 
 /// For `render`: every PNG/JPEG decoded (warned when one does not decode).
-pub fn decode_for_render(scene: &mut Scene, model: &Path, quiet: bool) {
-    for w in idmodel_assets::images::decode_scene(scene) {
-        if !quiet {
-            error_line(format_args!("{}: warning: {w}", model.display()));
-        }
-    }
+pub fn decode_for_render(scene: &mut Scene, model: &Path, pending: &Pending) {
+    pending.0.borrow_mut().extend(
+        idmodel_assets::images::decode_scene(scene)
+            .into_iter()
+            .map(|w| format!("{}: warning: {w}", model.display())),
+    );
 }
 
 /// Removes every image (`--no-textures`).

@@ -418,7 +418,8 @@ impl Texture<'_> {
     clippy::indexing_slicing,
     clippy::arithmetic_side_effects,
     clippy::as_conversions,
-    clippy::unwrap_used
+    clippy::unwrap_used,
+    clippy::unreachable
 )]
 #[cfg(test)]
 mod tests {
@@ -526,6 +527,91 @@ mod tests {
             colours.dedup();
             assert!(colours.len() > 3, "{name}: {} colours", colours.len());
         }
+    }
+
+    /// A solid `rgba` 2×2 image.
+    fn solid(rgba: [u8; 4]) -> Image {
+        Image::Rgba8 {
+            width: 2,
+            height: 2,
+            pixels: rgba.repeat(4),
+        }
+    }
+
+    fn has_colour(pic: &Picture, pred: impl Fn(&[u8]) -> bool) -> bool {
+        pic.rgba.chunks(4).any(pred)
+    }
+
+    #[test]
+    fn textures_give_their_colours_masks_cut_and_emissive_adds() {
+        let opts = RenderOptions {
+            width: 64,
+            height: 64,
+            ..RenderOptions::default()
+        };
+        let draw = |m: Material| {
+            let mut prim = cube();
+            prim.material = Some(0);
+            render(&still(vec![prim], vec![m]), &opts).unwrap()
+        };
+        // A red texture: red pixels, no grey ones.
+        let red = draw(Material::new("red", Some(solid([255, 0, 0, 255]))));
+        assert!(has_colour(&red, |p| p[0] > 100 && p[1] < 10 && p[2] < 10));
+        assert!(!has_colour(&red, |p| p[1] > 30 && p != opts.background));
+        // Alpha below the MASK cutoff: nothing drawn; above it: drawn.
+        let mut cut = Material::new("cut", Some(solid([0, 255, 0, 100])));
+        cut.alpha = AlphaMode::Mask(0.5);
+        assert_eq!(coverage(&draw(cut.clone()), opts.background), 0.0);
+        cut.alpha = AlphaMode::Mask(0.2);
+        assert!(coverage(&draw(cut), opts.background) > 0.05);
+        // Emissive light is added after lighting: a black base with a blue glow is blue.
+        let mut glow = Material::new("glow", Some(solid([0, 0, 0, 255])));
+        glow.emissive = Some(solid([0, 0, 200, 255]));
+        glow.emissive_factor = [1.0; 3];
+        let pic = draw(glow);
+        assert!(has_colour(&pic, |p| p[2] >= 199 && p[0] == 0));
+        // An encoded image is not decoded here: the part is drawn untextured.
+        let enc = Material::new(
+            "png",
+            Some(Image::Encoded {
+                mime: crate::Mime::Png,
+                bytes: vec![1, 2, 3],
+            }),
+        );
+        let pic = draw(enc);
+        assert!(!has_colour(&pic, |p| p[0] != p[1] && p != opts.background));
+    }
+
+    #[test]
+    fn clamped_textures_stretch_the_edge() {
+        // UVs 0..2 over a 2×1 image, left red, right green: repeating shows red again on
+        // the far half, clamping keeps green.
+        let img = Image::Rgba8 {
+            width: 2,
+            height: 1,
+            pixels: vec![255, 0, 0, 255, 0, 255, 0, 255],
+        };
+        let tex = |wrap| {
+            let mut m = Material::new("t", Some(img.clone()));
+            m.wrap = wrap;
+            m
+        };
+        let clamp = Texture {
+            width: 2,
+            height: 1,
+            pixels: match &img {
+                Image::Rgba8 { pixels, .. } => pixels,
+                _ => unreachable!(),
+            },
+            clamp: true,
+        };
+        assert_eq!(clamp.sample([1.8, 0.5]), [0.0, 1.0, 0.0, 1.0]);
+        let repeat = Texture {
+            clamp: false,
+            ..clamp
+        };
+        assert_eq!(repeat.sample([1.2, 0.5]), [1.0, 0.0, 0.0, 1.0]);
+        assert_eq!(tex(Wrap::Clamp).wrap, Wrap::Clamp);
     }
 
     #[test]
