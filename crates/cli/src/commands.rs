@@ -398,7 +398,7 @@ fn convert_one(
     let anim_inputs: Vec<Input<'_>> = anims.iter().map(Loaded::input).collect();
     let request = frame.request(&anim_inputs);
     let pending = textures::Pending::default();
-    let written = export(
+    let mut written = export(
         input,
         output,
         axes,
@@ -418,6 +418,7 @@ fn convert_one(
             Ok(s)
         },
     )?;
+    written.missing = written.missing.saturating_add(pending.not_found());
     pending.print(frame.quiet);
     Ok(written)
 }
@@ -580,7 +581,7 @@ fn export_player(
 ) -> Result<Written, Stop> {
     let request = frame.request(&[]);
     let pending = textures::Pending::default();
-    let written = export(
+    let mut written = export(
         input,
         output,
         axes,
@@ -598,6 +599,7 @@ fn export_player(
             Ok(s)
         },
     )?;
+    written.missing = written.missing.saturating_add(pending.not_found());
     pending.print(frame.quiet);
     Ok(written)
 }

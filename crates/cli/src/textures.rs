@@ -49,6 +49,15 @@ fn format_of(format: Format) -> Option<textures::Format> {
 pub struct Pending(RefCell<Vec<String>>);
 
 impl Pending {
+    /// How many textures were not found (the `N missing` of the command's line).
+    pub fn not_found(&self) -> usize {
+        self.0
+            .borrow()
+            .iter()
+            .filter(|l| l.contains("warning: texture not found"))
+            .count()
+    }
+
     /// Prints the lines held (stderr), unless `quiet`.
     pub fn print(self, quiet: bool) {
         if !quiet {
