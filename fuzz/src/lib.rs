@@ -708,6 +708,136 @@ pub mod convert {
     }
 }
 
+/// Quake III `.shader` scripts: the definition walk makes progress, every definition
+/// parses (or fails with a positioned error), and every accessor and the glTF view run.
+pub mod shader {
+    use idmodel::md3::shader::ShaderText;
+
+    /// Runs the target on one input; panics on a finding.
+    pub fn run(data: &[u8]) {
+        let text = ShaderText::new(data);
+        let _ = text.validate_ioq3();
+        let mut n = 0usize;
+        for def in text.entries() {
+            n += 1;
+            assert!(
+                n <= data.len() + 1,
+                "the definition walk does not make progress"
+            );
+            let Ok(def) = def else { continue };
+            let Ok(shader) = def.parse() else { continue };
+            assert!(shader.stages().len() <= shader.num_stages());
+            assert!(shader.surface_parms().len() <= shader.num_surface_parms());
+            for s in shader.stages() {
+                let _ = s.base_image();
+            }
+            let _ = (shader.base_stage(), shader.gltf());
+            if let Some(f) = shader.failure {
+                let _ = f.to_string();
+            }
+            let _ = text.find(def.name);
+        }
+    }
+}
+
+/// Doom 3 `.mtr` files: the decl walk makes progress and every material, stage and
+/// image program (node, arguments, first image) is walked.
+pub mod mtr {
+    use idmodel::md5::material::{Arg, ImageProgram, MaterialText, Node};
+
+    fn walk(p: ImageProgram<'_>, depth: usize) {
+        assert!(depth <= idmodel::md5::material::MAX_PROGRAM_DEPTH + 1);
+        let _ = (p.text(), p.first_image(), p.is_generated());
+        if let Node::Call { args, .. } = p.node() {
+            for a in args.take(64) {
+                if let Arg::Program(q) = a {
+                    walk(q, depth + 1);
+                }
+            }
+        }
+    }
+
+    /// Runs the target on one input; panics on a finding.
+    pub fn run(data: &[u8]) {
+        let text = MaterialText::new(data);
+        let mut n = 0usize;
+        for d in text.decls() {
+            n += 1;
+            assert!(n <= data.len() + 1, "the decl walk does not make progress");
+            let Ok(d) = d else {
+                let _ = d.map_err(|e| e.to_string());
+                continue;
+            };
+            let Ok(m) = d.material() else { continue };
+            for s in m.stages() {
+                if let Some(p) = s.map {
+                    walk(p, 0);
+                }
+            }
+            let g = m.gltf();
+            for p in [g.base_color, g.normal, g.specular, m.editor_image]
+                .into_iter()
+                .flatten()
+            {
+                walk(p, 0);
+            }
+            let _ = text.find(d.name);
+        }
+    }
+}
+
+/// Cube 2 `md5.cfg` / `md3.cfg`: statements make progress; every word, number and
+/// command is read.
+pub mod cube2cfg {
+    use idmodel::md5::cube2::{Cfg, texture_file};
+
+    /// Runs the target on one input; panics on a finding.
+    pub fn run(data: &[u8]) {
+        let mut n = 0usize;
+        for s in Cfg::new(data).statements() {
+            n += 1;
+            assert!(
+                n <= data.len() + 1,
+                "the statement walk does not make progress"
+            );
+            let Ok(s) = s else { continue };
+            assert!(s.args().count() < idmodel::md5::cube2::MAX_WORDS);
+            for w in s.args() {
+                let _ = (
+                    w.int(),
+                    w.float(),
+                    texture_file(w.raw),
+                    w.unescaped().count(),
+                );
+            }
+            let _ = s.command();
+        }
+    }
+}
+
+/// UFO:AI `.anm` clip tables: every entry, its clip, rate and check.
+pub mod anm {
+    use idmodel::md2::Anm;
+
+    /// Runs the target on one input; panics on a finding.
+    pub fn run(data: &[u8]) {
+        let Ok(anm) = Anm::parse(data) else { return };
+        assert!(anm.len() <= idmodel::md2::anm::MAX_ANIMS);
+        let mut n = 0usize;
+        for e in anm.entries() {
+            n += 1;
+            assert!(e.name.as_bytes().len() < idmodel::md2::anm::MAX_ANIMNAME);
+            let rate = e.rate();
+            assert!(rate.is_finite() && rate > 0.0, "{rate}");
+            if let Some(c) = e.clip() {
+                assert!(c.frames.start < c.frames.end);
+            }
+            let _ = (e.check(0), e.check(1000), e.frame_time_ms());
+        }
+        assert_eq!(n, anm.len());
+    }
+}
+
 /// Every target, by the name of its `fuzz_targets/` file and `regressions/` folder.
 pub const TARGETS: &[(&str, Target)] = &[
     ("detect", detect::run),
@@ -726,6 +856,10 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("cli_info", cli_info::run),
     ("convert", convert::run),
     ("images", images::run),
+    ("shader", shader::run),
+    ("mtr", mtr::run),
+    ("cube2cfg", cube2cfg::run),
+    ("anm", anm::run),
 ];
 
 /// The image decoders (PCX, WAL, TGA both origins, PNG, JPEG) on any bytes, with their

@@ -64,6 +64,7 @@ pub fn run(command: Command) -> Exit {
             max_output,
             dense_weights,
             no_textures,
+            keep_normals,
         } => {
             let axes = if keep_axes { Axes::Keep } else { Axes::YUp };
             let frame = Choice {
@@ -73,6 +74,7 @@ pub fn run(command: Command) -> Exit {
                 quiet,
                 max_bytes: max_output,
                 no_textures,
+                keep_normals,
             };
             let limits = Limits {
                 max_bytes: max_output,
@@ -99,6 +101,7 @@ pub fn run(command: Command) -> Exit {
             background,
             force,
             no_textures,
+            keep_normals,
         } => {
             let options = RenderOptions {
                 width: size.0,
@@ -112,6 +115,7 @@ pub fn run(command: Command) -> Exit {
                 quiet: true,
                 max_bytes: None,
                 no_textures,
+                keep_normals,
             };
             render_file(&file, &output, &anims, frame, &options, force)
         }

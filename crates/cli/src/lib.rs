@@ -76,7 +76,7 @@ enum Command {
     /// Tell what a file is and what it holds.
     Info {
         /// The model file, a Quake III player folder, or a side file (.skin,
-        /// animation.cfg, .shader, .mtr, .anm).
+        /// animation.cfg, .shader, .mtr, .anm, md5.cfg/md3.cfg).
         file: PathBuf,
         /// Print one JSON object (schema in the README) instead of text.
         #[arg(long)]
@@ -147,6 +147,10 @@ enum Command {
         /// Write no images: materials keep their names and factors only.
         #[arg(long)]
         no_textures: bool,
+        /// MD2: keep the file's normals even when every vertex uses one normal index
+        /// (default: smooth normals computed from the triangles).
+        #[arg(long)]
+        keep_normals: bool,
     },
     /// Draw a picture of the model with a small software renderer.
     Render {
@@ -180,6 +184,10 @@ enum Command {
         /// Draw untextured (light grey), without reading any image.
         #[arg(long)]
         no_textures: bool,
+        /// MD2: keep the file's normals even when every vertex uses one normal index
+        /// (default: smooth normals computed from the triangles).
+        #[arg(long)]
+        keep_normals: bool,
     },
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions {

@@ -26,6 +26,8 @@ pub struct Choice<'a> {
     pub max_bytes: Option<u64>,
     /// `--no-textures`: no images in the output or the picture.
     pub no_textures: bool,
+    /// `--keep-normals`: MD2 normals as the file has them.
+    pub keep_normals: bool,
 }
 
 impl<'a> Choice<'a> {
@@ -40,6 +42,7 @@ impl<'a> Choice<'a> {
             clip: self.clip,
             skin: self.skin,
             max_bytes: self.max_bytes,
+            keep_normals: self.keep_normals,
         }
     }
 }

@@ -539,3 +539,82 @@ fn morph_amplification_is_refused() {
     let o = idmodel(&[&"convert", &file, &"-o", &out, &"--frame", &"7"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
 }
+
+/// The `vn` lines of an OBJ.
+fn obj_normals(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|l| l.strip_prefix("vn "))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// UFO:AI's side of an MD2 (issue #14 item 7): the `.anm` beside the model names the
+/// clips at their own rates, and a model whose vertices all use one normal index gets
+/// smooth normals (`info` and `check` say so; `--keep-normals` keeps the file's).
+#[test]
+fn anm_clips_and_degenerate_normals() {
+    let dir = scratch("anm");
+    let mut bytes = std::fs::read(sample()).unwrap();
+    let h = header(&bytes);
+    for f in 0..h.num_frames {
+        for v in 0..h.num_xyz {
+            bytes[h.ofs_frames + f * h.framesize + 40 + v * 4 + 3] = 0;
+        }
+    }
+    let model = dir.join("alien.md2");
+    std::fs::write(&model, &bytes).unwrap();
+    std::fs::write(
+        dir.join("alien.anm"),
+        "// name start end fps\nwalk 0 3 20\ndead 4 4 0\n",
+    )
+    .unwrap();
+
+    let j = info_json(&model);
+    assert_eq!(j["clips"], serde_json::json!(["walk", "dead"]));
+    let o = idmodel(&[&"info", &model]);
+    let text = stdout(&o);
+    assert!(
+        text.contains("2 from") && text.contains("at 20 fps"),
+        "{text}"
+    );
+    assert!(text.contains("every vertex uses normal index 0"), "{text}");
+    let o = idmodel(&[&"check", &model]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("warning: every vertex uses normal index 0"),
+        "{}",
+        stdout(&o)
+    );
+
+    let glb = dir.join("alien.glb");
+    convert(&model, &glb, &[]);
+    let g = glb_json(&glb);
+    let names: Vec<&str> = g["animations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["walk", "dead"]);
+    validate(&[glb]);
+
+    // Smooth normals vary over the model; the file's are one direction.
+    let smooth = obj_normals(&convert_to_text(&model, &dir.join("s.obj"), None, false));
+    assert!(smooth.iter().collect::<BTreeSet<_>>().len() > 1);
+    let kept = dir.join("k.obj");
+    convert(&model, &kept, &["--keep-normals"]);
+    let kept = obj_normals(&std::fs::read_to_string(&kept).unwrap());
+    assert_eq!(kept.iter().collect::<BTreeSet<_>>().len(), 1, "{kept:?}");
+
+    // An `.anm` the engine refuses is an error naming it.
+    std::fs::write(dir.join("alien.anm"), "walk 0 3\n").unwrap();
+    let out = dir.join("bad.glb");
+    let o = idmodel(&[&"convert", &model, &"-o", &out]);
+    assert_eq!(code(&o), 1);
+    assert!(
+        stderr(&o).contains("alien.anm: invalid syntax"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!out.exists());
+}

@@ -302,18 +302,26 @@ fn info_describes_the_side_files() {
     );
     let j = info_json(&p.join("animation.cfg"));
     assert_eq!(j["entries"], 25);
-    for (name, what) in [
-        ("base.shader", "Quake III shader script"),
-        ("doom.mtr", "Doom 3 material file"),
-        ("walk.anm", "Doom 3 animation"),
+    // The other side files are read now (these asserted "not read yet" before): a file
+    // of only a comment holds nothing, and says so.
+    for (name, what, count) in [
+        ("base.shader", "Quake III shader script", "shaders"),
+        ("doom.mtr", "Doom 3 material file", "materials"),
+        ("walk.anm", "UFO:AI animation table", "clips"),
     ] {
         let f = dir.join(name);
         std::fs::write(&f, "// text\n").unwrap();
         let (rc, out, err) = run(&[&"info", &f]);
         assert_eq!(rc, 0, "{err}");
-        assert_eq!(out.lines().count(), 1, "{out}");
-        assert!(out.contains(what) && out.contains("not read yet"), "{out}");
-        assert_eq!(info_json(&f)["read"], false);
+        assert!(out.lines().next().unwrap().contains(what), "{out}");
+        assert!(
+            out.lines()
+                .any(|l| l.split_whitespace().collect::<Vec<_>>() == [count, "0"]),
+            "{out}"
+        );
+        let j = info_json(&f);
+        assert_eq!(j["read"], true);
+        assert_eq!(j["entries"], 0);
     }
     // An animation.cfg the engine cannot use says why.
     let bad = dir.join("bad");

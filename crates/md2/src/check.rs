@@ -134,6 +134,13 @@ pub enum FindingKind {
         /// The first one.
         frame: usize,
     },
+    /// Every vertex of every frame uses the same `lightnormalindex` (degenerate normals,
+    /// as exporters for UFO:AI write them: that engine computes its own): Quake II
+    /// lights the model as one flat direction, which is right only for a flat model.
+    OneNormalIndex {
+        /// The one index.
+        index: u8,
+    },
 }
 
 impl FindingKind {
@@ -156,6 +163,7 @@ impl FindingKind {
             Self::NormalIndexOutOfRange { .. } => "normal-index-out-of-range",
             Self::FramePadding { .. } => "frame-padding",
             Self::NonFiniteFrame { .. } => "non-finite-frame",
+            Self::OneNormalIndex { .. } => "one-normal-index",
         }
     }
 }
@@ -276,6 +284,10 @@ impl findings::Finding for Finding {
             FindingKind::NonFiniteFrame { count, frame } => write!(
                 f,
                 "{count} frames have a non-finite scale or translate (first: frame {frame}); their vertices are NaN or infinite (converted, they are 0)"
+            ),
+            FindingKind::OneNormalIndex { index } => write!(
+                f,
+                "every vertex uses normal index {index}: one direction for the whole model, right only if it is flat (Quake II lights it so; UFO:AI computes its own normals; converted, smooth normals are computed from the triangles unless --keep-normals)"
             ),
         }
     }
@@ -409,6 +421,9 @@ impl Md2<'_> {
             );
         }
         self.check_normals(&mut emit);
+        if let Some(index) = self.single_normal_index() {
+            emit(Severity::Warning, FindingKind::OneNormalIndex { index });
+        }
         let natural = nverts
             .saturating_mul(size_of::<raw::TriVertex>())
             .saturating_add(FRAME_HEADER_SIZE);
@@ -546,6 +561,26 @@ impl Md2<'_> {
                 },
             );
         }
+    }
+
+    /// `Some(index)` when the model has at least two vertices and every vertex of every
+    /// frame uses normal index `index` (degenerate normals, as exporters for UFO:AI
+    /// write them, since that engine computes its own); `None` otherwise.
+    ///
+    /// ```
+    /// let bytes = idmodel_md2::write(&idmodel_md2::Model::example())?;
+    /// let md2 = idmodel_md2::Md2::parse(&bytes)?;
+    /// assert_eq!(md2.single_normal_index(), None); // the example uses four indices
+    /// # Ok::<(), Box<dyn core::error::Error>>(())
+    /// ```
+    pub fn single_normal_index(&self) -> Option<u8> {
+        if self.vertex_count() < 2 {
+            return None;
+        }
+        let mut frames = self.frames();
+        let index = frames.next()?.vertices().first()?.light_normal_index;
+        let same = |f: crate::Frame<'_>| f.vertices().iter().all(|v| v.light_normal_index == index);
+        (same(self.frame(0)?) && frames.all(same)).then_some(index)
     }
 
     fn check_normals(&self, emit: &mut impl FnMut(Severity, FindingKind)) {

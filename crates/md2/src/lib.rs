@@ -45,6 +45,7 @@
 extern crate alloc;
 
 mod anim;
+pub mod anm;
 mod check;
 mod decode;
 #[cfg(feature = "alloc")]
@@ -53,6 +54,7 @@ pub mod raw;
 mod view;
 
 pub use anim::{Animation, Animations, frame_name_stem};
+pub use anm::{Anm, AnmEntries, AnmEntry, AnmError, AnmErrorKind, AnmProblem};
 pub use check::ENGINES;
 pub use check::{
     Finding, FindingKind, MAX_FRAMES, MAX_LBM_HEIGHT, MAX_MD2SKINS, MAX_TRIANGLES, MAX_VERTS,

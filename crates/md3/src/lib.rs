@@ -17,7 +17,8 @@
 //!   refusals; [`Engine`] and [`Severity`] are idmodel-core's, shared by every format.
 //! * Names only, no I/O: LOD file names ([`lod_name`]), the engine's surface names
 //!   ([`EngineName`]).
-//! * Text: [`Skin`] and [`AnimationCfg`], zero-copy, following the engine tokenizers.
+//! * Text: [`Skin`] and [`AnimationCfg`], zero-copy, following the engine tokenizers;
+//!   [`shader`]: `.shader` scripts, with the glTF view of a shader.
 //! * Behind the `alloc` feature (on by default): the owned `Model` and the writer
 //!   (`written_size`, `write_into`, `write`).
 //!
@@ -56,6 +57,7 @@ mod lod;
 #[cfg(feature = "alloc")]
 mod owned;
 pub mod raw;
+pub mod shader;
 mod skin;
 mod text;
 mod view;

@@ -27,6 +27,10 @@ pub enum TextErrorKind {
     },
     /// `animation.cfg` is empty.
     Empty,
+    /// A `.shader` name is not followed by `{` (ioq3 ignores the whole file).
+    MissingOpenBrace,
+    /// A `.shader` definition's braces never close (ioq3 ignores the whole file).
+    MissingCloseBrace,
 }
 
 /// An error in a text file, at a 1-based line and column (in bytes).
@@ -102,6 +106,8 @@ impl fmt::Display for TextErrorKind {
                 )
             }
             Self::Empty => f.write_str("empty file"),
+            Self::MissingOpenBrace => f.write_str("shader name not followed by '{'"),
+            Self::MissingCloseBrace => f.write_str("shader braces never close"),
         }
     }
 }
@@ -244,6 +250,67 @@ impl<'a> Tokenizer<'a> {
             bytes: self.text.get(start..end).unwrap_or(&[]),
             start,
         })
+    }
+}
+
+impl<'a> Tokenizer<'a> {
+    /// `COM_ParseExt(text, qfalse)`: the next token if it is on the current line, else
+    /// an empty token (the position is left after the whitespace, at the next line's
+    /// token, as the engine leaves it). Line breaks inside `/* */` do not count, as in
+    /// the engine.
+    pub(crate) fn next_on_line(&mut self) -> Result<Token<'a>, TextError> {
+        loop {
+            let mut newline = false;
+            loop {
+                let c = self.byte(self.pos);
+                if c == 0 || !is_space(c) {
+                    break;
+                }
+                newline |= c == b'\n';
+                self.pos = self.pos.saturating_add(1);
+            }
+            if newline {
+                return Ok(Token {
+                    bytes: &[],
+                    start: self.pos,
+                });
+            }
+            let c = self.byte(self.pos);
+            let next = self.byte(self.pos.saturating_add(1));
+            if c == b'/' && next == b'/' {
+                // Up to the line break, which the next round sees.
+                while !matches!(self.byte(self.pos), 0 | b'\n') {
+                    self.pos = self.pos.saturating_add(1);
+                }
+            } else if c == b'/' && next == b'*' {
+                self.pos = self.pos.saturating_add(2);
+                while self.byte(self.pos) != 0
+                    && (self.byte(self.pos) != b'*'
+                        || self.byte(self.pos.saturating_add(1)) != b'/')
+                {
+                    self.pos = self.pos.saturating_add(1);
+                }
+                if self.byte(self.pos) != 0 {
+                    self.pos = self.pos.saturating_add(2);
+                }
+            } else {
+                return self.next();
+            }
+        }
+    }
+
+    /// `SkipRestOfLine`: raw bytes up to and including the next line break.
+    pub(crate) fn skip_rest_of_line(&mut self) {
+        loop {
+            let c = self.byte(self.pos);
+            if c == 0 {
+                return;
+            }
+            self.pos = self.pos.saturating_add(1);
+            if c == b'\n' {
+                return;
+            }
+        }
     }
 }
 

@@ -13,7 +13,14 @@
 //!   displacements of POSITION and NORMAL relative to frame 0, named after the frame.
 //! - **Animations**: one clip per frame-name range (`stand01`…`stand40` → `stand`, see
 //!   `Md2::animations`), played at **10 fps** (MD2 stores no rate; Quake II's server runs
-//!   at 10 Hz and steps one frame per tick). Key `k` of a clip sets the weight of its
+//!   at 10 Hz and steps one frame per tick). With a UFO:AI `.anm` table
+//!   ([`Sidecars::clips`], [`RateClip::from_anm`]) its clips replace those: named as the
+//!   table names them, frames `first..=last`, each at the rate the engine plays it
+//!   (`1000 / (int)(1000 / fps)` frames a second).
+//! - **Normals**: the file's (`lightnormalindex` → the 162-entry table), except when every
+//!   vertex of every frame uses one index (`Md2::single_normal_index`: degenerate
+//!   normals, as UFO:AI exporters write them, whose engine computes its own): then smooth normals are computed per frame from the
+//!   triangles, area-weighted ([`smooth_normals`]), unless [`Sidecars::keep_normals`]. Key `k` of a clip sets the weight of its
 //!   `k`-th frame's target to 1 and every other weight to 0 (all 0 for frame 0), linearly
 //!   interpolated, which is the engine's lerp between consecutive frames.
 //! - **Skins**: one material per skin, named with the skin name and pointing to it as an
@@ -38,6 +45,8 @@ use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
 use core::fmt::Write as _;
+
+use core::ops::Range;
 
 use idmodel_core::vec::finite_or_zero;
 use idmodel_md2::{self as file, Md2};
@@ -180,6 +189,186 @@ pub fn morph_bytes(frames: usize, vertices: usize) -> u64 {
     targets.saturating_mul(per_target).saturating_add(keys)
 }
 
+/// A clip from a side file: a name, frames and its own rate.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RateClip {
+    /// The clip name.
+    pub name: String,
+    /// The frames, `first..last + 1`.
+    pub frames: Range<usize>,
+    /// Frames per second.
+    pub fps: f32,
+}
+
+impl RateClip {
+    /// The clips of a UFO:AI `.anm` table, in file order, at the engine's rates; entries
+    /// with a negative or backwards frame range are left out.
+    ///
+    /// ```
+    /// let anm = idmodel_md2::Anm::parse(b"walk 0 3 50 dead 4 4 0 bad 5 2 10")?;
+    /// let clips = idmodel_scene::md2::RateClip::from_anm(&anm);
+    /// assert_eq!(clips.len(), 2);
+    /// assert_eq!((clips[0].name.as_str(), clips[0].frames.clone(), clips[0].fps), ("walk", 0..4, 50.0));
+    /// assert_eq!(clips[1].fps, 0.01); // fps 0: one frame each 100 s, as the engine plays it
+    /// # Ok::<(), idmodel_md2::AnmError>(())
+    /// ```
+    pub fn from_anm(anm: &file::Anm<'_>) -> Vec<RateClip> {
+        anm.entries()
+            .filter_map(|e| {
+                let clip = e.clip()?;
+                Some(RateClip {
+                    name: clip.name.to_string(),
+                    frames: clip.frames,
+                    fps: e.rate(),
+                })
+            })
+            .collect()
+    }
+}
+
+/// What travels beside an MD2 and how to use it (see the module docs).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Sidecars {
+    /// Named clips at their own rates (a UFO:AI `.anm`); empty: clips by frame name at
+    /// [`FPS`].
+    pub clips: Vec<RateClip>,
+    /// Keep the file's normals even when they are degenerate (`--keep-normals`).
+    pub keep_normals: bool,
+}
+
+impl Sidecars {
+    /// True when `md2`'s normals are replaced by computed ones.
+    pub fn replaces_normals(&self, md2: &Md2<'_>) -> bool {
+        !self.keep_normals && md2.single_normal_index().is_some()
+    }
+}
+
+/// Area-weighted vertex normals of `positions` over `triangles` (indices into
+/// `positions`, the MD2's clockwise front faces): each triangle adds its un-normalised
+/// face normal (twice its area) to its three vertices, then each sum is normalised. A
+/// vertex on no triangle, or only on degenerate ones, gets the up normal `(0, 0, 1)`.
+///
+/// ```
+/// use idmodel_scene::md2::smooth_normals;
+/// // Clockwise seen from +Z: the front faces +Z.
+/// let n = smooth_normals(&[[0.0, 0.0, 0.0], [0.0, 1.0, 0.0], [1.0, 0.0, 0.0]], &[[0, 1, 2]]);
+/// assert_eq!(n, vec![[0.0, 0.0, 1.0]; 3]);
+/// ```
+pub fn smooth_normals(positions: &[[f32; 3]], triangles: &[[usize; 3]]) -> Vec<[f32; 3]> {
+    let mut sums = vec![[0.0f64; 3]; positions.len()];
+    for t in triangles {
+        let (Some(a), Some(b), Some(c)) = (
+            positions.get(t[0]),
+            positions.get(t[1]),
+            positions.get(t[2]),
+        ) else {
+            continue;
+        };
+        let e1 = [
+            f64::from(c[0]) - f64::from(a[0]),
+            f64::from(c[1]) - f64::from(a[1]),
+            f64::from(c[2]) - f64::from(a[2]),
+        ];
+        let e2 = [
+            f64::from(b[0]) - f64::from(a[0]),
+            f64::from(b[1]) - f64::from(a[1]),
+            f64::from(b[2]) - f64::from(a[2]),
+        ];
+        // (c − a) × (b − a): the outward normal of a clockwise triangle.
+        let n = [
+            e1[1] * e2[2] - e1[2] * e2[1],
+            e1[2] * e2[0] - e1[0] * e2[2],
+            e1[0] * e2[1] - e1[1] * e2[0],
+        ];
+        if !n.iter().all(|x| x.is_finite()) {
+            continue;
+        }
+        for &i in t {
+            if let Some(s) = sums.get_mut(i) {
+                s[0] += n[0];
+                s[1] += n[1];
+                s[2] += n[2];
+            }
+        }
+    }
+    sums.into_iter()
+        .map(|s| {
+            let len = libm::sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
+            if len > 0.0 && len.is_finite() {
+                let f = |x: f64| -> f32 {
+                    // f64 → f32 rounding of a unit component: in range.
+                    #[allow(clippy::as_conversions, clippy::cast_possible_truncation)]
+                    let v = (x / len) as f32;
+                    v
+                };
+                [f(s[0]), f(s[1]), f(s[2])]
+            } else {
+                [0.0, 0.0, 1.0]
+            }
+        })
+        .collect()
+}
+
+/// The xyz triangles of `md2` as vertex indices.
+fn xyz_triangles(md2: &Md2<'_>) -> Vec<[usize; 3]> {
+    md2.triangles()
+        .iter()
+        .map(|t| file::Triangle::from_raw(t).xyz.map(usize::from))
+        .collect()
+}
+
+/// [`posed`] with the normals computed from `triangles` ([`smooth_normals`]) instead of
+/// the file's.
+pub fn posed_smooth(
+    frame: &file::Frame<'_>,
+    mesh: &file::Mesh,
+    triangles: &[[usize; 3]],
+) -> (Vec<[f32; 3]>, Vec<[f32; 3]>) {
+    let frame_positions: Vec<[f32; 3]> = frame.positions().map(finite_or_zero).collect();
+    let normals = smooth_normals(&frame_positions, triangles);
+    mesh.vertices
+        .iter()
+        .map(|v| {
+            let i = usize::try_from(v.xyz).unwrap_or(usize::MAX);
+            (
+                frame_positions.get(i).copied().unwrap_or([0.0; 3]),
+                normals.get(i).copied().unwrap_or([0.0, 0.0, 1.0]),
+            )
+        })
+        .unzip()
+}
+
+/// The clip of a side file's table: keys at its own rate.
+fn rate_animation(clip: &RateClip, frame_count: usize, targets: usize) -> Option<Animation> {
+    let end = clip.frames.end.min(frame_count);
+    let frames = clip.frames.start..end;
+    if frames.is_empty() {
+        return None;
+    }
+    let fps = if clip.fps.is_finite() && clip.fps > 0.0 {
+        clip.fps
+    } else {
+        FPS
+    };
+    let mut times = Vec::with_capacity(frames.len());
+    let mut shown = Vec::with_capacity(frames.len());
+    let mut key = 0.0f32;
+    for frame in frames {
+        times.push(key / fps);
+        key += 1.0;
+        shown.push(frame.checked_sub(1));
+    }
+    Some(Animation {
+        name: clip.name.clone(),
+        channels: vec![Channel {
+            node: 0,
+            times,
+            interpolation: Interpolation::Linear,
+            values: ChannelValues::one_hot(targets, shown),
+        }],
+    })
+}
+
 /// The clip of one frame-name range: keys at 10 fps, weights of `targets` targets.
 fn animation(anim: &file::Animation<'_>, targets: usize) -> Animation {
     let mut times = Vec::with_capacity(anim.frames.len());
@@ -220,17 +409,55 @@ pub fn animations(md2: &Md2<'_>, targets: usize) -> Vec<Animation> {
 /// # Ok::<(), Box<dyn core::error::Error>>(())
 /// ```
 pub fn scene(md2: &Md2<'_>, name: &str, options: &Options) -> Result<Scene> {
+    scene_with(md2, name, options, &Sidecars::default())
+}
+
+/// [`scene`] with what travels beside the model: `.anm` clips and the normal policy
+/// ([`Sidecars`]). [`Options::clip`] names one of the side file's clips when it has any.
+///
+/// ```
+/// use idmodel_md2::{Md2, Model, write};
+/// use idmodel_scene::md2::{RateClip, Sidecars, scene_with};
+/// let bytes = write(&Model::example())?;
+/// let md2 = Md2::parse(&bytes)?;
+/// let side = Sidecars {
+///     clips: vec![RateClip { name: "both".into(), frames: 0..2, fps: 20.0 }],
+///     keep_normals: false,
+/// };
+/// let scene = scene_with(&md2, "example", &Default::default(), &side)?;
+/// assert_eq!(scene.animations[0].name, "both");
+/// assert_eq!(scene.animations[0].channels[0].times, vec![0.0, 0.05]);
+/// # Ok::<(), Box<dyn core::error::Error>>(())
+/// ```
+pub fn scene_with(
+    md2: &Md2<'_>,
+    name: &str,
+    options: &Options,
+    sidecars: &Sidecars,
+) -> Result<Scene> {
     let base = frame_at(md2, options.frame)?;
     let skin = skin_index(md2, options)?;
-    let only = clip_of(md2, options)?;
+    let (only, only_rate) = if sidecars.clips.is_empty() {
+        (clip_of(md2, options)?, None)
+    } else {
+        (None, rate_clip_of(sidecars, options)?)
+    };
     let mesh = md2.soft_mesh();
+    let smooth = sidecars.replaces_normals(md2).then(|| xyz_triangles(md2));
+    let pose = |f: &file::Frame<'_>| match &smooth {
+        Some(t) => posed_smooth(f, &mesh, t),
+        None => posed(f, &mesh),
+    };
     let mut prim = primitive(&base, &mesh, skin);
+    if smooth.is_some() {
+        prim.normals = pose(&base).1;
+    }
     let mut target_names = Vec::new();
     let mut clips = Vec::new();
     if options.frame.is_none() && md2.frame_count() > 1 {
         options.check_budget(morph_bytes(md2.frame_count(), mesh.vertices.len()))?;
         for frame in md2.frames().skip(1) {
-            let (positions, normals) = posed(&frame, &mesh);
+            let (positions, normals) = pose(&frame);
             prim.targets.push(MorphTarget::from_absolute(
                 &prim.positions,
                 &positions,
@@ -239,9 +466,17 @@ pub fn scene(md2: &Md2<'_>, name: &str, options: &Options) -> Result<Scene> {
             ));
             target_names.push(frame.name().to_string());
         }
-        clips = match &only {
-            Some(anim) => vec![animation(anim, prim.targets.len())],
-            None => animations(md2, prim.targets.len()),
+        let targets = prim.targets.len();
+        let count = md2.frame_count();
+        clips = match (&only, only_rate) {
+            (Some(anim), _) => vec![animation(anim, targets)],
+            (None, Some(c)) => rate_animation(c, count, targets).into_iter().collect(),
+            (None, None) if !sidecars.clips.is_empty() => sidecars
+                .clips
+                .iter()
+                .filter_map(|c| rate_animation(c, count, targets))
+                .collect(),
+            (None, None) => animations(md2, targets),
         };
     }
     let mut scene = Scene::still(name.to_owned(), vec![prim], materials(md2));
@@ -252,18 +487,46 @@ pub fn scene(md2: &Md2<'_>, name: &str, options: &Options) -> Result<Scene> {
     Ok(scene)
 }
 
+/// The side file's clip [`Options::clip`] names, if any.
+fn rate_clip_of<'s>(sidecars: &'s Sidecars, options: &Options) -> Result<Option<&'s RateClip>> {
+    let Some(name) = &options.clip else {
+        return Ok(None);
+    };
+    sidecars
+        .clips
+        .iter()
+        .find(|c| c.name == *name)
+        .map(Some)
+        .ok_or_else(|| Error::new(format!("no animation named {name:?} in the .anm clips")))
+}
+
 /// One frame as a still scene named `name`: [`Options::frame`] (default: the first frame
 /// of [`Options::clip`], else frame 0) with the materials; reads [`Options::skin`] too.
 pub fn frame(md2: &Md2<'_>, name: &str, options: &Options) -> Result<Scene> {
+    frame_with(md2, name, options, &Sidecars::default())
+}
+
+/// [`frame`] with [`Sidecars`]: [`Options::clip`] names a side-file clip when there are
+/// any, and degenerate normals are replaced as in [`scene_with`].
+pub fn frame_with(
+    md2: &Md2<'_>,
+    name: &str,
+    options: &Options,
+    sidecars: &Sidecars,
+) -> Result<Scene> {
     let skin = skin_index(md2, options)?;
-    let clip_first = clip_of(md2, options)?.map(|a| a.frames.start);
+    let clip_first = if sidecars.clips.is_empty() {
+        clip_of(md2, options)?.map(|a| a.frames.start)
+    } else {
+        rate_clip_of(sidecars, options)?.map(|c| c.frames.start)
+    };
     let frame = frame_at(md2, options.frame.or(clip_first))?;
     let mesh = md2.soft_mesh();
-    Ok(Scene::still(
-        name.to_owned(),
-        vec![primitive(&frame, &mesh, skin)],
-        materials(md2),
-    ))
+    let mut prim = primitive(&frame, &mesh, skin);
+    if sidecars.replaces_normals(md2) {
+        prim.normals = posed_smooth(&frame, &mesh, &xyz_triangles(md2)).1;
+    }
+    Ok(Scene::still(name.to_owned(), vec![prim], materials(md2)))
 }
 
 // Tests may index, unwrap and compute freely: a panic here is a failed assertion.

@@ -1,11 +1,15 @@
 //! Quake II MD2, read with `idmodel::md2` and turned into a scene by
 //! `idmodel_scene::md2` (whose module docs say what the outputs hold: the software
 //! renderer's triangle list, every frame a morph target, clips by frame name at 10 fps,
-//! skins as image URIs). This module does the I/O, `info` and `check`.
+//! skins as image URIs). This module does the I/O, `info` and `check`, and reads the
+//! UFO:AI `.anm` clip table beside the model (`<model>.anm`, where the engine looks for
+//! it). UFO:AI's `.tag` (tag frames) and `.mdx` (vertex remap) files are not read.
 
-use idmodel::md2::{self as file, ENGINES, Md2 as Model};
+use std::path::Path;
+
+use idmodel::md2::{self as file, Anm, ENGINES, Md2 as Model};
 use idmodel_scene::Scene;
-use idmodel_scene::md2::{self as adapter, FPS};
+use idmodel_scene::md2::{self as adapter, FPS, RateClip, Sidecars};
 
 use super::{Bounds, Engine, Finding, Info, Input, ModelFormat, Request, count};
 use crate::failure::Failure;
@@ -15,6 +19,26 @@ pub struct Md2;
 
 fn parse<'a>(input: &Input<'a>) -> Result<Model<'a>, Failure> {
     Model::parse(input.bytes).map_err(Failure::from)
+}
+
+/// The `.anm` beside `model` read as clips (`None` when there is no such file); an
+/// `.anm` the engine refuses is an error naming it.
+fn anm_clips(model: &Path) -> Result<Option<Vec<RateClip>>, Failure> {
+    let path = model.with_extension("anm");
+    if !path.is_file() {
+        return Ok(None);
+    }
+    let text = crate::commands::read(&path)?;
+    let anm = Anm::parse(&text).map_err(|e| Failure::new(format!("{}: {e}", path.display())))?;
+    Ok(Some(RateClip::from_anm(&anm)))
+}
+
+/// What the adapter takes from beside the model and from `--keep-normals`.
+fn sidecars(input: &Input<'_>, keep_normals: bool) -> Result<Sidecars, Failure> {
+    Ok(Sidecars {
+        clips: anm_clips(input.path)?.unwrap_or_default(),
+        keep_normals,
+    })
 }
 
 /// Whether the GL command list agrees with the triangle list, for `info`.
@@ -85,24 +109,62 @@ impl ModelFormat for Md2 {
             format!("{} .. {}", first.name(), last.name()),
         ));
         let anims: Vec<file::Animation<'_>> = md2.animations().collect();
+        let anm = anm_clips(input.path)?;
+        let clips: Vec<String> = match &anm {
+            Some(table) => {
+                details.push((
+                    "animations".to_owned(),
+                    format!(
+                        "{} from {} (UFO:AI), each at its own rate",
+                        table.len(),
+                        input.path.with_extension("anm").display()
+                    ),
+                ));
+                for c in table {
+                    details.push((
+                        format!("  {}", c.name),
+                        format!(
+                            "frames {}-{} ({}) at {} fps",
+                            c.frames.start,
+                            c.frames.end.saturating_sub(1),
+                            c.frames.len(),
+                            c.fps
+                        ),
+                    ));
+                }
+                table.iter().map(|c| c.name.clone()).collect()
+            }
+            None => {
+                details.push((
+                    "animations".to_owned(),
+                    format!(
+                        "{} by frame name, at {FPS} fps (default: MD2 stores no rate)",
+                        anims.len()
+                    ),
+                ));
+                for a in &anims {
+                    details.push((
+                        format!("  {}", a.name),
+                        format!(
+                            "frames {}-{} ({})",
+                            a.frames.start,
+                            a.frames.end.saturating_sub(1),
+                            a.frames.len()
+                        ),
+                    ));
+                }
+                anims.iter().map(|a| a.name.to_string()).collect()
+            }
+        };
         details.push((
-            "animations".to_owned(),
-            format!(
-                "{} by frame name, at {FPS} fps (default: MD2 stores no rate)",
-                anims.len()
-            ),
-        ));
-        for a in &anims {
-            details.push((
-                format!("  {}", a.name),
-                format!(
-                    "frames {}-{} ({})",
-                    a.frames.start,
-                    a.frames.end.saturating_sub(1),
-                    a.frames.len()
+            "normals".to_owned(),
+            match md2.single_normal_index() {
+                Some(i) => format!(
+                    "every vertex uses normal index {i}: converted with smooth normals computed from the triangles (--keep-normals keeps the file's)"
                 ),
-            ));
-        }
+                None => "from the file (lightnormalindex)".to_owned(),
+            },
+        ));
         details.push((
             "findings".to_owned(),
             if findings.is_empty() {
@@ -118,7 +180,7 @@ impl ModelFormat for Md2 {
             triangles: count(md2.triangles().len()),
             skins: Some(count(md2.skin_fields().len())),
             bounds: Bounds::of(first.positions()),
-            clips: Some(anims.iter().map(|a| a.name.to_string()).collect()),
+            clips: Some(clips),
             details,
             ..Info::default()
         })
@@ -131,11 +193,23 @@ impl ModelFormat for Md2 {
 
     fn scene(&self, input: &Input<'_>, request: &Request<'_>) -> Result<Scene, Failure> {
         let md2 = parse(input)?;
-        Ok(adapter::scene(&md2, &input.name(), &request.options())?)
+        let side = sidecars(input, request.keep_normals)?;
+        Ok(adapter::scene_with(
+            &md2,
+            &input.name(),
+            &request.options(),
+            &side,
+        )?)
     }
 
     fn frame(&self, input: &Input<'_>, request: &Request<'_>) -> Result<Scene, Failure> {
         let md2 = parse(input)?;
-        Ok(adapter::frame(&md2, &input.name(), &request.options())?)
+        let side = sidecars(input, request.keep_normals)?;
+        Ok(adapter::frame_with(
+            &md2,
+            &input.name(),
+            &request.options(),
+            &side,
+        )?)
     }
 }

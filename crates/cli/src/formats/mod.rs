@@ -77,6 +77,8 @@ pub struct Request<'a> {
     pub skin: Option<&'a str>,
     /// `--max-output BYTES`: the budget of an animated scene (`None`: the default).
     pub max_bytes: Option<u64>,
+    /// `--keep-normals`: MD2 normals as the file has them, even degenerate ones.
+    pub keep_normals: bool,
 }
 
 impl Request<'_> {
