@@ -198,208 +198,32 @@ fn invert_alpha(image: Image) -> Option<Image> {
     }
 }
 
-/// A small reader of Quake III shader scripts: only what [`Facts`] needs.
+/// Shader definitions read with `idmodel_md3::shader` (the engine's tokenizer and
+/// `ParseShader` rules), turned into [`Facts`].
 pub(super) mod shader {
     use super::Facts;
+    use idmodel_md3::shader::{AlphaMode as Q3Alpha, ShaderText};
     use idmodel_scene::AlphaMode;
 
-    /// Tokens of a script: `(token, first on its line)`; `//` and `/* */` comments
-    /// skipped, quoted strings unquoted.
-    fn tokens(text: &[u8]) -> Vec<(&[u8], bool)> {
-        let mut out = Vec::new();
-        let mut i = 0usize;
-        let mut line_start = true;
-        let at = |i: usize| text.get(i).copied();
-        while let Some(c) = at(i) {
-            if c == b'\n' {
-                line_start = true;
-                i = i.saturating_add(1);
-            } else if c <= b' ' {
-                i = i.saturating_add(1);
-            } else if c == b'/' && at(i.saturating_add(1)) == Some(b'/') {
-                while at(i).is_some_and(|c| c != b'\n') {
-                    i = i.saturating_add(1);
-                }
-            } else if c == b'/' && at(i.saturating_add(1)) == Some(b'*') {
-                i = i.saturating_add(2);
-                while at(i).is_some()
-                    && !(at(i) == Some(b'*') && at(i.saturating_add(1)) == Some(b'/'))
-                {
-                    if at(i) == Some(b'\n') {
-                        line_start = true;
-                    }
-                    i = i.saturating_add(1);
-                }
-                i = i.saturating_add(2);
-            } else if c == b'"' {
-                let start = i.saturating_add(1);
-                let mut end = start;
-                while at(end).is_some_and(|c| c != b'"' && c != b'\n') {
-                    end = end.saturating_add(1);
-                }
-                out.push((text.get(start..end).unwrap_or_default(), line_start));
-                line_start = false;
-                i = end.saturating_add(1);
-            } else {
-                let start = i;
-                while at(i).is_some_and(|c| c > b' ') {
-                    i = i.saturating_add(1);
-                }
-                out.push((text.get(start..i).unwrap_or_default(), line_start));
-                line_start = false;
-            }
-        }
-        out
-    }
-
-    fn eq(a: &[u8], b: &str) -> bool {
-        a.eq_ignore_ascii_case(b.as_bytes())
-    }
-
-    /// One stage as read.
-    #[derive(Default)]
-    struct Stage<'a> {
-        image: Option<(&'a [u8], bool)>,
-        special: bool,
-        blend: Option<(&'a [u8], Option<&'a [u8]>)>,
-        alpha_func: Option<&'a [u8]>,
-        environment: bool,
-    }
-
     /// The facts of the shader named `name` (case-insensitive, already stripped) in
-    /// `text`, or `None` when `text` does not define it.
+    /// `text`, or `None` when `text` does not define it (or its definition does not
+    /// read).
     pub fn facts(text: &[u8], name: &str) -> Option<Facts> {
-        let toks = tokens(text);
-        let mut i = 0usize;
-        let tok = |i: usize| toks.get(i).map(|t| t.0);
-        while let Some(t) = tok(i) {
-            // A definition: a name, then `{`.
-            if tok(i.saturating_add(1)) != Some(b"{".as_slice()) {
-                i = i.saturating_add(1);
-                continue;
-            }
-            let this = super::lookup_name(&String::from_utf8_lossy(t), super::Q3Images::Ioq3);
-            i = i.saturating_add(2);
-            let body_start = i;
-            let mut depth = 1usize;
-            while let Some(t) = tok(i) {
-                if t == b"{" {
-                    depth = depth.saturating_add(1);
-                } else if t == b"}" {
-                    depth = depth.saturating_sub(1);
-                    if depth == 0 {
-                        break;
-                    }
-                }
-                i = i.saturating_add(1);
-            }
-            if this.eq_ignore_ascii_case(name) {
-                return Some(body(toks.get(body_start..i).unwrap_or_default()));
-            }
-            i = i.saturating_add(1);
-        }
-        None
-    }
-
-    /// The facts of a definition's body (between its braces).
-    fn body(toks: &[(&[u8], bool)]) -> Facts {
-        let mut double_sided = false;
-        let mut editor: Option<&[u8]> = None;
-        let mut stages: Vec<Stage<'_>> = Vec::new();
-        let mut i = 0usize;
-        let arg =
-            |i: usize| -> Option<&[u8]> { toks.get(i).filter(|(_, first)| !*first).map(|t| t.0) };
-        let mut current: Option<Stage<'_>> = None;
-        while let Some(&(t, _)) = toks.get(i) {
-            i = i.saturating_add(1);
-            if t == b"{" {
-                current = Some(Stage::default());
-                continue;
-            }
-            if t == b"}" {
-                if let Some(s) = current.take() {
-                    stages.push(s);
-                }
-                continue;
-            }
-            match current.as_mut() {
-                None => {
-                    if eq(t, "cull") {
-                        if let Some(a) = arg(i) {
-                            if eq(a, "none") || eq(a, "twosided") || eq(a, "disable") {
-                                double_sided = true;
-                            }
-                        }
-                    } else if eq(t, "qer_editorimage") {
-                        editor = arg(i);
-                    }
-                }
-                Some(s) => {
-                    if eq(t, "map") || eq(t, "clampmap") {
-                        if let Some(a) = arg(i) {
-                            if a.starts_with(b"$") || a.starts_with(b"*") {
-                                s.special = true;
-                            } else {
-                                s.image = Some((a, eq(t, "clampmap")));
-                            }
-                        }
-                    } else if eq(t, "animmap") {
-                        if let Some(a) = arg(i.saturating_add(1)) {
-                            s.image = Some((a, false));
-                        }
-                    } else if eq(t, "videomap") {
-                        s.special = true;
-                    } else if eq(t, "blendfunc") {
-                        if let Some(a) = arg(i) {
-                            s.blend = Some((a, arg(i.saturating_add(1))));
-                        }
-                    } else if eq(t, "alphafunc") {
-                        s.alpha_func = arg(i);
-                    } else if eq(t, "tcgen") {
-                        s.environment = arg(i).is_some_and(|a| eq(a, "environment"));
-                    }
-                }
-            }
-        }
-        let mut facts = Facts {
-            image: editor.map(|e| String::from_utf8_lossy(e).into_owned()),
-            clamp: false,
-            alpha: AlphaMode::Opaque,
-            invert_alpha: false,
-            double_sided,
-            approximate: false,
-        };
-        let Some(base) = stages
-            .iter()
-            .find(|s| s.image.is_some() && !s.special && !s.environment)
-        else {
-            return facts;
-        };
-        if let Some((image, clamp)) = base.image {
-            facts.image = Some(String::from_utf8_lossy(image).into_owned());
-            facts.clamp = clamp;
-        }
-        if let Some(f) = base.alpha_func {
-            if eq(f, "ge128") {
-                facts.alpha = AlphaMode::Mask(0.5);
-            } else if eq(f, "gt0") {
-                facts.alpha = AlphaMode::Mask(0.5 / 255.0);
-            } else if eq(f, "lt128") {
-                facts.alpha = AlphaMode::Mask(0.5);
-                facts.invert_alpha = true;
-            }
-            return facts;
-        }
-        match base.blend {
-            None => {}
-            Some((a, None)) if eq(a, "blend") => facts.alpha = AlphaMode::Blend,
-            Some((a, Some(b))) if eq(a, "gl_src_alpha") && eq(b, "gl_one_minus_src_alpha") => {
-                facts.alpha = AlphaMode::Blend;
-            }
-            Some((a, Some(b))) if eq(a, "gl_one") && eq(b, "gl_zero") => {}
-            Some(_) => facts.approximate = true,
-        }
-        facts
+        let def = ShaderText::new(text).find(name.as_bytes())?;
+        let shader = def.parse().ok()?;
+        let g = shader.gltf();
+        Some(Facts {
+            image: g.image.map(|i| String::from_utf8_lossy(i).into_owned()),
+            clamp: g.clamp,
+            alpha: match g.alpha {
+                Q3Alpha::Opaque => AlphaMode::Opaque,
+                Q3Alpha::Mask { cutoff } => AlphaMode::Mask(cutoff),
+                Q3Alpha::Blend => AlphaMode::Blend,
+            },
+            invert_alpha: g.invert_alpha,
+            double_sided: g.double_sided,
+            approximate: g.approximate,
+        })
     }
 
     // Tests may index and unwrap: a panic is a failed assertion.
