@@ -20,18 +20,6 @@ use super::md3::{Scripts, image_candidates, lookup_name};
 use super::{Loader, ModelRef, Q3Images, ext_of, folder, game_path, join, not_found, strip_ext};
 use crate::images;
 
-/// Doom 3's generated images that are not files (Image_init.cpp).
-const GENERATED: [&str; 8] = [
-    "_default",
-    "_white",
-    "_black",
-    "_flat",
-    "_ambient",
-    "_quadratic",
-    "_noFalloff",
-    "_fog",
-];
-
 pub(super) fn resolve(
     scene: &mut Scene,
     model: ModelRef<'_>,
@@ -173,71 +161,36 @@ fn mesh_names(bytes: &[u8]) -> Vec<(String, String)> {
     out
 }
 
-/// The `md5skin`/`md5bumpmap` lines of the `md5.cfg` (or `md3.cfg`) in `dir`:
-/// `(command, mesh, image)`.
+/// The `md5skin`/`md5bumpmap` lines (and md3's) of the `md5.cfg` or `md3.cfg` in `dir`,
+/// read with `idmodel_md5::cube2`: `(command, mesh, image)`, the image without its
+/// `<…>` load commands.
 fn cube2_lines(loader: &mut Loader<'_>, dir: &str) -> Vec<(String, String, String)> {
+    use idmodel_md5::cube2::{Cfg, Command, Word, texture_file};
+    let text =
+        |w: &Word<'_>| String::from_utf8_lossy(&w.unescaped().collect::<Vec<u8>>()).into_owned();
     let mut out = Vec::new();
     for cfg in ["md5.cfg", "md3.cfg"] {
         let path = join(dir, cfg);
         let Ok(Some(bytes)) = loader.files().read(&path) else {
             continue;
         };
-        for line in String::from_utf8_lossy(&bytes).lines() {
-            let words = cfg_words(line);
-            let mut it = words.iter();
-            let (Some(cmd), Some(mesh), Some(tex)) = (it.next(), it.next(), it.next()) else {
-                continue;
-            };
-            let cmd = cmd.to_ascii_lowercase();
-            let cmd = match cmd.as_str() {
-                "md5skin" | "md3skin" => "md5skin",
-                "md5bumpmap" | "md3bumpmap" => "md5bumpmap",
-                _ => continue,
-            };
-            out.push((cmd.to_owned(), mesh.clone(), strip_prefixes(tex)));
-        }
-    }
-    out
-}
-
-/// The words of a cubescript line (quoted strings unquoted, `//` comments dropped).
-fn cfg_words(line: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut chars = line.chars().peekable();
-    while let Some(&c) = chars.peek() {
-        if c.is_whitespace() {
-            chars.next();
-        } else if c == '/' && line.contains("//") && {
-            let mut ahead = chars.clone();
-            ahead.next();
-            ahead.peek() == Some(&'/')
-        } {
-            break;
-        } else if c == '"' {
-            chars.next();
-            out.push(chars.by_ref().take_while(|&c| c != '"').collect());
-        } else {
-            let mut w = String::new();
-            while let Some(&c) = chars.peek() {
-                if c.is_whitespace() {
-                    break;
-                }
-                w.push(c);
-                chars.next();
+        for command in Cfg::new(&bytes).commands().map_while(Result::ok) {
+            match command {
+                Command::Skin { mesh, diffuse, .. } => out.push((
+                    "md5skin".to_owned(),
+                    text(&mesh),
+                    String::from_utf8_lossy(texture_file(text(&diffuse).as_bytes())).into_owned(),
+                )),
+                Command::Bumpmap { mesh, normal, .. } => out.push((
+                    "md5bumpmap".to_owned(),
+                    text(&mesh),
+                    String::from_utf8_lossy(texture_file(text(&normal).as_bytes())).into_owned(),
+                )),
+                _ => {}
             }
-            out.push(w);
         }
     }
     out
-}
-
-/// A Cube 2 texture name without its `<cmd>` prefixes (`<dds>a.png` → `a.png`).
-fn strip_prefixes(tex: &str) -> String {
-    let mut t = tex;
-    while let Some(rest) = t.strip_prefix('<') {
-        t = rest.split_once('>').map_or("", |(_, r)| r);
-    }
-    t.to_owned()
 }
 
 /// What a material takes from a Doom 3 declaration.
@@ -370,185 +323,55 @@ pub(super) fn flip_green(image: Image) -> Option<Image> {
     }
 }
 
-/// A small reader of Doom 3 `.mtr` declarations: only what [`Decl`] needs.
+/// Doom 3 declarations read with `idmodel_md5::material` (idLexer tokens, Doom's
+/// grammar and image programs), turned into [`Decl`].
 pub(super) mod mtr {
-    use super::{Decl, GENERATED, canonical};
+    use super::Decl;
+    use idmodel_md5::material::{AlphaTest, ImageProgram, MaterialText, Node, Op};
 
-    /// idLexer-like tokens: words, quoted strings, and `{ } ( ) ,` as their own tokens;
-    /// `//` and `/* */` comments skipped.
-    fn tokens(text: &[u8]) -> Vec<String> {
-        let mut out = Vec::new();
-        let mut i = 0usize;
-        let at = |i: usize| text.get(i).copied();
-        while let Some(c) = at(i) {
-            if c <= b' ' {
-                i = i.saturating_add(1);
-            } else if c == b'/' && at(i.saturating_add(1)) == Some(b'/') {
-                while at(i).is_some_and(|c| c != b'\n') {
-                    i = i.saturating_add(1);
-                }
-            } else if c == b'/' && at(i.saturating_add(1)) == Some(b'*') {
-                i = i.saturating_add(2);
-                while at(i).is_some()
-                    && !(at(i) == Some(b'*') && at(i.saturating_add(1)) == Some(b'/'))
-                {
-                    i = i.saturating_add(1);
-                }
-                i = i.saturating_add(2);
-            } else if c == b'"' {
-                let start = i.saturating_add(1);
-                let mut end = start;
-                while at(end).is_some_and(|c| c != b'"') {
-                    end = end.saturating_add(1);
-                }
-                out.push(
-                    String::from_utf8_lossy(text.get(start..end).unwrap_or_default()).into_owned(),
-                );
-                i = end.saturating_add(1);
-            } else if matches!(c, b'{' | b'}' | b'(' | b')' | b',') {
-                out.push(char::from(c).to_string());
-                i = i.saturating_add(1);
-            } else {
-                let start = i;
-                while at(i).is_some_and(|c| {
-                    c > b' ' && !matches!(c, b'{' | b'}' | b'(' | b')' | b',' | b'"')
-                }) {
-                    i = i.saturating_add(1);
-                }
-                out.push(
-                    String::from_utf8_lossy(text.get(start..i).unwrap_or_default()).into_owned(),
-                );
-            }
+    /// The file image of a program: the innermost first image, `None` for a generated
+    /// image (`_white`, `_flat`, …) or, with `bump`, a bare `heightmap` (a height image,
+    /// not a normal map).
+    fn image(p: &ImageProgram<'_>, bump: bool) -> Option<String> {
+        if p.is_generated() {
+            return None;
         }
-        out
-    }
-
-    /// An image program at `toks[i..]`: its innermost first image, the index after it,
-    /// and whether it is a bare `heightmap` (a height image, not a normal map).
-    fn program(toks: &[String], i: usize) -> (Option<String>, usize, bool) {
-        let Some(first) = toks.get(i) else {
-            return (None, i, false);
-        };
-        if toks.get(i.saturating_add(1)).map(String::as_str) != Some("(") {
-            let img =
-                (!GENERATED.iter().any(|g| g.eq_ignore_ascii_case(first))).then(|| first.clone());
-            return (img, i.saturating_add(1), false);
-        }
-        let func = first.to_ascii_lowercase();
-        let (inner, mut j, _) = program(toks, i.saturating_add(2));
-        // Skip the other arguments up to the matching `)`.
-        let mut depth = 1usize;
-        while let Some(t) = toks.get(j) {
-            j = j.saturating_add(1);
-            if t == "(" {
-                depth = depth.saturating_add(1);
-            } else if t == ")" {
-                depth = depth.saturating_sub(1);
-                if depth == 0 {
-                    break;
+        if bump
+            && matches!(
+                p.node(),
+                Node::Call {
+                    op: Op::Heightmap,
+                    ..
                 }
-            }
+            )
+        {
+            return None;
         }
-        (inner, j, func == "heightmap")
+        let i = p.first_image();
+        (!i.is_empty() && i.first() != Some(&b'_')).then(|| String::from_utf8_lossy(i).into_owned())
     }
 
     /// The declaration of material `name` (canonical) in `text`, the first one.
     pub fn decl(text: &[u8], name: &str) -> Option<Decl> {
-        let toks = tokens(text);
-        let mut i = 0usize;
-        while let Some(t) = toks.get(i) {
-            // `[type] name {`
-            let next_is = |k: usize| toks.get(i.saturating_add(k)).map(String::as_str) == Some("{");
-            let (decl_name, open, material) = if next_is(1) {
-                (t, i.saturating_add(1), true)
-            } else if next_is(2) {
-                let material = t.eq_ignore_ascii_case("material");
-                (
-                    toks.get(i.saturating_add(1))?,
-                    i.saturating_add(2),
-                    material,
-                )
-            } else {
-                i = i.saturating_add(1);
-                continue;
-            };
-            let mut j = open.saturating_add(1);
-            let mut depth = 1usize;
-            while let Some(t) = toks.get(j) {
-                if t == "{" {
-                    depth = depth.saturating_add(1);
-                } else if t == "}" {
-                    depth = depth.saturating_sub(1);
-                    if depth == 0 {
-                        break;
-                    }
-                }
-                j = j.saturating_add(1);
-            }
-            if material && canonical(decl_name) == name {
-                return Some(body(
-                    toks.get(open.saturating_add(1)..j).unwrap_or_default(),
-                ));
-            }
-            i = j.saturating_add(1);
-        }
-        None
-    }
-
-    fn body(toks: &[String]) -> Decl {
-        let mut d = Decl::default();
-        let mut i = 0usize;
-        let mut in_stage = false;
-        let mut stage_blend: Option<String> = None;
-        let mut stage_map: Option<(Option<String>, bool)> = None;
-        let lower = |i: usize| toks.get(i).map(|t| t.to_ascii_lowercase());
-        while let Some(t) = lower(i) {
-            i = i.saturating_add(1);
-            match t.as_str() {
-                "{" => {
-                    in_stage = true;
-                    stage_blend = None;
-                    stage_map = None;
-                }
-                "}" => {
-                    in_stage = false;
-                    if let (Some(b), Some((img, height))) = (stage_blend.take(), stage_map.take()) {
-                        match b.as_str() {
-                            "diffusemap" if d.diffuse.is_none() => d.diffuse = img,
-                            "bumpmap" if d.bump.is_none() && !height => d.bump = img,
-                            _ => {}
-                        }
-                    }
-                }
-                "diffusemap" | "bumpmap" | "specularmap" if !in_stage => {
-                    let (img, next, height) = program(toks, i);
-                    i = next;
-                    match t.as_str() {
-                        "diffusemap" if d.diffuse.is_none() => d.diffuse = img,
-                        "bumpmap" if d.bump.is_none() && !height => d.bump = img,
-                        _ => {}
-                    }
-                }
-                "blend" if in_stage => stage_blend = lower(i),
-                "map" if in_stage => {
-                    let (img, next, height) = program(toks, i);
-                    i = next;
-                    stage_map = Some((img, height));
-                }
-                "qer_editorimage" => {
-                    d.editor = toks.get(i).cloned();
-                    i = i.saturating_add(1);
-                }
-                "alphatest" => {
-                    d.alpha_test = toks.get(i).and_then(|v| v.parse().ok());
-                }
-                "translucent" => d.translucent = true,
-                "twosided" => d.two_sided = true,
-                "clamp" | "zeroclamp" | "alphazeroclamp" => d.clamp = true,
-                _ => {}
-            }
-        }
-        d
+        let d = MaterialText::new(text).find(name.as_bytes())?;
+        let m = d.material().ok()?;
+        let g = m.gltf();
+        Some(Decl {
+            diffuse: g
+                .base_color
+                .filter(|_| !g.from_editor_image)
+                .and_then(|p| image(&p, false)),
+            bump: g.normal.and_then(|p| image(&p, true)),
+            editor: m.editor_image.and_then(|p| image(&p, false)),
+            alpha_test: m.stages().find_map(|s| match s.alpha_test {
+                Some(AlphaTest::Constant(v)) => Some(v),
+                Some(AlphaTest::Expression(_)) => Some(0.5),
+                None => None,
+            }),
+            translucent: m.translucent,
+            two_sided: g.double_sided,
+            clamp: g.clamp,
+        })
     }
 
     // Tests may index and unwrap: a panic is a failed assertion.
