@@ -371,6 +371,14 @@ pub enum TgaOrigin {
     Honoured,
 }
 
+/// A decoder's message on one line (image-rs's may end with or hold line breaks).
+fn one_line(e: &dyn core::fmt::Display) -> String {
+    e.to_string()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 fn limits() -> image::Limits {
     let mut l = image::Limits::default();
     l.max_image_width = Some(MAX_SIDE);
@@ -382,7 +390,9 @@ fn limits() -> image::Limits {
 fn decode_with(bytes: &[u8], format: image::ImageFormat, what: &str) -> Result<Rgba, String> {
     let mut reader = image::ImageReader::with_format(Cursor::new(bytes), format);
     reader.limits(limits());
-    let img = reader.decode().map_err(|e| format!("{what}: {e}"))?;
+    let img = reader
+        .decode()
+        .map_err(|e| format!("{what}: {}", one_line(&e)))?;
     let rgba = img.into_rgba8();
     let (width, height) = rgba.dimensions();
     Ok(Rgba {
@@ -542,9 +552,13 @@ pub fn check_encoded(bytes: &[u8], mime: Mime) -> Result<(u32, u32), String> {
         Mime::Jpeg => image::ImageFormat::Jpeg,
     };
     let reader = image::ImageReader::with_format(Cursor::new(bytes), format);
-    let (w, h) = reader
-        .into_dimensions()
-        .map_err(|e| format!("{}: {e}", mime.extension().to_ascii_uppercase()))?;
+    let (w, h) = reader.into_dimensions().map_err(|e| {
+        format!(
+            "{}: {}",
+            mime.extension().to_ascii_uppercase(),
+            one_line(&e)
+        )
+    })?;
     area(mime.extension(), w, h)?;
     Ok((w, h))
 }
