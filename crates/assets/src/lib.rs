@@ -50,11 +50,13 @@
 
 use std::collections::BTreeMap;
 
+pub mod images;
 pub mod pak;
 pub mod path;
 pub mod pk3;
 pub mod profile;
 pub mod root;
+pub mod textures;
 pub mod vfs;
 
 pub use profile::{DEFAULT_MAX_ENTRY_SIZE, Limits, Profile, ReadSeek};

@@ -7,6 +7,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use idmodel::{Format, detect};
 use idmodel_gltf::{ExportOptions, png_rgba8, to_glb, to_gltf};
 use idmodel_scene::Scene;
+
+use crate::textures;
 use idmodel_scene::axes::Axes;
 use idmodel_scene::obj;
 use idmodel_scene::render::{self, Picture, RenderOptions};
@@ -68,6 +70,7 @@ pub fn run(command: Command) -> Exit {
             force,
             max_output,
             dense_weights,
+            no_textures,
             keep_normals,
             game,
             anim_out,
@@ -97,6 +100,7 @@ pub fn run(command: Command) -> Exit {
                 skin: skin.as_deref(),
                 quiet,
                 max_bytes: max_output,
+                no_textures,
                 keep_normals,
             };
             let limits = Limits {
@@ -127,6 +131,7 @@ pub fn run(command: Command) -> Exit {
             size,
             background,
             force,
+            no_textures,
             keep_normals,
             game,
         } => {
@@ -142,6 +147,7 @@ pub fn run(command: Command) -> Exit {
                 skin: skin.as_deref(),
                 quiet: true,
                 max_bytes: None,
+                no_textures,
                 keep_normals,
             };
             render_file(&file, &output, &anims, frame, &options, force)
@@ -439,16 +445,30 @@ fn convert_one(
     let anims = load_anims(anims)?;
     let anim_inputs: Vec<Input<'_>> = anims.iter().map(Loaded::input).collect();
     let request = frame.request(&anim_inputs);
-    export(
+    let pending = textures::Pending::default();
+    let mut written = export(
         input,
         output,
         axes,
         limits,
         kind,
         policy,
-        || loaded.module.scene(&loaded.input(), &request),
-        || loaded.module.frame(&loaded.input(), &request),
-    )
+        || {
+            let mut s = loaded.module.scene(&loaded.input(), &request)?;
+            let (format, bytes) = (loaded.format, &loaded.bytes);
+            textures::apply(&mut s, input, format, bytes, frame.textures(), &pending);
+            Ok(s)
+        },
+        || {
+            let mut s = loaded.module.frame(&loaded.input(), &request)?;
+            let (format, bytes) = (loaded.format, &loaded.bytes);
+            textures::apply(&mut s, input, format, bytes, frame.textures(), &pending);
+            Ok(s)
+        },
+    )?;
+    written.missing = written.missing.saturating_add(pending.not_found());
+    pending.print(frame.quiet);
+    Ok(written)
 }
 
 /// A picture as a PNG file.
@@ -469,6 +489,9 @@ fn obj_files(frame: &Scene, stem: &str, axes: Axes) -> Result<(String, Beside), 
     }
     for t in &files.textures {
         beside.push((t.file.clone(), png_rgba8(t.width, t.height, t.pixels)?));
+    }
+    for (name, bytes) in &files.encoded {
+        beside.push((name.clone(), bytes.to_vec()));
     }
     Ok((files.obj, beside))
 }
@@ -515,6 +538,9 @@ fn export(
                     .map_err(|e| line(input, Failure::from(e)))?;
                 if !files.bin.is_empty() {
                     plan.side(&dir.join(&bin_name), files.bin);
+                }
+                for (name, bytes) in files.images {
+                    plan.side(&dir.join(name), bytes);
                 }
                 written.bytes = players::len(&files.json);
                 plan.output(output, files.json);
@@ -602,16 +628,28 @@ fn export_player(
     policy: Policy,
 ) -> Result<Written, Stop> {
     let request = frame.request(&[]);
-    export(
+    let pending = textures::Pending::default();
+    let mut written = export(
         input,
         output,
         axes,
         limits,
         kind,
         policy,
-        || formats::md3::player_scene(input, &request),
-        || formats::md3::player_frame(input, &request),
-    )
+        || {
+            let mut s = formats::md3::player_scene(input, &request)?;
+            textures::apply_player(&mut s, input, frame.textures(), &pending);
+            Ok(s)
+        },
+        || {
+            let mut s = formats::md3::player_frame(input, &request)?;
+            textures::apply_player(&mut s, input, frame.textures(), &pending);
+            Ok(s)
+        },
+    )?;
+    written.missing = written.missing.saturating_add(pending.not_found());
+    pending.print(frame.quiet);
+    Ok(written)
 }
 
 /// Every model file under `dir`, sorted, by extension (case-insensitive); a Quake III
@@ -900,6 +938,7 @@ fn render_file(
     if let Err(exit) = anims_apply(path, anims) {
         return exit;
     }
+    let pending = textures::Pending::default();
     let result = (|| -> Result<(), Stop> {
         let in_archive = crate::archives::is_virtual(path) && !crate::archives::is_file(path);
         let frame = if (path.is_dir() || in_archive) && formats::md3::is_player_folder(path) {
@@ -909,17 +948,25 @@ fn render_file(
                     "--anim applies to one md5mesh, not to a Quake III player folder",
                 )));
             }
-            formats::md3::player_frame(path, &frame.request(&[])).map_err(|f| line(path, f))?
+            let mut s =
+                formats::md3::player_frame(path, &frame.request(&[])).map_err(|f| line(path, f))?;
+            textures::apply_player(&mut s, path, frame.textures(), &pending);
+            s
         } else {
             let loaded = Loaded::open(path)?;
             let anims = load_anims(anims)?;
             let anim_inputs: Vec<Input<'_>> = anims.iter().map(Loaded::input).collect();
             let request = frame.request(&anim_inputs);
-            loaded
+            let mut s = loaded
                 .module
                 .frame(&loaded.input(), &request)
-                .map_err(|f| line(path, f))?
+                .map_err(|f| line(path, f))?;
+            let (format, bytes) = (loaded.format, &loaded.bytes);
+            textures::apply(&mut s, path, format, bytes, frame.textures(), &pending);
+            s
         };
+        let mut frame = frame;
+        textures::decode_for_render(&mut frame, path, &pending);
         let picture = render::render(&frame, options).map_err(|e| line(path, Failure::from(e)))?;
         let png = picture_png(&picture).map_err(|f| line(path, f))?;
         let mut plan = Plan::new(Policy { force, named: true });
@@ -927,7 +974,11 @@ fn render_file(
         plan.commit()
     })();
     match result {
-        Ok(()) => Exit::Ok,
+        Ok(()) => {
+            // `render` has no --quiet: its warnings are always shown.
+            pending.print(false);
+            Exit::Ok
+        }
         Err(e) => {
             error_line(e.line());
             e.exit()

@@ -23,6 +23,7 @@ mod md5_out;
 mod output;
 mod players;
 mod sidefiles;
+mod textures;
 mod usage;
 
 use std::io::Write as _;
@@ -158,6 +159,9 @@ enum Command {
         /// accessors (grows with frames²; for clients without sparse accessors).
         #[arg(long)]
         dense_weights: bool,
+        /// Write no images: materials keep their names and factors only.
+        #[arg(long)]
+        no_textures: bool,
         /// MD2: keep the file's normals even when every vertex uses one normal index
         /// (default: smooth normals computed from the triangles).
         #[arg(long)]
@@ -204,6 +208,9 @@ enum Command {
         /// Replace the output even when it is read-only. Never an input.
         #[arg(long)]
         force: bool,
+        /// Draw untextured (light grey), without reading any image.
+        #[arg(long)]
+        no_textures: bool,
         /// MD2: keep the file's normals even when every vertex uses one normal index
         /// (default: smooth normals computed from the triangles).
         #[arg(long)]

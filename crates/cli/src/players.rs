@@ -24,6 +24,8 @@ pub struct Choice<'a> {
     pub quiet: bool,
     /// `--max-output BYTES`: the budget of an animated scene (`None`: the default).
     pub max_bytes: Option<u64>,
+    /// `--no-textures`: no images in the output or the picture.
+    pub no_textures: bool,
     /// `--keep-normals`: MD2 normals as the file has them.
     pub keep_normals: bool,
 }
@@ -95,7 +97,9 @@ impl Written {
     pub fn count_textures(&mut self, scene: &Scene) {
         for m in &scene.materials {
             match &m.image {
-                Some(Image::Rgba8 { .. }) => self.embedded = self.embedded.saturating_add(1),
+                Some(Image::Rgba8 { .. } | Image::Encoded { .. }) => {
+                    self.embedded = self.embedded.saturating_add(1)
+                }
                 Some(Image::Uri(_)) => self.missing = self.missing.saturating_add(1),
                 None => {}
             }

@@ -414,12 +414,13 @@ fn a_batch_run_twice_needs_force() {
     assert_eq!(code(&o), 2, "{}", stderr(&o));
     assert!(stderr(&o).contains(&s(&bin)), "{}", stderr(&o));
     assert_kept(&bin, PRECIOUS);
-    assert_eq!(names(&out), ["a.bin"]);
+    // The skins are written beside the .gltf too (a_N.png), as side files like the .bin.
+    assert_eq!(names(&out), ["a.bin", "a_0.png", "a_1.png"]);
     let o = idmodel(&[
         &"convert", &folder, &"-o", &out, &"--to", &"gltf", &"--force",
     ]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
-    assert_eq!(names(&out), ["a.bin", "a.gltf"]);
+    assert_eq!(names(&out), ["a.bin", "a.gltf", "a_0.png", "a_1.png"]);
 }
 
 #[test]

@@ -339,7 +339,8 @@ fn check_scene(j: &Value, bytes: &[u8], what: &str, frame: Option<usize>) {
     } else {
         assert_eq!((targets, anims), (0, 0), "{what}: a still frame");
     }
-    // Skins: material names and image URIs; the primitive uses skin 0.
+    // Skins: material names; the primitive uses skin 0. A skin file the game data does
+    // not hold (none is beside these files) gives no image: never a URI to a missing file.
     let mats = j
         .get("materials")
         .map_or(0, |m| m.as_array().unwrap().len());
@@ -350,13 +351,15 @@ fn check_scene(j: &Value, bytes: &[u8], what: &str, frame: Option<usize>) {
         if name.is_ascii() {
             assert_eq!(j["materials"][0]["name"], name.as_str(), "{what}");
         }
-        let uri = j["images"][0]["uri"].as_str().unwrap();
-        if name
-            .bytes()
-            .all(|c| c.is_ascii_alphanumeric() || b"/._-".contains(&c))
-        {
-            assert_eq!(uri, name.trim_start_matches('/'), "{what}");
+        for img in j["images"].as_array().map_or(&[][..], Vec::as_slice) {
+            assert!(img.get("uri").is_none(), "{what}: a URI in a GLB: {img}");
         }
+        assert!(
+            j["materials"][0]["pbrMetallicRoughness"]
+                .get("baseColorTexture")
+                .is_none(),
+            "{what}: skin {name} is in no game data here, yet textured"
+        );
     }
 }
 
@@ -453,10 +456,17 @@ fn convert_to_obj() {
             assert!(close(f64::from(lo[k]), yup(wlo)[k]), "{lo:?} {wlo:?}");
             assert!(close(f64::from(hi[k]), yup(whi)[k]), "{hi:?} {whi:?}");
         }
-        // The skin is the material, referenced by its game path.
+        // The skin is the material, named by its game path; the skin file is not in the
+        // game data, so no map_Kd names it (every map_Kd is a file written beside).
         let mtl = std::fs::read_to_string(out.with_extension("mtl")).unwrap();
         let skin = skin_name(&bytes, &h, 0);
-        assert!(mtl.contains(&format!("map_Kd {skin}")), "{mtl}");
+        assert!(
+            mtl.contains(&format!("newmtl {}", skin.replace(' ', "_"))),
+            "{mtl}"
+        );
+        for l in mtl.lines().filter_map(|l| l.strip_prefix("map_Kd ")) {
+            assert!(out.with_file_name(l).is_file(), "{l}: {mtl}");
+        }
         assert!(text.contains("usemtl "), "{text}");
     }
 }

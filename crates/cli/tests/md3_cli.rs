@@ -503,7 +503,7 @@ fn convert_to_glb_and_gltf_validates() {
                 assert_close3(&pos["min"], lo, &what);
                 assert_close3(&pos["max"], hi, &what);
             }
-            // Materials: the surfaces' shader names, referenced as image URIs.
+            // Materials: the surfaces' shader names.
             let mats: Vec<&str> = j["materials"]
                 .as_array()
                 .unwrap()
@@ -512,13 +512,8 @@ fn convert_to_glb_and_gltf_validates() {
                 .collect();
             let shaders: Vec<String> = h.surfaces.iter().filter_map(|s| s.shader.clone()).collect();
             assert_eq!(mats, shaders, "{what}");
-            let uris: Vec<&str> = j["images"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|m| m["uri"].as_str().unwrap())
-                .collect();
-            assert_eq!(uris, shaders, "{what}");
+            // No image file is in the game data: no image, never a URI to a missing file.
+            assert!(j.get("images").is_none(), "{what}: {}", j["images"]);
             // The tag node sits at the tag of the base frame, turned to its axes.
             let (names, _) = node_graph(&j);
             let (tname, origin, axis) = tag(&bytes, &h, base, 0);
@@ -642,10 +637,18 @@ fn convert_to_obj() {
             assert!(close(f64::from(lo[k]), yup(wlo)[k]), "{lo:?} {wlo:?}");
             assert!(close(f64::from(hi[k]), yup(whi)[k]), "{hi:?} {whi:?}");
         }
+        // The shaders' images are in no game data here: no map_Kd names a missing file
+        // (every map_Kd is a file written beside), each shader is a material.
         let mtl = std::fs::read_to_string(out.with_extension("mtl")).unwrap();
         for surf in &h.surfaces {
             let shader = surf.shader.as_deref().unwrap();
-            assert!(mtl.contains(&format!("map_Kd {shader}")), "{mtl}");
+            assert!(
+                mtl.contains(&format!("newmtl {}", shader.replace(' ', "_"))),
+                "{mtl}"
+            );
+        }
+        for l in mtl.lines().filter_map(|l| l.strip_prefix("map_Kd ")) {
+            assert!(out.with_file_name(l).is_file(), "{l}: {mtl}");
         }
     }
 }

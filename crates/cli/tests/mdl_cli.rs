@@ -429,7 +429,19 @@ fn check_gltf(file: &Path, out: &Path) {
         raw.skins,
         "{what}"
     );
-    assert_eq!(g["images"].as_array().unwrap().len(), raw.skins, "{what}");
+    // One image per skin, and one more per skin with fullbright texels (the emissive
+    // texture).
+    let emissive = g["materials"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m.get("emissiveTexture").is_some())
+        .count();
+    assert_eq!(
+        g["images"].as_array().unwrap().len(),
+        raw.skins + emissive,
+        "{what}"
+    );
     assert_eq!(p["material"], 0);
     let anims = g
         .get("animations")

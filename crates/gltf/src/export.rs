@@ -10,10 +10,14 @@ use crate::error::invalid;
 use crate::{ExportError, ExportOptions};
 use idmodel_scene::axes::Axes;
 use idmodel_scene::{
-    AlphaMode, Animation, ChannelValues, Image, Interpolation, Primitive, Scene, unit_or_up,
+    AlphaMode, Animation, ChannelValues, Image, Interpolation, Mime, Primitive, Scene, Wrap,
+    unit_or_up,
 };
 
 type Result<T> = core::result::Result<T, ExportError>;
+
+/// Files to write beside a `.gltf`: `(file name, bytes)`.
+type Beside = Vec<(String, Vec<u8>)>;
 
 const ARRAY_BUFFER: u32 = 34962;
 const ELEMENT_ARRAY_BUFFER: u32 = 34963;
@@ -21,6 +25,7 @@ const UNSIGNED_SHORT: u32 = 5123;
 const UNSIGNED_INT: u32 = 5125;
 const FLOAT: u32 = 5126;
 const NEAREST: u32 = 9728;
+const CLAMP_TO_EDGE: u32 = 33071;
 const GLB_MAGIC: u32 = 0x4654_6C67; // "glTF"
 const CHUNK_JSON: u32 = 0x4E4F_534A; // "JSON"
 const CHUNK_BIN: u32 = 0x004E_4942; // "BIN\0"
@@ -34,13 +39,17 @@ pub struct GltfFiles {
     /// the scene needs no binary data; then the JSON names no buffer and nothing need be
     /// written.
     pub bin: Vec<u8>,
+    /// The images, to write beside the `.gltf` under the relative URIs the JSON gives
+    /// them: `(file name, bytes)`. Names are the `bin_uri` without its `.bin`, then
+    /// `_<n>.png` or `_<n>.jpg` (`model.bin` → `model_0.png`).
+    pub images: Vec<(String, Vec<u8>)>,
 }
 
 /// Writes `scene` as one binary glTF (`.glb`): JSON chunk, then a BIN chunk holding every
 /// buffer view, embedded PNG images included. Both chunks are padded to 4 bytes (JSON
 /// with spaces, BIN with zeros) as the GLB container requires.
 pub fn to_glb(scene: &Scene, options: &ExportOptions) -> Result<Vec<u8>> {
-    let (doc, bin) = build(scene, options, None)?;
+    let (doc, bin, _) = build(scene, options, None)?;
     let mut json = serde_json::to_vec(&doc).map_err(|e| ExportError::Image(e.to_string()))?;
     pad_to_4(&mut json, b' ');
     let mut bin = bin;
@@ -80,13 +89,14 @@ pub fn to_glb(scene: &Scene, options: &ExportOptions) -> Result<Vec<u8>> {
 }
 
 /// Writes `scene` as a `.gltf` JSON document whose single buffer is the file `bin_uri`
-/// (a relative URI such as `"model.bin"`); embedded images live in that buffer too.
+/// (a relative URI such as `"model.bin"`); the images are files of their own beside it
+/// ([`GltfFiles::images`]: PNG, or the PNG/JPEG bytes of an `Image::Encoded` unchanged).
 pub fn to_gltf(scene: &Scene, options: &ExportOptions, bin_uri: &str) -> Result<GltfFiles> {
-    let (doc, mut bin) = build(scene, options, Some(bin_uri))?;
+    let (doc, mut bin, images) = build(scene, options, Some(bin_uri))?;
     let json = serde_json::to_vec_pretty(&doc).map_err(|e| ExportError::Image(e.to_string()))?;
     bin.reserve_exact(3); // the padding, without a doubling of the buffer
     pad_to_4(&mut bin, 0);
-    Ok(GltfFiles { json, bin })
+    Ok(GltfFiles { json, bin, images })
 }
 
 fn pad_to_4(v: &mut Vec<u8>, with: u8) {
@@ -415,7 +425,7 @@ fn build(
     scene: &Scene,
     options: &ExportOptions,
     bin_uri: Option<&str>,
-) -> Result<(Value, Vec<u8>)> {
+) -> Result<(Value, Vec<u8>, Beside)> {
     let axes = options.axes;
     let graph = check_graph(scene)?;
     let mut buf = Buffers {
@@ -429,10 +439,13 @@ fn build(
         json!({"version": "2.0", "generator": concat!("idmodel-gltf ", env!("CARGO_PKG_VERSION"))}),
     );
 
-    // Materials, textures, images.
+    // Materials, textures, images, samplers.
     let mut images = Vec::new();
     let mut textures = Vec::new();
     let mut materials = Vec::new();
+    let mut samplers: Vec<(Wrap, Value)> = Vec::new();
+    let mut beside: Beside = Vec::new();
+    let image_stem = bin_uri.map(|u| u.strip_suffix(".bin").unwrap_or(u).to_string());
     for (mi, m) in scene.materials.iter().enumerate() {
         let mut pbr = Map::new();
         if m.base_color.iter().any(|f| !f.is_finite()) {
@@ -441,35 +454,98 @@ fn build(
                 m.name
             ));
         }
+        if m.emissive_factor
+            .iter()
+            .any(|f| !(f.is_finite() && *f >= 0.0))
+        {
+            return Err(invalid!(
+                "material {mi} ({:?}): bad emissive factor",
+                m.name
+            ));
+        }
         if m.base_color != [1.0; 4] {
             pbr.insert("baseColorFactor".into(), nums(&m.base_color));
         }
         pbr.insert("metallicFactor".into(), 0.into());
         pbr.insert("roughnessFactor".into(), 1.into());
-        if let Some(image) = &m.image {
-            let img = match image {
+        let (sampler, created) = match samplers.iter().position(|(w, _)| *w == m.wrap) {
+            Some(i) => (i, false),
+            None => {
+                let mut s = Map::new();
+                s.insert("magFilter".into(), NEAREST.into());
+                s.insert("minFilter".into(), NEAREST.into());
+                if m.wrap == Wrap::Clamp {
+                    s.insert("wrapS".into(), CLAMP_TO_EDGE.into());
+                    s.insert("wrapT".into(), CLAMP_TO_EDGE.into());
+                }
+                samplers.push((m.wrap, Value::Object(s)));
+                (samplers.len().saturating_sub(1), true)
+            }
+        };
+        let mut sampler_used = false;
+        let mut texture = |image: &Image, role: &str| -> Result<usize> {
+            let what = |e: &dyn core::fmt::Display| {
+                ExportError::Image(alloc::format!("material {mi} ({:?}) {role}: {e}", m.name))
+            };
+            let (bytes, mime) = match image {
                 Image::Rgba8 {
                     width,
                     height,
                     pixels,
-                } => {
-                    let png = encode_png(*width, *height, pixels).map_err(|e| {
-                        ExportError::Image(alloc::format!("material {mi} ({:?}): {e}", m.name))
-                    })?;
-                    let view = buf.view(&png, None)?;
-                    json!({"bufferView": view, "mimeType": "image/png", "name": m.name})
+                } => (
+                    encode_png(*width, *height, pixels).map_err(|e| what(&e))?,
+                    Mime::Png,
+                ),
+                Image::Encoded { mime, bytes } => (bytes.clone(), *mime),
+                Image::Uri(uri) => {
+                    images.push(json!({"uri": uri, "name": m.name}));
+                    textures.push(
+                        json!({"source": images.len().saturating_sub(1), "sampler": sampler}),
+                    );
+                    sampler_used = true;
+                    return Ok(textures.len().saturating_sub(1));
                 }
-                Image::Uri(uri) => json!({"uri": uri, "name": m.name}),
+            };
+            if bytes.is_empty() {
+                return Err(what(&"empty image file"));
+            }
+            let img = match &image_stem {
+                Some(stem) => {
+                    let file = alloc::format!("{stem}_{}.{}", beside.len(), mime.extension());
+                    beside.push((file.clone(), bytes));
+                    json!({"uri": file, "mimeType": mime.as_str(), "name": m.name})
+                }
+                None => {
+                    let view = buf.view(&bytes, None)?;
+                    json!({"bufferView": view, "mimeType": mime.as_str(), "name": m.name})
+                }
             };
             images.push(img);
-            textures.push(json!({"source": images.len().saturating_sub(1), "sampler": 0}));
-            pbr.insert(
-                "baseColorTexture".into(),
-                json!({"index": textures.len().saturating_sub(1)}),
-            );
-        }
+            textures.push(json!({"source": images.len().saturating_sub(1), "sampler": sampler}));
+            sampler_used = true;
+            Ok(textures.len().saturating_sub(1))
+        };
         let mut mat = Map::new();
         mat.insert("name".into(), m.name.clone().into());
+        if let Some(image) = &m.image {
+            let t = texture(image, "base colour")?;
+            pbr.insert("baseColorTexture".into(), json!({"index": t}));
+        }
+        if let Some(image) = &m.normal {
+            let t = texture(image, "normal map")?;
+            mat.insert("normalTexture".into(), json!({"index": t}));
+        }
+        if let Some(image) = &m.emissive {
+            let t = texture(image, "emissive")?;
+            mat.insert("emissiveTexture".into(), json!({"index": t}));
+        }
+        if created && !sampler_used {
+            // Created for this material but not used by it: leave it out.
+            samplers.truncate(sampler);
+        }
+        if m.emissive_factor != [0.0; 3] {
+            mat.insert("emissiveFactor".into(), nums(&m.emissive_factor));
+        }
         mat.insert("pbrMetallicRoughness".into(), Value::Object(pbr));
         match m.alpha {
             AlphaMode::Opaque => {}
@@ -539,7 +615,7 @@ fn build(
             }
             let textured = p
                 .material
-                .and_then(|m| scene.materials.get(m).map(|m| m.image.is_some()));
+                .and_then(|m| scene.materials.get(m).map(|m| m.images().next().is_some()));
             if p.material.is_some() && textured.is_none() {
                 return Err(invalid!("{what}: material {:?} out of range", p.material));
             }
@@ -783,12 +859,7 @@ fn build(
         }
     };
     put("images", images);
-    if !textures.is_empty() {
-        put(
-            "samplers",
-            vec![json!({"magFilter": NEAREST, "minFilter": NEAREST})],
-        );
-    }
+    put("samplers", samplers.into_iter().map(|(_, s)| s).collect());
     put("textures", textures);
     put("materials", materials);
     put("meshes", meshes);
@@ -820,7 +891,7 @@ fn build(
     }
     root.insert("scenes".into(), json!([sc]));
     root.insert("scene".into(), 0.into());
-    Ok((Value::Object(root), buf.bin))
+    Ok((Value::Object(root), buf.bin, beside))
 }
 
 /// Adds `name` to the root's `extensionsUsed` (once).

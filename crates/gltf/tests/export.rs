@@ -606,3 +606,65 @@ fn camera_zoom_is_an_animation_pointer() {
     };
     assert!(to_glb(&bad, &ExportOptions::default()).is_err());
 }
+
+/// Emissive and normal textures, a clamping sampler beside the repeating one, and a PNG
+/// kept byte for byte (`Image::Encoded`): in the GLB's buffer and, for `.gltf`, as files
+/// beside it; both validate.
+#[test]
+fn emissive_normal_clamp_and_encoded_images() {
+    let png = idmodel_gltf::png_rgba8(2, 2, &[200u8; 16]).unwrap();
+    let mut glow = Material::new("glow", Some(checker()));
+    glow.emissive = Some(checker());
+    glow.emissive_factor = [1.0, 1.0, 1.0];
+    glow.normal = Some(Image::Encoded {
+        mime: idmodel_scene::Mime::Png,
+        bytes: png.clone(),
+    });
+    let mut clamped = Material::new("decal", Some(checker()));
+    clamped.wrap = idmodel_scene::Wrap::Clamp;
+    let scene = Scene {
+        meshes: vec![Mesh {
+            primitives: vec![cube(Some(0)), cube(Some(1))],
+            ..Mesh::default()
+        }],
+        materials: vec![glow, clamped, Material::new("untextured", None)],
+        nodes: vec![mesh_node("box")],
+        ..Scene::default()
+    };
+    let json = export_and_validate("emissive_normal_clamp", &scene);
+    let m = &json["materials"];
+    assert_eq!(m[0]["emissiveFactor"], serde_json::json!([1.0, 1.0, 1.0]));
+    assert!(m[0]["emissiveTexture"]["index"].is_u64());
+    assert!(m[0]["normalTexture"]["index"].is_u64());
+    assert_eq!(
+        json["samplers"].as_array().unwrap().len(),
+        2,
+        "repeat and clamp"
+    );
+    let t1 = m[1]["pbrMetallicRoughness"]["baseColorTexture"]["index"]
+        .as_u64()
+        .unwrap();
+    let s1 = json["textures"][t1 as usize]["sampler"].as_u64().unwrap();
+    assert_eq!(json["samplers"][s1 as usize]["wrapS"], 33071);
+    assert!(
+        m[2]["pbrMetallicRoughness"]
+            .get("baseColorTexture")
+            .is_none()
+    );
+    // .gltf: images are files beside it; the encoded PNG unchanged.
+    let files = to_gltf(&scene, &ExportOptions::default(), "box.bin").unwrap();
+    assert_eq!(files.images.len(), 4);
+    assert!(
+        files
+            .images
+            .iter()
+            .any(|(name, bytes)| name.ends_with(".png") && *bytes == png)
+    );
+    let g: serde_json::Value = serde_json::from_slice(&files.json).unwrap();
+    for (img, (name, _)) in g["images"].as_array().unwrap().iter().zip(&files.images) {
+        assert_eq!(img["uri"], name.as_str());
+    }
+    // GLB: the encoded PNG's bytes are in the buffer as they were.
+    let glb = to_glb(&scene, &ExportOptions::default()).unwrap();
+    assert!(glb.windows(png.len()).any(|w| w == png.as_slice()));
+}

@@ -46,6 +46,7 @@ pub use scene::{
     AlphaMode, Animation, Camera, Channel, ChannelValues, Image, Interpolation, Material, Mesh,
     MorphTarget, Node, Primitive, Scene, Skin, unit_or_up,
 };
+pub use scene::{Mime, Wrap};
 
 /// `Result` with this crate's [`Error`].
 pub type Result<T, E = Error> = core::result::Result<T, E>;

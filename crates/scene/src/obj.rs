@@ -17,7 +17,9 @@
 //!   (glTF's) downwards from the top, so `vt u v` is written as `vt u (1 − v)`.
 //! - Materials go to `<stem>.mtl` (`mtllib`, `usemtl`); an embedded skin is named
 //!   `<stem>_<n>.png` by `map_Kd` and returned in [`ObjFiles::textures`] for the caller to
-//!   encode as that PNG; a skin file name is copied to `map_Kd`.
+//!   encode as that PNG; a PNG or JPEG kept as is ([`Image::Encoded`]) is named
+//!   `<stem>_<n>.png`/`.jpg` and returned in [`ObjFiles::encoded`]; a skin file name is
+//!   copied to `map_Kd`.
 //! - **Finite numbers only** (the one rule of every writer in the project): the adapters
 //!   put no NaN or infinity in a scene (a non-finite position, displacement or texture
 //!   coordinate read from a file becomes 0, a non-finite normal the up axis, and the
@@ -44,6 +46,9 @@ pub struct ObjFiles<'a> {
     pub mtl: Option<String>,
     /// Images to write beside the `.obj`, in material order.
     pub textures: Vec<ObjTexture<'a>>,
+    /// PNG or JPEG files ([`Image::Encoded`]) to write beside the `.obj` byte for byte:
+    /// `(file name, bytes)`, in material order.
+    pub encoded: Vec<(String, &'a [u8])>,
 }
 
 /// An embedded image the `.mtl` names: the caller writes it as the PNG `file`.
@@ -114,6 +119,11 @@ pub fn to_obj<'a>(scene: &'a Scene, stem: &str, axes: Axes) -> Result<ObjFiles<'
                         height: *height,
                         pixels,
                     });
+                }
+                Some(Image::Encoded { mime, bytes }) => {
+                    let file = format!("{stem}_{i}.{}", mime.extension());
+                    let _ = writeln!(mtl, "map_Kd {file}");
+                    out.encoded.push((file, bytes));
                 }
                 Some(Image::Uri(uri)) => {
                     let _ = writeln!(mtl, "map_Kd {uri}");

@@ -16,8 +16,13 @@
 //! - Shading: Lambert lighting (ambient 0.25 + diffuse 0.75) from a light above and left
 //!   of the viewer, with the interpolated vertex normals (the face normal where a part
 //!   has none), turned towards the viewer on back faces.
-//! - Texture: an embedded RGBA8 skin with the part's UVs, nearest texel, wrapping;
-//!   untextured parts are light grey times the material's base colour.
+//! - Texture: an embedded RGBA8 base-colour image with the part's UVs, nearest texel,
+//!   wrapping or clamped as the material says; untextured parts (and images still
+//!   encoded as PNG/JPEG or named by URI: the caller decodes them first) are light grey
+//!   times the material's base colour. The emissive texture is added after lighting.
+//! - Alpha: a `Mask` material drops the texels whose alpha (times the base colour's) is
+//!   below its cutoff, as glTF does (both faces and the depth buffer see the hole); a
+//!   `Blend` material is blended over what is behind it (in drawing order, no sorting).
 
 use alloc::format;
 use alloc::vec;
@@ -26,7 +31,7 @@ use alloc::vec::Vec;
 use idmodel_core::vec::{add, cross, dot, scale, sub};
 
 use crate::placed::{Placed, placed};
-use crate::{Error, Image, Material, Scene, unit_or_up};
+use crate::{AlphaMode, Error, Image, Material, Scene, Wrap, unit_or_up};
 
 /// Size and background of a picture.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -202,8 +207,11 @@ pub fn render(scene: &Scene, options: &RenderOptions) -> Result<Picture, Error> 
     for part in &parts {
         let p = part.prim;
         let material = p.material.and_then(|m| scene.materials.get(m));
-        let texture = texture_of(material, part);
+        let texture = texture_of(material.and_then(|m| m.image.as_ref()), material, part);
+        let glow = texture_of(material.and_then(|m| m.emissive.as_ref()), material, part);
+        let glow_factor = material.map_or([0.0; 3], |m| m.emissive_factor);
         let tint = material.map_or([1.0; 4], |m| m.base_color);
+        let alpha_mode = material.map_or(AlphaMode::Opaque, |m| m.alpha);
         let project = |i: u32| -> Option<Projected> {
             let i = usize::try_from(i).ok()?;
             let world = *part.positions.get(i)?;
@@ -257,9 +265,25 @@ pub fn render(scene: &Scene, options: &RenderOptions) -> Result<Picture, Error> 
                     if z.is_nan() || z >= *d {
                         continue;
                     }
-                    *d = z;
                     // Perspective-correct weights.
                     let (wa, wb, wc) = (ba * a.inv_z * z, bb * b.inv_z * z, bc * c.inv_z * z);
+                    let uv = [
+                        wa * a.uv[0] + wb * b.uv[0] + wc * c.uv[0],
+                        wa * a.uv[1] + wb * b.uv[1] + wc * c.uv[1],
+                    ];
+                    let base = match &texture {
+                        Some(t) => t.sample(uv),
+                        None => [0.8, 0.8, 0.8, 1.0],
+                    };
+                    let alpha = base[3] * tint[3];
+                    match alpha_mode {
+                        AlphaMode::Mask(cutoff) if alpha < cutoff => continue,
+                        AlphaMode::Blend if alpha <= 0.0 => continue,
+                        _ => {}
+                    }
+                    if !matches!(alpha_mode, AlphaMode::Blend) {
+                        *d = z;
+                    }
                     let mut n = match (a.normal, b.normal, c.normal) {
                         (Some(na), Some(nb), Some(nc)) => {
                             norm(add(add(scale(na, wa), scale(nb, wb)), scale(nc, wc)))
@@ -274,22 +298,25 @@ pub fn render(scene: &Scene, options: &RenderOptions) -> Result<Picture, Error> 
                         n = scale(n, -1.0);
                     }
                     let light = 0.25 + 0.75 * dot(n, light).max(0.0);
-                    let base = match &texture {
-                        Some(t) => t.sample([
-                            wa * a.uv[0] + wb * b.uv[0] + wc * c.uv[0],
-                            wa * a.uv[1] + wb * b.uv[1] + wc * c.uv[1],
-                        ]),
-                        None => [0.8; 3],
-                    };
-                    let px_rgba = [
-                        byte_of(base[0] * tint[0] * light),
-                        byte_of(base[1] * tint[1] * light),
-                        byte_of(base[2] * tint[2] * light),
-                        255,
-                    ];
+                    let emit = glow.as_ref().map_or([0.0; 4], |t| t.sample(uv));
+                    let colour = [0, 1, 2].map(|k: usize| {
+                        let at = |v: &[f32]| v.get(k).copied().unwrap_or(0.0);
+                        at(&base) * at(&tint) * light + at(&emit) * at(&glow_factor)
+                    });
                     let start = at.saturating_mul(4);
                     if let Some(dst) = rgba.get_mut(start..start.saturating_add(4)) {
-                        dst.copy_from_slice(&px_rgba);
+                        let keep = if matches!(alpha_mode, AlphaMode::Blend) {
+                            alpha.clamp(0.0, 1.0)
+                        } else {
+                            1.0
+                        };
+                        for (o, c) in dst.iter_mut().zip(colour) {
+                            let under = f32::from(*o) / 255.0;
+                            *o = byte_of(c * keep + under * (1.0 - keep));
+                        }
+                        if let Some(o) = dst.get_mut(3) {
+                            *o = 255;
+                        }
                     }
                 }
             }
@@ -325,10 +352,16 @@ struct Texture<'a> {
     width: u32,
     height: u32,
     pixels: &'a [u8],
+    clamp: bool,
 }
 
-fn texture_of<'a>(material: Option<&'a Material>, p: &Placed<'_>) -> Option<Texture<'a>> {
-    match material?.image.as_ref()? {
+fn texture_of<'a>(
+    image: Option<&'a Image>,
+    material: Option<&Material>,
+    p: &Placed<'_>,
+) -> Option<Texture<'a>> {
+    let clamp = material.is_some_and(|m| m.wrap == Wrap::Clamp);
+    match image? {
         Image::Rgba8 {
             width,
             height,
@@ -346,6 +379,7 @@ fn texture_of<'a>(material: Option<&'a Material>, p: &Placed<'_>) -> Option<Text
                 width: *width,
                 height: *height,
                 pixels,
+                clamp,
             })
         }
         _ => None,
@@ -353,13 +387,16 @@ fn texture_of<'a>(material: Option<&'a Material>, p: &Placed<'_>) -> Option<Text
 }
 
 impl Texture<'_> {
-    /// Nearest texel at `uv` (wrapping), as linear-ish `[0, 1]` RGB.
-    fn sample(&self, [u, v]: [f32; 2]) -> [f32; 3] {
+    /// Nearest texel at `uv` (wrapping or clamped), as linear-ish `[0, 1]` RGBA.
+    fn sample(&self, [u, v]: [f32; 2]) -> [f32; 4] {
+        let clamp = self.clamp;
         let wrap = |t: f32| {
-            if t.is_finite() {
-                t - libm::floorf(t)
-            } else {
+            if !t.is_finite() {
                 0.0
+            } else if clamp {
+                t.clamp(0.0, 1.0)
+            } else {
+                t - libm::floorf(t)
             }
         };
         let x = u32_of(wrap(u) * f32_of(self.width)).min(self.width.saturating_sub(1));
@@ -369,9 +406,9 @@ impl Texture<'_> {
             .and_then(|r| r.checked_add(u64::from(x)))
             .and_then(|i| i.checked_mul(4))
             .and_then(|i| usize::try_from(i).ok());
-        match at.and_then(|i| self.pixels.get(i..i.saturating_add(3))) {
-            Some(&[r, g, b]) => [r, g, b].map(|c| f32::from(c) / 255.0),
-            _ => [1.0, 0.0, 1.0],
+        match at.and_then(|i| self.pixels.get(i..i.saturating_add(4))) {
+            Some(&[r, g, b, a]) => [r, g, b, a].map(|c| f32::from(c) / 255.0),
+            _ => [1.0, 0.0, 1.0, 1.0],
         }
     }
 }
@@ -381,7 +418,8 @@ impl Texture<'_> {
     clippy::indexing_slicing,
     clippy::arithmetic_side_effects,
     clippy::as_conversions,
-    clippy::unwrap_used
+    clippy::unwrap_used,
+    clippy::unreachable
 )]
 #[cfg(test)]
 mod tests {
@@ -489,6 +527,91 @@ mod tests {
             colours.dedup();
             assert!(colours.len() > 3, "{name}: {} colours", colours.len());
         }
+    }
+
+    /// A solid `rgba` 2×2 image.
+    fn solid(rgba: [u8; 4]) -> Image {
+        Image::Rgba8 {
+            width: 2,
+            height: 2,
+            pixels: rgba.repeat(4),
+        }
+    }
+
+    fn has_colour(pic: &Picture, pred: impl Fn(&[u8]) -> bool) -> bool {
+        pic.rgba.chunks(4).any(pred)
+    }
+
+    #[test]
+    fn textures_give_their_colours_masks_cut_and_emissive_adds() {
+        let opts = RenderOptions {
+            width: 64,
+            height: 64,
+            ..RenderOptions::default()
+        };
+        let draw = |m: Material| {
+            let mut prim = cube();
+            prim.material = Some(0);
+            render(&still(vec![prim], vec![m]), &opts).unwrap()
+        };
+        // A red texture: red pixels, no grey ones.
+        let red = draw(Material::new("red", Some(solid([255, 0, 0, 255]))));
+        assert!(has_colour(&red, |p| p[0] > 100 && p[1] < 10 && p[2] < 10));
+        assert!(!has_colour(&red, |p| p[1] > 30 && p != opts.background));
+        // Alpha below the MASK cutoff: nothing drawn; above it: drawn.
+        let mut cut = Material::new("cut", Some(solid([0, 255, 0, 100])));
+        cut.alpha = AlphaMode::Mask(0.5);
+        assert_eq!(coverage(&draw(cut.clone()), opts.background), 0.0);
+        cut.alpha = AlphaMode::Mask(0.2);
+        assert!(coverage(&draw(cut), opts.background) > 0.05);
+        // Emissive light is added after lighting: a black base with a blue glow is blue.
+        let mut glow = Material::new("glow", Some(solid([0, 0, 0, 255])));
+        glow.emissive = Some(solid([0, 0, 200, 255]));
+        glow.emissive_factor = [1.0; 3];
+        let pic = draw(glow);
+        assert!(has_colour(&pic, |p| p[2] >= 199 && p[0] == 0));
+        // An encoded image is not decoded here: the part is drawn untextured.
+        let enc = Material::new(
+            "png",
+            Some(Image::Encoded {
+                mime: crate::Mime::Png,
+                bytes: vec![1, 2, 3],
+            }),
+        );
+        let pic = draw(enc);
+        assert!(!has_colour(&pic, |p| p[0] != p[1] && p != opts.background));
+    }
+
+    #[test]
+    fn clamped_textures_stretch_the_edge() {
+        // UVs 0..2 over a 2×1 image, left red, right green: repeating shows red again on
+        // the far half, clamping keeps green.
+        let img = Image::Rgba8 {
+            width: 2,
+            height: 1,
+            pixels: vec![255, 0, 0, 255, 0, 255, 0, 255],
+        };
+        let tex = |wrap| {
+            let mut m = Material::new("t", Some(img.clone()));
+            m.wrap = wrap;
+            m
+        };
+        let clamp = Texture {
+            width: 2,
+            height: 1,
+            pixels: match &img {
+                Image::Rgba8 { pixels, .. } => pixels,
+                _ => unreachable!(),
+            },
+            clamp: true,
+        };
+        assert_eq!(clamp.sample([1.8, 0.5]), [0.0, 1.0, 0.0, 1.0]);
+        let repeat = Texture {
+            clamp: false,
+            ..clamp
+        };
+        assert_eq!(repeat.sample([1.2, 0.5]), [1.0, 0.0, 0.0, 1.0]);
+        assert_eq!(tex(Wrap::Clamp).wrap, Wrap::Clamp);
     }
 
     #[test]

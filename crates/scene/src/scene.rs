@@ -127,7 +127,12 @@ pub fn unit_or_up(v: [f32; 3]) -> [f32; 3] {
     }
 }
 
-/// A material: a name and an optional base-colour texture.
+/// A material: a name, an optional base-colour texture and the few facts of the engines'
+/// shaders and materials that glTF can say (alpha test or blend, two-sided, clamping,
+/// emissive and normal textures).
+///
+/// Build one with [`Material::new`] and set fields on it: fields are added over time, and
+/// a struct literal would break.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Material {
     /// Name (for MD2/MD3 the skin or shader name).
@@ -140,10 +145,27 @@ pub struct Material {
     pub alpha: AlphaMode,
     /// Whether back faces are drawn too.
     pub double_sided: bool,
+    /// Emissive texture (glTF `emissiveTexture`), for example a Quake skin's fullbright
+    /// texels (indices 224–255) on black; multiplied by [`Material::emissive_factor`].
+    pub emissive: Option<Image>,
+    /// Emissive factor (linear RGB); `[0, 0, 0]` (glTF's default) gives no emission.
+    pub emissive_factor: [f32; 3],
+    /// Tangent-space normal map in glTF's convention (+X right, **+Y up**: a Doom 3
+    /// bump map has its green channel inverted when it is decoded into this).
+    pub normal: Option<Image>,
+    /// How texture coordinates outside `[0, 1]` sample every texture of the material.
+    pub wrap: Wrap,
 }
 
 impl Material {
-    /// An opaque, single-sided, white material with `name` and `image`.
+    /// An opaque, single-sided, white material with `name` and `image`, repeating, with
+    /// no emissive or normal texture.
+    ///
+    /// ```
+    /// use idmodel_scene::{AlphaMode, Material, Wrap};
+    /// let m = Material::new("skin_0", None);
+    /// assert_eq!((m.alpha, m.wrap, m.double_sided), (AlphaMode::Opaque, Wrap::Repeat, false));
+    /// ```
     pub fn new(name: impl Into<String>, image: Option<Image>) -> Self {
         Self {
             name: name.into(),
@@ -151,8 +173,30 @@ impl Material {
             base_color: [1.0; 4],
             alpha: AlphaMode::Opaque,
             double_sided: false,
+            emissive: None,
+            emissive_factor: [0.0; 3],
+            normal: None,
+            wrap: Wrap::Repeat,
         }
     }
+
+    /// Every image of the material: base colour, emissive, normal (those present).
+    pub fn images(&self) -> impl Iterator<Item = &Image> {
+        [&self.image, &self.emissive, &self.normal]
+            .into_iter()
+            .flatten()
+    }
+}
+
+/// How texture coordinates outside `[0, 1]` are sampled (glTF sampler `wrapS`/`wrapT`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Wrap {
+    /// Tile the image (`REPEAT`, 10497): the engines' default.
+    #[default]
+    Repeat,
+    /// Clamp to the edge texels (`CLAMP_TO_EDGE`, 33071): Quake III `clampMap`, Doom 3
+    /// `clamp` and Doom 3's implicit materials.
+    Clamp,
 }
 
 /// glTF `alphaMode`.
@@ -161,10 +205,38 @@ pub enum AlphaMode {
     /// Alpha ignored.
     #[default]
     Opaque,
-    /// Texels with alpha below the cutoff are discarded.
+    /// Texels with alpha below the cutoff are discarded (glTF: a texel is drawn when its
+    /// alpha is **≥** the cutoff).
     Mask(f32),
     /// Alpha blended.
     Blend,
+}
+
+/// The type of an [`Image::Encoded`] file: the two glTF allows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mime {
+    /// `image/png`.
+    Png,
+    /// `image/jpeg`.
+    Jpeg,
+}
+
+impl Mime {
+    /// The MIME type (`image/png`, `image/jpeg`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Png => "image/png",
+            Self::Jpeg => "image/jpeg",
+        }
+    }
+
+    /// The usual file extension (`png`, `jpg`).
+    pub fn extension(self) -> &'static str {
+        match self {
+            Self::Png => "png",
+            Self::Jpeg => "jpg",
+        }
+    }
 }
 
 /// A texture image.
@@ -180,8 +252,20 @@ pub enum Image {
         /// `width × height × 4` bytes, rows top to bottom.
         pixels: Vec<u8>,
     },
+    /// A PNG or JPEG file kept byte for byte: the glTF writer embeds it unchanged (glTF
+    /// viewers decode it); the renderer needs it decoded to [`Image::Rgba8`] first (the
+    /// command does that with `idmodel-assets`).
+    Encoded {
+        /// PNG or JPEG.
+        mime: Mime,
+        /// The file's bytes.
+        bytes: Vec<u8>,
+    },
     /// A reference to an image file, written as the image `uri` (relative to the output
-    /// file). It is not read or checked; glTF viewers load only PNG and JPEG.
+    /// file). It is not read or checked; glTF viewers load only PNG and JPEG. The
+    /// command never writes one: it resolves every texture name to pixels
+    /// (`idmodel-assets`) or drops it with a warning, so no output names a file that was
+    /// not written.
     Uri(String),
 }
 

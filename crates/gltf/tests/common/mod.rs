@@ -141,6 +141,9 @@ pub fn export_and_validate(test: &str, scene: &Scene) -> serde_json::Value {
         if !files.bin.is_empty() {
             std::fs::write(dir.join(&bin_name), &files.bin).unwrap();
         }
+        for (name, bytes) in &files.images {
+            std::fs::write(dir.join(name), bytes).unwrap();
+        }
         validate(&glb_path);
         validate(&gltf_path);
         if axes == Axes::YUp {

@@ -384,7 +384,7 @@ fn inner_from_extras(scene: &Scene) -> Option<Model> {
                 // The raw indices stand while the material still shows them.
                 let shown = match scene.materials.get(i)?.image.as_ref()? {
                     Image::Rgba8 { pixels, .. } => pixels.clone(),
-                    Image::Uri(_) => return None,
+                    Image::Uri(_) | Image::Encoded { .. } => return None,
                 };
                 if skin_to_rgba_vec(&raw, &skin_options(flags)) == shown {
                     Some(SkinData::Single(raw))
