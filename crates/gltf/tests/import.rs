@@ -326,7 +326,8 @@ fn data_uri_triangle_reads_with_axes_and_winding() {
 
 #[test]
 fn hostile_documents_are_errors() {
-    let cases: Vec<(&str, Box<dyn FnOnce(&mut serde_json::Value)>)> = vec![
+    type Edit = Box<dyn FnOnce(&mut serde_json::Value)>;
+    let cases: Vec<(&str, Edit)> = vec![
         (
             "huge_count",
             Box::new(|d| d["accessors"][0]["count"] = 4_000_000_000u64.into()),

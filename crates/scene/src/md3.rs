@@ -90,7 +90,7 @@ mod clips;
 mod parts;
 mod player;
 
-pub use back::{BackOptions, Limits, MAX_SAMPLED_FRAMES, from_scene, record};
+pub use back::{BackOptions, Limits, MAX_SAMPLED_FRAMES, from_scene, record, to_bytes};
 
 use alloc::format;
 use alloc::string::String;

@@ -28,8 +28,7 @@ fn via_glb(bytes: &[u8]) -> Result<Vec<u8>, String> {
     let glb = to_glb(&scene, &ExportOptions::default()).map_err(|e| e.to_string())?;
     let back =
         from_glb(&glb, &ImportOptions::default(), &mut no_files).map_err(|e| e.to_string())?;
-    let model = from_scene(&back, &BackOptions::default()).map_err(|e| e.to_string())?;
-    write(&model).map_err(|e| e.to_string())
+    md3::to_bytes(&back, &BackOptions::default()).map_err(|e| e.to_string())
 }
 
 #[test]
@@ -64,11 +63,8 @@ fn every_corpus_md3_round_trips_byte_identical_through_glb() {
         println!("exception: {e}");
     }
     if !files.is_empty() {
-        assert!(
-            exceptions.iter().all(|e| e.contains("canonical layout")),
-            "{exceptions:#?}"
-        );
-        assert!(same > 0);
+        assert!(exceptions.is_empty(), "{exceptions:#?}");
+        assert!(same > 30, "only {same} files");
     }
 }
 

@@ -307,6 +307,38 @@ pub fn record(md3: &Md3<'_>) -> crate::Extras {
     if !st.is_empty() {
         x.set("md3.st", Value::List(st));
     }
+    // The bytes the owned model cannot hold (garbage after a name's NUL, say): the
+    // differences between the writer's form of the model and the file, applied by
+    // `to_bytes` when the written model is exactly this one (the same FNV-1a hash).
+    if let Ok(canonical) = idmodel_md3::write(&m) {
+        let original = md3.body().iter().chain(md3.trailing_bytes());
+        if canonical.len() == md3.body().len().saturating_add(md3.trailing_bytes().len()) {
+            let mut runs: Vec<Value> = Vec::new();
+            let mut run: Option<(usize, Vec<u8>)> = None;
+            for (i, (&a, &b)) in canonical.iter().zip(original).enumerate() {
+                if a == b {
+                    if let Some((start, bytes)) = run.take() {
+                        runs.push(Value::List(vec![int(start), Value::Str(hex(&bytes))]));
+                    }
+                    continue;
+                }
+                match &mut run {
+                    Some((_, bytes)) => bytes.push(b),
+                    None => run = Some((i, vec![b])),
+                }
+            }
+            if let Some((start, bytes)) = run.take() {
+                runs.push(Value::List(vec![int(start), Value::Str(hex(&bytes))]));
+            }
+            if !runs.is_empty() {
+                x.set("md3.patches", Value::List(runs));
+                x.set(
+                    "md3.hash",
+                    Value::Str(format!("{:016x}", fnv1a(&canonical))),
+                );
+            }
+        }
+    }
     if !m.trailing.is_empty() {
         x.set(
             "md3.trailing",
@@ -319,6 +351,74 @@ pub fn record(md3: &Md3<'_>) -> crate::Extras {
         );
     }
     x
+}
+
+fn hex(b: &[u8]) -> String {
+    let mut s = String::with_capacity(b.len().saturating_mul(2));
+    for x in b {
+        s.push_str(&format!("{x:02x}"));
+    }
+    s
+}
+
+fn unhex(s: &str) -> Option<Vec<u8>> {
+    let b = s.as_bytes();
+    b.chunks(2)
+        .map(|c| {
+            core::str::from_utf8(c)
+                .ok()
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+        })
+        .collect()
+}
+
+/// FNV-1a, 64 bits.
+fn fnv1a(b: &[u8]) -> u64 {
+    b.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &x| {
+        (h ^ u64::from(x)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// [`from_scene`], written: the file's bytes, with the `md3.patches` of [`record`]
+/// applied when the model written is exactly the one recorded (so the bytes an owned model
+/// cannot hold, such as garbage after a name's NUL, come back too).
+///
+/// ```
+/// use idmodel_md3::{Md3, Model, write};
+/// use idmodel_scene::{Options, md3};
+/// let bytes = write(&Model::example())?;
+/// let scene = md3::scene(&Md3::parse(&bytes)?, "m", &md3::Sidecars::default(), &Options::default())?;
+/// assert_eq!(md3::to_bytes(&scene, &md3::BackOptions::default())?, bytes);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn to_bytes(scene: &Scene, options: &BackOptions) -> Result<Vec<u8>, Error> {
+    let model = from_scene(scene, options)?;
+    let mut bytes =
+        idmodel_md3::write(&model).map_err(|e| err(format!("cannot write the MD3: {e}")))?;
+    let hash = scene.extras.get("md3.hash").and_then(Value::as_str);
+    if hash == Some(format!("{:016x}", fnv1a(&bytes)).as_str()) {
+        for run in scene
+            .extras
+            .get("md3.patches")
+            .and_then(Value::as_list)
+            .unwrap_or(&[])
+        {
+            let Some(l) = run.as_list() else { continue };
+            let start = l
+                .first()
+                .and_then(Value::as_int)
+                .and_then(|i| usize::try_from(i).ok());
+            let data = l.get(1).and_then(Value::as_str).and_then(unhex);
+            if let (Some(start), Some(data)) = (start, data) {
+                if let Some(dst) = bytes.get_mut(start..start.saturating_add(data.len())) {
+                    if dst.len() == data.len() {
+                        dst.copy_from_slice(&data);
+                    }
+                }
+            }
+        }
+    }
+    Ok(bytes)
 }
 
 // ---------------------------------------------------------------------------------------
