@@ -61,7 +61,25 @@ pub fn run(command: Command) -> Exit {
             force,
             max_output,
             dense_weights,
+            fps,
+            engine,
+            shader_prefix,
+            no_split,
         } => {
+            if crate::import::is_source(&input) || crate::import::is_target(&output, to) {
+                return crate::import::convert(&crate::import::ImportArgs {
+                    input: &input,
+                    output: &output,
+                    to,
+                    fps,
+                    engine: engine.map(|e| e.0),
+                    shader_prefix: &shader_prefix,
+                    no_split,
+                    keep_axes,
+                    force,
+                    quiet,
+                });
+            }
             let axes = if keep_axes { Axes::Keep } else { Axes::YUp };
             let frame = Choice {
                 frame,
@@ -454,6 +472,12 @@ fn export(
     let dir = output.parent().unwrap_or(Path::new(""));
     let mut written = Written::new(output);
     match kind {
+        OutKind::Md3 | OutKind::Md2 | OutKind::Mdl | OutKind::Md5mesh => {
+            return Err(Stop::Refused(line(
+                input,
+                format!("converting to .{} needs a .glb or .gltf input", kind.ext()),
+            )));
+        }
         OutKind::Glb | OutKind::Gltf => {
             let scene = scene().map_err(|f| line(input, f))?;
             written.count_textures(&scene);

@@ -18,6 +18,7 @@ mod check;
 mod commands;
 mod failure;
 mod formats;
+mod import;
 mod output;
 mod players;
 mod sidefiles;
@@ -143,6 +144,20 @@ enum Command {
         /// accessors (grows with frames²; for clients without sparse accessors).
         #[arg(long)]
         dense_weights: bool,
+        /// glTF → id: sample a node or skin animation at this rate (frames per second)
+        /// instead of at its key times.
+        #[arg(long, value_name = "FPS")]
+        fps: Option<f32>,
+        /// glTF → id: keep to this engine's limits (MD3: quake3 1000/2000, ioq3 999/1999
+        /// vertices/triangles per surface); a surface over them is split.
+        #[arg(long, value_enum)]
+        engine: Option<EngineArg>,
+        /// glTF → MD3: put this in front of every shader name made from a material.
+        #[arg(long, value_name = "PREFIX", default_value = "")]
+        shader_prefix: String,
+        /// glTF → id: refuse a surface over the --engine limits instead of splitting it.
+        #[arg(long)]
+        no_split: bool,
     },
     /// Draw a picture of the model with a small software renderer.
     Render {
@@ -217,6 +232,14 @@ pub enum OutKind {
     Gltf,
     /// Wavefront OBJ (one frame) with .mtl and PNG skins beside it.
     Obj,
+    /// Quake III MD3 (from a .glb or .gltf).
+    Md3,
+    /// Quake II MD2 (from a .glb or .gltf).
+    Md2,
+    /// Quake MDL (from a .glb or .gltf).
+    Mdl,
+    /// Doom 3 md5mesh (from a .glb or .gltf).
+    Md5mesh,
 }
 
 impl OutKind {
@@ -226,6 +249,10 @@ impl OutKind {
             OutKind::Glb => "glb",
             OutKind::Gltf => "gltf",
             OutKind::Obj => "obj",
+            OutKind::Md3 => "md3",
+            OutKind::Md2 => "md2",
+            OutKind::Mdl => "mdl",
+            OutKind::Md5mesh => "md5mesh",
         }
     }
 }
