@@ -66,7 +66,7 @@ pub fn run(command: Command) -> Exit {
             shader_prefix,
             no_split,
         } => {
-            if crate::import::is_source(&input) || crate::import::is_target(&output, to) {
+            if crate::import::is_target(&output, to) {
                 return crate::import::convert(&crate::import::ImportArgs {
                     input: &input,
                     output: &output,

@@ -45,11 +45,6 @@ fn ext_of(path: &Path) -> Option<String> {
         .map(str::to_ascii_lowercase)
 }
 
-/// Whether `input` is a file this command imports (`.glb`, `.gltf`).
-pub(crate) fn is_source(input: &Path) -> bool {
-    matches!(ext_of(input).as_deref(), Some("glb" | "gltf")) && !input.is_dir()
-}
-
 /// Whether `output` or `--to` names an id format (so the conversion is an import).
 pub(crate) fn is_target(output: &Path, to: Option<OutKind>) -> bool {
     target(output, to).is_ok_and(|t| t.is_some())

@@ -229,3 +229,78 @@ fn over_the_quake3_limit_splits_or_refuses_and_passes_check() {
         assert_eq!(Md3::parse(&bytes).unwrap().num_frames(), 3);
     }
 }
+
+mod property {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A small scene: one mesh of `n` vertices (positions within ±500), a triangle fan,
+    /// `t` morph targets keyed one per frame.
+    fn scene_of(base: Vec<[f32; 3]>, disp: Vec<Vec<[f32; 3]>>) -> Scene {
+        let n = base.len() as u32;
+        let mut p = Primitive {
+            positions: base,
+            uvs: (0..n).map(|i| [i as f32 / n as f32, 0.5]).collect(),
+            material: None,
+            ..Primitive::default()
+        };
+        for i in 1..n - 1 {
+            p.indices.extend([0, i, i + 1]);
+        }
+        for d in &disp {
+            p.targets.push(MorphTarget {
+                positions: d.clone(),
+                normals: Vec::new(),
+            });
+        }
+        let mut node = Node::new("m");
+        node.mesh = Some(0);
+        Scene {
+            meshes: vec![Mesh {
+                name: "m".into(),
+                primitives: vec![p],
+                ..Mesh::default()
+            }],
+            nodes: vec![node],
+            ..Scene::default()
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        #[test]
+        fn small_scenes_come_back_within_the_quantisation_step(
+            (base, disp) in (3usize..12, 0usize..4).prop_flat_map(|(n, t)| (
+                proptest::collection::vec([-250.0f32..250.0, -250.0f32..250.0, -250.0f32..250.0], n),
+                proptest::collection::vec(
+                    proptest::collection::vec([-200.0f32..200.0, -200.0f32..200.0, -200.0f32..200.0], n), t),
+            ))
+        ) {
+            let scene = scene_of(base.clone(), disp.clone());
+            let bytes = write(&from_scene(&scene, &BackOptions::default()).unwrap()).unwrap();
+            let m = Md3::parse(&bytes).unwrap();
+            let back = md3::scene(&m, "m", &Sidecars::default(), &Options::default()).unwrap();
+            prop_assert_eq!(m.num_frames(), disp.len() + 1);
+            let p = &back.meshes[0].primitives[0];
+            let q = &scene.meshes[0].primitives[0];
+            prop_assert_eq!(&p.indices, &q.indices);
+            prop_assert_eq!(&p.uvs, &q.uvs);
+            for f in 0..=disp.len() {
+                for v in 0..base.len() {
+                    let want = if f == 0 { q.positions[v] } else {
+                        let d = q.targets[f - 1].positions[v];
+                        [q.positions[v][0] + d[0], q.positions[v][1] + d[1], q.positions[v][2] + d[2]]
+                    };
+                    let got = if f == 0 { p.positions[v] } else {
+                        let d = p.targets[f - 1].positions[v];
+                        [p.positions[v][0] + d[0], p.positions[v][1] + d[1], p.positions[v][2] + d[2]]
+                    };
+                    for k in 0..3 {
+                        prop_assert!((got[k] - want[k]).abs() <= 1.0 / 128.0 + 1e-4,
+                            "frame {} vertex {}: {:?} vs {:?}", f, v, got, want);
+                    }
+                }
+            }
+        }
+    }
+}
