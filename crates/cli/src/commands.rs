@@ -75,6 +75,9 @@ pub fn run(command: Command) -> Exit {
             game,
             anim_out,
             fps,
+            engine,
+            shader_prefix,
+            no_split,
         } => {
             crate::archives::set_game(&game);
             if crate::md5_out::Md5Kind::of(&output).is_some() {
@@ -88,9 +91,27 @@ pub fn run(command: Command) -> Exit {
                 };
                 return crate::md5_out::convert(&input, &output, &request);
             }
-            if !anim_out.is_empty() || fps.is_some() {
+            if !anim_out.is_empty() {
+                return usage("--anim-out applies to md5 outputs (.md5mesh)");
+            }
+            if crate::import::is_target(&output, to) {
+                return crate::import::convert(&crate::import::ImportArgs {
+                    input: &input,
+                    output: &output,
+                    to,
+                    // 1..=1000 (the argument's range) is exact in f32.
+                    fps: fps.and_then(|f| u16::try_from(f).ok()).map(f32::from),
+                    engine: engine.map(|e| e.0),
+                    shader_prefix: &shader_prefix,
+                    no_split,
+                    keep_axes,
+                    force,
+                    quiet,
+                });
+            }
+            if fps.is_some() {
                 return usage(
-                    "--anim-out and --fps apply to md5 outputs (.md5mesh, .md5anim, .md5camera)",
+                    "--fps applies to conversions to id formats (.md3, .md2, .mdl, .md5mesh, .md5anim, .md5camera)",
                 );
             }
             let axes = if keep_axes { Axes::Keep } else { Axes::YUp };
@@ -525,6 +546,12 @@ fn export(
     let dir = output.parent().unwrap_or(Path::new(""));
     let mut written = Written::new(output);
     match kind {
+        OutKind::Md3 | OutKind::Md2 | OutKind::Mdl | OutKind::Md5mesh => {
+            return Err(Stop::Refused(line(
+                input,
+                format!("converting to .{} needs a .glb or .gltf input", kind.ext()),
+            )));
+        }
         OutKind::Glb | OutKind::Gltf => {
             let scene = scene().map_err(|f| line(input, f))?;
             written.count_textures(&scene);

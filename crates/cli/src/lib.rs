@@ -19,6 +19,7 @@ mod check;
 mod commands;
 mod failure;
 mod formats;
+mod import;
 mod md5_out;
 mod output;
 mod players;
@@ -174,10 +175,21 @@ enum Command {
         /// (default: beside the mesh, named after each clip).
         #[arg(long = "anim-out", value_name = "A.md5anim")]
         anim_out: Vec<PathBuf>,
-        /// md5 outputs: the frame rate of every md5anim and md5camera, resampling the
-        /// animation (default: the rate of the key times, else 24).
+        /// glTF → id: the frame rate of the written frames (md5anim, md5camera: resampled;
+        /// MD3: node or skin animation sampled at it instead of at its key times; default:
+        /// the key times' rate, else 24).
         #[arg(long, value_name = "FPS", value_parser = clap::value_parser!(u32).range(1..=1000))]
         fps: Option<u32>,
+        /// glTF → id: keep to this engine's limits (MD3: quake3 1000/2000, ioq3 999/1999
+        /// vertices/triangles per surface); a surface over them is split.
+        #[arg(long, value_enum)]
+        engine: Option<EngineArg>,
+        /// glTF → MD3: put this in front of every shader name made from a material.
+        #[arg(long, value_name = "PREFIX", default_value = "")]
+        shader_prefix: String,
+        /// glTF → id: refuse a surface over the --engine limits instead of splitting it.
+        #[arg(long)]
+        no_split: bool,
     },
     /// Draw a picture of the model with a small software renderer.
     Render {
@@ -263,6 +275,14 @@ pub enum OutKind {
     Gltf,
     /// Wavefront OBJ (one frame) with .mtl and PNG skins beside it.
     Obj,
+    /// Quake III MD3 (from a .glb or .gltf).
+    Md3,
+    /// Quake II MD2 (from a .glb or .gltf).
+    Md2,
+    /// Quake MDL (from a .glb or .gltf).
+    Mdl,
+    /// Doom 3 md5mesh (from a .glb or .gltf).
+    Md5mesh,
 }
 
 impl OutKind {
@@ -272,6 +292,10 @@ impl OutKind {
             OutKind::Glb => "glb",
             OutKind::Gltf => "gltf",
             OutKind::Obj => "obj",
+            OutKind::Md3 => "md3",
+            OutKind::Md2 => "md2",
+            OutKind::Mdl => "mdl",
+            OutKind::Md5mesh => "md5mesh",
         }
     }
 }

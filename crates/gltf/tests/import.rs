@@ -280,3 +280,150 @@ fn cube_scene() -> Scene {
 fn embedded_png_comes_back_as_pixels() {
     round_trip(&cube_scene(), "cube");
 }
+
+/// A `.gltf` of one triangle with its buffer as a data URI (`positions` then `indices`),
+/// patched by `edit`.
+fn tiny(edit: impl FnOnce(&mut serde_json::Value)) -> Result<Scene, ImportError> {
+    let mut bin = Vec::new();
+    for f in [0.0f32, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0] {
+        bin.extend_from_slice(&f.to_le_bytes());
+    }
+    for i in [0u16, 1, 2, 0] {
+        bin.extend_from_slice(&i.to_le_bytes());
+    }
+    const B64: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut text = String::new();
+    for c in bin.chunks(3) {
+        let n = c
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, &b)| n | (u32::from(b) << (16 - 8 * i)));
+        for k in 0..=c.len() {
+            text.push(B64[((n >> (18 - 6 * k)) & 63) as usize] as char);
+        }
+        for _ in c.len()..3 {
+            text.push('=');
+        }
+    }
+    let mut doc = serde_json::json!({
+        "asset": {"version": "2.0"},
+        "buffers": [{"byteLength": bin.len(), "uri": format!("data:application/octet-stream;base64,{text}")}],
+        "bufferViews": [{"buffer": 0, "byteLength": 36}, {"buffer": 0, "byteOffset": 36, "byteLength": 6}],
+        "accessors": [
+            {"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3"},
+            {"bufferView": 1, "componentType": 5123, "count": 3, "type": "SCALAR"}
+        ],
+        "meshes": [{"name": "tri", "primitives": [{"attributes": {"POSITION": 0}, "indices": 1}]}],
+        "nodes": [{"name": "n", "mesh": 0}],
+        "scenes": [{"nodes": [0]}]
+    });
+    edit(&mut doc);
+    from_gltf(
+        &serde_json::to_vec(&doc).unwrap(),
+        &ImportOptions::default(),
+        &mut no_files,
+    )
+}
+
+#[test]
+fn data_uri_triangle_reads_with_axes_and_winding() {
+    let s = tiny(|_| {}).unwrap();
+    let p = &s.meshes[0].primitives[0];
+    // glTF (1, 0, 0) is file +Y; (0, 1, 0) is file +Z (up).
+    assert_eq!(
+        p.positions,
+        vec![[0.0; 3], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
+    );
+    assert_eq!(p.indices, vec![0, 2, 1]);
+}
+
+#[test]
+fn hostile_documents_are_errors() {
+    type Edit = Box<dyn FnOnce(&mut serde_json::Value)>;
+    let cases: Vec<(&str, Edit)> = vec![
+        (
+            "huge_count",
+            Box::new(|d| d["accessors"][0]["count"] = 4_000_000_000u64.into()),
+        ),
+        (
+            "index_out_of_range",
+            Box::new(|d| d["meshes"][0]["primitives"][0]["indices"] = 7.into()),
+        ),
+        (
+            "bad_vertex_index",
+            Box::new(|d| d["accessors"][1]["count"] = 4.into()),
+        ),
+        (
+            "cycle",
+            Box::new(|d| {
+                d["nodes"] = serde_json::json!([{"children": [1]}, {"children": [0]}]);
+            }),
+        ),
+        (
+            "own_child",
+            Box::new(|d| d["nodes"] = serde_json::json!([{"children": [0]}])),
+        ),
+        (
+            "points",
+            Box::new(|d| d["meshes"][0]["primitives"][0]["mode"] = 0.into()),
+        ),
+        (
+            "view_past_buffer",
+            Box::new(|d| d["bufferViews"][0]["byteLength"] = 4000.into()),
+        ),
+        (
+            "sparse_past_end",
+            Box::new(|d| {
+                d["accessors"][0]["sparse"] = serde_json::json!({
+                "count": 1, "indices": {"bufferView": 1, "componentType": 5123},
+                "values": {"bufferView": 0}});
+                d["bufferViews"][1]["byteLength"] = 6.into();
+                // index 2 of view 1 is 2 (< 3, fine); make the count small so it is past the end
+                d["accessors"][0]["count"] = 0.into();
+            }),
+        ),
+        (
+            "zero_accessor_over_budget",
+            Box::new(|d| {
+                d["accessors"][0] = serde_json::json!({"componentType": 5126, "count": 900_000_000u64, "type": "VEC3"});
+            }),
+        ),
+        (
+            "not_gltf2",
+            Box::new(|d| d["asset"]["version"] = "1.0".into()),
+        ),
+    ];
+    for (name, edit) in cases {
+        let err = tiny(edit).expect_err(name);
+        let m = err.to_string();
+        assert!(!m.contains('\n') && !m.is_empty(), "{name}: {m}");
+        if name == "points" {
+            assert!(m.contains("mesh 0 (\"tri\")"), "{name}: {m}");
+        }
+        if name == "zero_accessor_over_budget" {
+            assert!(matches!(err, ImportError::OverBudget { .. }), "{name}: {m}");
+        }
+    }
+}
+
+#[test]
+fn strips_and_fans_are_triangulated() {
+    let strip = tiny(|d| d["meshes"][0]["primitives"][0]["mode"] = 5.into()).unwrap();
+    assert_eq!(strip.meshes[0].primitives[0].indices, vec![0, 2, 1]);
+    let fan = tiny(|d| d["meshes"][0]["primitives"][0]["mode"] = 6.into()).unwrap();
+    // glTF fan triangle {v1, v2, v0}, then the winding swap.
+    assert_eq!(fan.meshes[0].primitives[0].indices, vec![1, 0, 2]);
+}
+
+#[test]
+fn truncated_and_mutated_glb_never_panics() {
+    let glb = to_glb(&cube_scene(), &ExportOptions::default()).unwrap();
+    for cut in (0..glb.len()).step_by(97) {
+        let _ = from_glb(&glb[..cut], &ImportOptions::default(), &mut no_files);
+    }
+    for at in (0..glb.len()).step_by(13) {
+        let mut m = glb.clone();
+        m[at] ^= 0x5A;
+        let _ = from_glb(&m, &ImportOptions::default(), &mut no_files);
+    }
+}

@@ -85,9 +85,12 @@
 //!   refused before it is built, with a hint to raise the limit or export one frame.
 //! - Everything is in file axes and the file's clockwise winding; the exporter converts.
 
+mod back;
 mod clips;
 mod parts;
 mod player;
+
+pub use back::{BackOptions, Limits, MAX_SAMPLED_FRAMES, from_scene, record, to_bytes};
 
 use alloc::format;
 use alloc::string::String;
@@ -232,6 +235,10 @@ pub fn scene(
         }
     }
     scene.materials = materials.0;
+    if options.frame.is_none() {
+        // What glTF cannot say, for `from_scene` (the way back).
+        scene.extras = back::record(md3);
+    }
     Ok(scene)
 }
 

@@ -1,0 +1,1421 @@
+//! [`Scene`] → MD3 (the way back): [`from_scene`] builds an owned
+//! [`idmodel_md3::Model`] for the existing writer, and [`record`] keeps in
+//! [`Scene::extras`] what glTF cannot say, so MD3 → scene → glTF → scene → MD3 gives back
+//! the file byte for byte.
+//!
+//! What [`from_scene`] makes of a scene:
+//!
+//! - **Surfaces**: one per primitive (with vertices and triangles) of every node that
+//!   draws a mesh, in node then primitive order; positions are placed by the node's rest
+//!   transform (the identity for idmodel's MD3 scenes), quantised to 1/64 unit (refused
+//!   outside MD3's ±512 range), normals encoded to MD3's lat/long (q3map's
+//!   `NormalToLatLong`; face normals of the id winding when the primitive has none),
+//!   texture coordinates as they are. The surface is named after the mesh (a number added
+//!   when a mesh has several primitives) and its one shader is
+//!   [`BackOptions::shader_prefix`] + the material's name (or its image URI without the
+//!   extension), at most 63 bytes.
+//! - **Frames**: a mesh with morph targets gives frame 0 = the base and frame `k` = base +
+//!   target `k − 1` (how idmodel's morph adapters store frames; the weight animation says
+//!   which frame each key shows). A scene without morph targets whose first animation
+//!   moves nodes or joints is **sampled**: at its key times, or every `1 / fps` seconds
+//!   with [`BackOptions::fps`]; skinned meshes are baked (each vertex by its joints'
+//!   matrices × inverse bind matrices, weighted). Otherwise one frame.
+//! - **Tags**: every node named `tag_*`, per frame, from its transform relative to the
+//!   model root (its axis rows are the rotated X, Y, Z).
+//! - **Frame bounds, radius and local origin** as Quake III's tools compute them: the
+//!   box of the frame's quantised vertices, `localOrigin` 0, `radius` =
+//!   `RadiusFromBounds` (the length of the per-axis largest magnitude of the box).
+//! - **Limits** ([`BackOptions::limits`]): a surface over the engine's vertex or triangle
+//!   limit is split into surfaces that fit (triangles kept whole, in order), or the
+//!   write is refused naming the limit when [`BackOptions::split`] is off.
+//! - **Extras** ([`record`]): when the scene's `md3.*` extras still describe it (the same
+//!   frame count, surfaces and vertex counts), the header name, flags, frame names, bounds,
+//!   origins and radii, raw tags, surface idents, names, flags, shaders and own frame
+//!   counts, surfaces the scene could not hold (no vertices or no triangles), the normals
+//!   the float round trip cannot recover, non-finite texture coordinates and trailing
+//!   bytes come back from them.
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec;
+use alloc::vec::Vec;
+
+use idmodel_core::md3_normal;
+use idmodel_core::vec::{add, cross, length, sub};
+use idmodel_md3::{Engine, FrameInfo, Md3, Model, ShaderInfo, SurfaceData, TagInfo, Vertex};
+
+use crate::{ChannelValues, Error, Image, Interpolation, Scene, Value, unit_or_up};
+
+/// The per-surface limits a written MD3 keeps to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Most vertices per surface.
+    pub verts: usize,
+    /// Most triangles per surface.
+    pub triangles: usize,
+}
+
+impl Limits {
+    /// MD3's declared maxima (`MD3_MAX_VERTS` 4096, `MD3_MAX_TRIANGLES` 8192), which no
+    /// engine enforces.
+    pub const DECLARED: Limits = Limits {
+        verts: idmodel_md3::MAX_VERTS,
+        triangles: idmodel_md3::MAX_TRIANGLES,
+    };
+
+    /// The limits `engine` loads (Quake III 1.32: 1000 / 2000, ioq3: 999 / 1999), or
+    /// `None` for an engine that does not load MD3.
+    pub fn of(engine: Engine) -> Option<Limits> {
+        Some(Limits {
+            verts: idmodel_md3::max_verts(engine)?,
+            triangles: idmodel_md3::max_triangles(engine)?,
+        })
+    }
+}
+
+/// Options of [`from_scene`].
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct BackOptions {
+    /// Sample a node or skin animation at this rate instead of at its key times.
+    pub fps: Option<f32>,
+    /// Put in front of every shader name made from a material (`models/mapobjects/x/`).
+    pub shader_prefix: String,
+    /// Per-surface limits; `None`: none beyond what the file format can hold.
+    pub limits: Option<Limits>,
+    /// Split a surface over [`BackOptions::limits`] (default `false`: refuse it).
+    pub split: bool,
+}
+
+/// The most frames [`from_scene`] samples from an animation (`MD3_MAX_FRAMES`).
+pub const MAX_SAMPLED_FRAMES: usize = idmodel_md3::MAX_FRAMES;
+
+// ---------------------------------------------------------------------------------------
+// Extras: values
+
+fn bytes_value(b: &[u8]) -> Value {
+    match core::str::from_utf8(b) {
+        Ok(s) => Value::Str(s.to_string()),
+        Err(_) => Value::List(b.iter().map(|&x| Value::Int(i64::from(x))).collect()),
+    }
+}
+
+fn value_bytes(v: &Value) -> Option<Vec<u8>> {
+    match v {
+        Value::Str(s) => Some(s.as_bytes().to_vec()),
+        Value::List(l) => l
+            .iter()
+            .map(|x| x.as_int().and_then(|i| u8::try_from(i).ok()))
+            .collect(),
+        _ => None,
+    }
+}
+
+/// An `f32` exactly: a JSON number when finite, else its bits as `"bits:XXXXXXXX"`.
+fn f_value(f: f32) -> Value {
+    if f.is_finite() {
+        Value::Float(f)
+    } else {
+        Value::Str(format!("bits:{:08x}", f.to_bits()))
+    }
+}
+
+fn value_f(v: &Value) -> Option<f32> {
+    match v {
+        Value::Float(f) => Some(*f),
+        Value::Int(i) => i32::try_from(*i)
+            .ok()
+            .and_then(|i| i16::try_from(i).ok())
+            .map(f32::from),
+        Value::Str(s) => s
+            .strip_prefix("bits:")
+            .and_then(|h| u32::from_str_radix(h, 16).ok())
+            .map(f32::from_bits),
+        _ => None,
+    }
+}
+
+fn int(v: usize) -> Value {
+    Value::Int(i64::try_from(v).unwrap_or(i64::MAX))
+}
+
+// ---------------------------------------------------------------------------------------
+// Normals: the float path of the round trip
+
+/// The frame normal [`from_scene`] encodes: the base normal made unit, plus the frame's
+/// displacement (`None` for the base frame), made unit.
+fn frame_normal(base: [f32; 3], displacement: Option<[f32; 3]>) -> [f32; 3] {
+    let nb = unit_or_up(base);
+    match displacement {
+        None => nb,
+        Some(d) => unit_or_up(add(nb, d)),
+    }
+}
+
+/// The raw normal of surface `s`, frame `f` (frame 0 for a frame the surface lacks, as
+/// the scene adapter repeats it), vertex `v`.
+fn raw_normal(s: &SurfaceData, f: usize, v: usize) -> u16 {
+    s.frames
+        .get(f)
+        .or_else(|| s.frames.first())
+        .and_then(|fr| fr.get(v))
+        .map_or(0, |x| x.normal)
+}
+
+/// Whether the scene adapter turns surface `s` into a primitive.
+fn drawn(s: &SurfaceData) -> bool {
+    !s.st.is_empty() && !s.triangles.is_empty() && !s.frames.is_empty()
+}
+
+/// The `md3.*` extras of a model whose animated scene the MD3 adapter builds (every
+/// frame, frame 0 the base): everything [`from_scene`] needs to write it back byte for
+/// byte after a trip through glTF.
+pub fn record(md3: &Md3<'_>) -> crate::Extras {
+    let m = Model::from(*md3);
+    let mut x = crate::Extras::default();
+    x.set("md3.name", bytes_value(&m.name));
+    x.set("md3.flags", Value::Int(i64::from(m.flags)));
+    x.set("md3.num_skins", Value::Int(i64::from(m.num_skins)));
+    x.set(
+        "md3.frames",
+        Value::List(
+            m.frames
+                .iter()
+                .map(|f| {
+                    let mut v = vec![bytes_value(&f.name)];
+                    v.extend(
+                        f.mins
+                            .iter()
+                            .chain(&f.maxs)
+                            .chain(&f.local_origin)
+                            .map(|&c| f_value(c)),
+                    );
+                    v.push(f_value(f.radius));
+                    Value::List(v)
+                })
+                .collect(),
+        ),
+    );
+    x.set(
+        "md3.tags",
+        Value::List(
+            m.tags
+                .iter()
+                .map(|frame| {
+                    Value::List(
+                        frame
+                            .iter()
+                            .map(|t| {
+                                let mut v = vec![bytes_value(&t.name)];
+                                v.extend(
+                                    t.origin
+                                        .iter()
+                                        .chain(t.axis.iter().flatten())
+                                        .map(|&c| f_value(c)),
+                                );
+                                Value::List(v)
+                            })
+                            .collect(),
+                    )
+                })
+                .collect(),
+        ),
+    );
+    let frames = m.frames.len();
+    let mut surfaces = Vec::with_capacity(m.surfaces.len());
+    let mut normals = Vec::new();
+    let mut st = Vec::new();
+    for (si, s) in m.surfaces.iter().enumerate() {
+        let is_drawn = drawn(s);
+        let shaders = Value::List(
+            s.shaders
+                .iter()
+                .map(|sh| Value::List(vec![bytes_value(&sh.name), Value::Int(i64::from(sh.index))]))
+                .collect(),
+        );
+        let raw = if is_drawn {
+            Value::Null
+        } else {
+            Value::List(vec![
+                Value::List(
+                    s.triangles
+                        .iter()
+                        .flatten()
+                        .map(|&i| Value::Int(i64::from(i)))
+                        .collect(),
+                ),
+                Value::List(s.st.iter().flatten().map(|&c| f_value(c)).collect()),
+                Value::List(
+                    s.frames
+                        .iter()
+                        .map(|fr| {
+                            Value::List(
+                                fr.iter()
+                                    .flat_map(|v| {
+                                        v.xyz
+                                            .iter()
+                                            .map(|&c| Value::Int(i64::from(c)))
+                                            .chain([Value::Int(i64::from(v.normal))])
+                                    })
+                                    .collect(),
+                            )
+                        })
+                        .collect(),
+                ),
+            ])
+        };
+        surfaces.push(Value::List(vec![
+            bytes_value(&s.ident),
+            bytes_value(&s.name),
+            Value::Int(i64::from(s.flags)),
+            shaders,
+            int(s.frames.len()),
+            Value::Bool(is_drawn),
+            raw,
+        ]));
+        if !is_drawn {
+            continue;
+        }
+        for (v, uv) in s.st.iter().enumerate() {
+            if uv.iter().any(|c| !c.is_finite()) {
+                st.extend([int(si), int(v), f_value(uv[0]), f_value(uv[1])]);
+            }
+        }
+        // Simulate the float path: the adapter decodes (engine-exact), makes displacements
+        // of unit normals; the exporter writes the base made unit; from_scene adds them.
+        let verts = s.st.len();
+        for v in 0..verts {
+            let b = md3_normal::decode_exact(raw_normal(s, 0, v));
+            let base = unit_or_up(b);
+            for f in 0..frames.min(s.frames.len()) {
+                let raw = raw_normal(s, f, v);
+                let n = if f == 0 {
+                    frame_normal(base, None)
+                } else {
+                    let d = unit_or_up(md3_normal::decode_exact(raw));
+                    frame_normal(base, Some(sub(d, unit_or_up(b))))
+                };
+                if md3_normal::encode(n) != raw {
+                    normals.extend([int(si), int(f), int(v), Value::Int(i64::from(raw))]);
+                }
+            }
+        }
+    }
+    x.set("md3.surfaces", Value::List(surfaces));
+    if !normals.is_empty() {
+        x.set("md3.normals", Value::List(normals));
+    }
+    if !st.is_empty() {
+        x.set("md3.st", Value::List(st));
+    }
+    // The bytes the owned model cannot hold (garbage after a name's NUL, say): the
+    // differences between the writer's form of the model and the file, applied by
+    // `to_bytes` when the written model is exactly this one (the same FNV-1a hash).
+    if let Ok(canonical) = idmodel_md3::write(&m) {
+        let original = md3.body().iter().chain(md3.trailing_bytes());
+        if canonical.len() == md3.body().len().saturating_add(md3.trailing_bytes().len()) {
+            let mut runs: Vec<Value> = Vec::new();
+            let mut run: Option<(usize, Vec<u8>)> = None;
+            for (i, (&a, &b)) in canonical.iter().zip(original).enumerate() {
+                if a == b {
+                    if let Some((start, bytes)) = run.take() {
+                        runs.push(Value::List(vec![int(start), Value::Str(hex(&bytes))]));
+                    }
+                    continue;
+                }
+                match &mut run {
+                    Some((_, bytes)) => bytes.push(b),
+                    None => run = Some((i, vec![b])),
+                }
+            }
+            if let Some((start, bytes)) = run.take() {
+                runs.push(Value::List(vec![int(start), Value::Str(hex(&bytes))]));
+            }
+            if !runs.is_empty() {
+                x.set("md3.patches", Value::List(runs));
+                x.set(
+                    "md3.hash",
+                    Value::Str(format!("{:016x}", fnv1a(&canonical))),
+                );
+            }
+        }
+    }
+    if !m.trailing.is_empty() {
+        x.set(
+            "md3.trailing",
+            Value::List(
+                m.trailing
+                    .iter()
+                    .map(|&b| Value::Int(i64::from(b)))
+                    .collect(),
+            ),
+        );
+    }
+    x
+}
+
+fn hex(b: &[u8]) -> String {
+    let mut s = String::with_capacity(b.len().saturating_mul(2));
+    for x in b {
+        s.push_str(&format!("{x:02x}"));
+    }
+    s
+}
+
+fn unhex(s: &str) -> Option<Vec<u8>> {
+    let b = s.as_bytes();
+    b.chunks(2)
+        .map(|c| {
+            core::str::from_utf8(c)
+                .ok()
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+        })
+        .collect()
+}
+
+/// FNV-1a, 64 bits.
+fn fnv1a(b: &[u8]) -> u64 {
+    b.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &x| {
+        (h ^ u64::from(x)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// [`from_scene`], written: the file's bytes, with the `md3.patches` of [`record`]
+/// applied when the model written is exactly the one recorded (so the bytes an owned model
+/// cannot hold, such as garbage after a name's NUL, come back too).
+///
+/// ```
+/// use idmodel_md3::{Md3, Model, write};
+/// use idmodel_scene::{Options, md3};
+/// let bytes = write(&Model::example())?;
+/// let scene = md3::scene(&Md3::parse(&bytes)?, "m", &md3::Sidecars::default(), &Options::default())?;
+/// assert_eq!(md3::to_bytes(&scene, &md3::BackOptions::default())?, bytes);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn to_bytes(scene: &Scene, options: &BackOptions) -> Result<Vec<u8>, Error> {
+    let model = from_scene(scene, options)?;
+    let mut bytes =
+        idmodel_md3::write(&model).map_err(|e| err(format!("cannot write the MD3: {e}")))?;
+    let hash = scene.extras.get("md3.hash").and_then(Value::as_str);
+    if hash == Some(format!("{:016x}", fnv1a(&bytes)).as_str()) {
+        for run in scene
+            .extras
+            .get("md3.patches")
+            .and_then(Value::as_list)
+            .unwrap_or(&[])
+        {
+            let Some(l) = run.as_list() else { continue };
+            let start = l
+                .first()
+                .and_then(Value::as_int)
+                .and_then(|i| usize::try_from(i).ok());
+            let data = l.get(1).and_then(Value::as_str).and_then(unhex);
+            if let (Some(start), Some(data)) = (start, data) {
+                if let Some(dst) = bytes.get_mut(start..start.saturating_add(data.len())) {
+                    if dst.len() == data.len() {
+                        dst.copy_from_slice(&data);
+                    }
+                }
+            }
+        }
+    }
+    Ok(bytes)
+}
+
+// ---------------------------------------------------------------------------------------
+// Poses
+
+type Mat4 = [f32; 16];
+
+const IDENTITY: Mat4 = [
+    1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0,
+];
+
+fn at(m: &Mat4, col: usize, row: usize) -> f32 {
+    m.get(col.saturating_mul(4).saturating_add(row))
+        .copied()
+        .unwrap_or(0.0)
+}
+
+fn mul(a: &Mat4, b: &Mat4) -> Mat4 {
+    let mut out = [0.0f32; 16];
+    for c in 0..4 {
+        for r in 0..4 {
+            let mut s = 0.0f32;
+            for k in 0..4 {
+                s += at(a, k, r) * at(b, c, k);
+            }
+            if let Some(o) = out.get_mut(c.saturating_mul(4).saturating_add(r)) {
+                *o = s;
+            }
+        }
+    }
+    out
+}
+
+fn trs(t: [f32; 3], q: [f32; 4], s: [f32; 3]) -> Mat4 {
+    let q = idmodel_core::vec::quat_unit(q);
+    let m = idmodel_core::vec::rigid_matrix(q, t);
+    let mut out = m;
+    for (c, k) in s.iter().enumerate() {
+        for r in 0..3 {
+            if let Some(o) = out.get_mut(c.saturating_mul(4).saturating_add(r)) {
+                *o *= k;
+            }
+        }
+    }
+    out
+}
+
+fn apply(m: &Mat4, p: [f32; 3], w: f32) -> [f32; 3] {
+    let mut out = [0.0f32; 3];
+    for (r, o) in out.iter_mut().enumerate() {
+        *o = at(m, 0, r) * p[0] + at(m, 1, r) * p[1] + at(m, 2, r) * p[2] + at(m, 3, r) * w;
+    }
+    out
+}
+
+/// Local transforms of every node at time `t` of animation `anim` (rest without one).
+fn locals(scene: &Scene, anim: Option<usize>, t: f32) -> Vec<([f32; 3], [f32; 4], [f32; 3])> {
+    let mut out: Vec<_> = scene
+        .nodes
+        .iter()
+        .map(|n| (n.translation, n.rotation, n.scale))
+        .collect();
+    let Some(a) = anim.and_then(|a| scene.animations.get(a)) else {
+        return out;
+    };
+    for ch in &a.channels {
+        let Some(slot) = out.get_mut(ch.node) else {
+            continue;
+        };
+        let (k, frac) = key_at(&ch.times, t, ch.interpolation);
+        match &ch.values {
+            ChannelValues::Translation(v) => slot.0 = lerp3(v, k, frac),
+            ChannelValues::Scale(v) => slot.2 = lerp3(v, k, frac),
+            ChannelValues::Rotation(v) => {
+                let a = v.get(k).copied().unwrap_or(slot.1);
+                let b = v.get(k.saturating_add(1)).copied().unwrap_or(a);
+                slot.1 = nlerp(a, b, frac);
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The key before `t` and the fraction towards the next.
+fn key_at(times: &[f32], t: f32, interp: Interpolation) -> (usize, f32) {
+    let k = times.iter().rposition(|&x| x <= t).unwrap_or(0);
+    let (Some(&a), Some(&b)) = (times.get(k), times.get(k.saturating_add(1))) else {
+        return (k, 0.0);
+    };
+    if interp == Interpolation::Step || b <= a {
+        return (k, 0.0);
+    }
+    (k, ((t - a) / (b - a)).clamp(0.0, 1.0))
+}
+
+fn lerp3(v: &[[f32; 3]], k: usize, f: f32) -> [f32; 3] {
+    let a = v.get(k).copied().unwrap_or([0.0; 3]);
+    let b = v.get(k.saturating_add(1)).copied().unwrap_or(a);
+    if f == 0.0 {
+        return a;
+    }
+    [
+        a[0] + (b[0] - a[0]) * f,
+        a[1] + (b[1] - a[1]) * f,
+        a[2] + (b[2] - a[2]) * f,
+    ]
+}
+
+fn nlerp(a: [f32; 4], b: [f32; 4], f: f32) -> [f32; 4] {
+    if f == 0.0 {
+        return a;
+    }
+    let d = idmodel_core::vec::quat_dot(a, b);
+    let s = if d < 0.0 { -1.0 } else { 1.0 };
+    idmodel_core::vec::quat_unit([
+        a[0] + (s * b[0] - a[0]) * f,
+        a[1] + (s * b[1] - a[1]) * f,
+        a[2] + (s * b[2] - a[2]) * f,
+        a[3] + (s * b[3] - a[3]) * f,
+    ])
+}
+
+/// World matrices of every node from their local transforms (parents first; the scene's
+/// graph is checked acyclic by depth).
+fn worlds(scene: &Scene, local: &[([f32; 3], [f32; 4], [f32; 3])]) -> Vec<Mat4> {
+    let n = scene.nodes.len();
+    let mut parent = vec![None; n];
+    for (i, node) in scene.nodes.iter().enumerate() {
+        for &c in &node.children {
+            if let Some(p) = parent.get_mut(c) {
+                *p = Some(i);
+            }
+        }
+    }
+    (0..n)
+        .map(|i| {
+            let mut m = IDENTITY;
+            let mut at_node = Some(i);
+            let mut steps = 0usize;
+            while let Some(k) = at_node {
+                if steps > n {
+                    break;
+                }
+                steps = steps.saturating_add(1);
+                if let Some(&(t, q, s)) = local.get(k) {
+                    m = mul(&trs(t, q, s), &m);
+                }
+                at_node = parent.get(k).copied().flatten();
+            }
+            m
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------
+// The model
+
+/// One surface being built: its name, shader, texture coordinates, triangles and
+/// per-frame positions and normals.
+struct Work {
+    name: Vec<u8>,
+    shader: Vec<u8>,
+    st: Vec<[f32; 2]>,
+    triangles: Vec<[u32; 3]>,
+    frames: Vec<Posed>,
+}
+
+/// Positions and normals of one frame.
+type Posed = (Vec<[f32; 3]>, Vec<[f32; 3]>);
+
+fn err(m: String) -> Error {
+    Error::new(m)
+}
+
+fn shader_of(scene: &Scene, material: Option<usize>, prefix: &str) -> Vec<u8> {
+    let Some(m) = material.and_then(|m| scene.materials.get(m)) else {
+        return Vec::new();
+    };
+    let name = if m.name.is_empty() {
+        match &m.image {
+            Some(Image::Uri(u)) => u
+                .rsplit_once('.')
+                .map_or(u.as_str(), |(a, _)| a)
+                .to_string(),
+            _ => String::new(),
+        }
+    } else {
+        m.name.clone()
+    };
+    let mut out = prefix.as_bytes().to_vec();
+    out.extend_from_slice(name.as_bytes());
+    out
+}
+
+/// Face normals of the id winding (`(c − a) × (b − a)`), summed per vertex.
+fn face_normals(positions: &[[f32; 3]], triangles: &[[u32; 3]]) -> Vec<[f32; 3]> {
+    let mut out = vec![[0.0f32; 3]; positions.len()];
+    let get = |i: u32| {
+        positions
+            .get(usize::try_from(i).unwrap_or(usize::MAX))
+            .copied()
+    };
+    for t in triangles {
+        let (Some(a), Some(b), Some(c)) = (get(t[0]), get(t[1]), get(t[2])) else {
+            continue;
+        };
+        let n = cross(sub(c, a), sub(b, a));
+        for &i in t {
+            if let Some(o) = out.get_mut(usize::try_from(i).unwrap_or(usize::MAX)) {
+                *o = add(*o, n);
+            }
+        }
+    }
+    out
+}
+
+/// Which frame each morph target stands for is the target's index + 1; which animation
+/// time shows frame `k` (for tags), from the first one-hot weights key showing it.
+fn frame_times(scene: &Scene, node: usize, frames: usize) -> Vec<Option<(usize, f32)>> {
+    let mut out = vec![None; frames];
+    for (ai, a) in scene.animations.iter().enumerate() {
+        for ch in a.channels.iter().filter(|c| c.node == node) {
+            let targets = match &ch.values {
+                ChannelValues::SparseWeights { targets, .. } => *targets,
+                ChannelValues::Weights(w) => w.len().checked_div(ch.times.len()).unwrap_or(0),
+                _ => continue,
+            };
+            let Some(dense) = ch.values.dense(ch.times.len()) else {
+                continue;
+            };
+            for (k, &t) in ch.times.iter().enumerate() {
+                let row = dense
+                    .get(k.saturating_mul(targets)..k.saturating_add(1).saturating_mul(targets));
+                let Some(row) = row else { continue };
+                let shown = if row.iter().all(|&w| w == 0.0) {
+                    Some(0)
+                } else if row.iter().filter(|&&w| w != 0.0).count() == 1 {
+                    row.iter()
+                        .position(|&w| w == 1.0)
+                        .map(|p| p.saturating_add(1))
+                } else {
+                    None
+                };
+                if let Some(slot) = shown.and_then(|f| out.get_mut(f)) {
+                    if slot.is_none() {
+                        *slot = Some((ai, t));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Builds the MD3 of `scene` (see the module docs).
+///
+/// ```
+/// use idmodel_md3::{Md3, Model, write};
+/// use idmodel_scene::{Options, md3};
+/// let bytes = write(&Model::example())?;
+/// let model = Md3::parse(&bytes)?;
+/// let scene = md3::scene(&model, "m", &md3::Sidecars::default(), &Options::default())?;
+/// let back = md3::from_scene(&scene, &md3::BackOptions::default())?;
+/// assert_eq!(write(&back)?, bytes);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn from_scene(scene: &Scene, options: &BackOptions) -> Result<Model, Error> {
+    // The model root: the first node that draws a mesh, else the first node.
+    let draws: Vec<usize> = (0..scene.nodes.len())
+        .filter(|&i| scene.nodes.get(i).is_some_and(|n| n.mesh.is_some()))
+        .collect();
+    let morph_node = draws.iter().copied().find(|&i| {
+        scene
+            .nodes
+            .get(i)
+            .and_then(|n| n.mesh)
+            .and_then(|m| scene.meshes.get(m))
+            .is_some_and(|m| m.primitives.iter().any(|p| !p.targets.is_empty()))
+    });
+    let rest = worlds(scene, &locals(scene, None, 0.0));
+    // Frames: (animation, time) per frame for poses; morph frame index per frame.
+    let (frame_count, poses): (usize, Vec<Option<(usize, f32)>>) = match morph_node {
+        Some(node) => {
+            let targets = scene
+                .nodes
+                .get(node)
+                .and_then(|n| n.mesh)
+                .and_then(|m| scene.meshes.get(m))
+                .and_then(|m| m.primitives.first())
+                .map_or(0, |p| p.targets.len());
+            let n = targets.saturating_add(1);
+            (n, frame_times(scene, node, n))
+        }
+        None => match scene.animations.first() {
+            Some(a) if !a.channels.is_empty() => {
+                let end = a
+                    .channels
+                    .iter()
+                    .filter_map(|c| c.times.last().copied())
+                    .fold(0.0f32, f32::max);
+                let mut times: Vec<f32> = match options.fps.filter(|f| f.is_finite() && *f > 0.0) {
+                    Some(fps) => {
+                        let mut t = Vec::new();
+                        let mut k = 0u32;
+                        loop {
+                            let x = f32_of(k) / fps;
+                            if x > end + 1e-6 || t.len() >= MAX_SAMPLED_FRAMES {
+                                break;
+                            }
+                            t.push(x);
+                            k = k.saturating_add(1);
+                        }
+                        t
+                    }
+                    None => {
+                        let mut t: Vec<f32> = a
+                            .channels
+                            .iter()
+                            .flat_map(|c| c.times.iter().copied())
+                            .collect();
+                        t.sort_by(f32::total_cmp);
+                        t.dedup();
+                        t
+                    }
+                };
+                if times.len() > MAX_SAMPLED_FRAMES {
+                    return Err(err(format!(
+                        "animation {:?}: {} frames to sample, over MD3's {MAX_SAMPLED_FRAMES} (use --fps)",
+                        a.name,
+                        times.len()
+                    )));
+                }
+                if times.is_empty() {
+                    times.push(0.0);
+                }
+                (
+                    times.len(),
+                    times.into_iter().map(|t| Some((0, t))).collect(),
+                )
+            }
+            _ => (1, vec![None]),
+        },
+    };
+    let pose_worlds: Vec<Vec<Mat4>> = poses
+        .iter()
+        .map(|p| match (morph_node, p) {
+            (None, Some((a, t))) => worlds(scene, &locals(scene, Some(*a), *t)),
+            (Some(_), Some((a, t))) => worlds(scene, &locals(scene, Some(*a), *t)),
+            _ => rest.clone(),
+        })
+        .collect();
+
+    // Surfaces.
+    let mut work: Vec<Work> = Vec::new();
+    for &ni in &draws {
+        let Some(node) = scene.nodes.get(ni) else {
+            continue;
+        };
+        let Some(mesh) = node.mesh.and_then(|m| scene.meshes.get(m)) else {
+            continue;
+        };
+        let skin = node.skin.and_then(|s| scene.skins.get(s));
+        let several = mesh.primitives.len() > 1;
+        for (pi, p) in mesh.primitives.iter().enumerate() {
+            if p.positions.is_empty() || p.indices.is_empty() {
+                continue;
+            }
+            let n = p.positions.len();
+            let triangles: Vec<[u32; 3]> = p
+                .indices
+                .chunks_exact(3)
+                .map(|t| match *t {
+                    [a, b, c] => [a, b, c],
+                    _ => [0; 3],
+                })
+                .collect();
+            if let Some(bad) = p
+                .indices
+                .iter()
+                .find(|&&i| usize::try_from(i).map_or(true, |i| i >= n))
+            {
+                return Err(err(format!(
+                    "mesh {:?} primitive {pi}: index {bad} past its {n} vertices",
+                    mesh.name
+                )));
+            }
+            let mut frames = Vec::with_capacity(frame_count);
+            for f in 0..frame_count {
+                let (mut pos, nor): (Vec<[f32; 3]>, Vec<[f32; 3]>) = if morph_node == Some(ni) {
+                    let t = f.checked_sub(1).and_then(|k| p.targets.get(k));
+                    let pos = match t {
+                        Some(t) => p
+                            .positions
+                            .iter()
+                            .zip(&t.positions)
+                            .map(|(&a, &d)| add(a, d))
+                            .collect(),
+                        None => p.positions.clone(),
+                    };
+                    let nor = if p.normals.is_empty() {
+                        face_normals(&pos, &triangles)
+                            .into_iter()
+                            .map(unit_or_up)
+                            .collect()
+                    } else {
+                        p.normals
+                            .iter()
+                            .enumerate()
+                            .map(|(v, &b)| {
+                                frame_normal(
+                                    b,
+                                    t.map(|t| t.normals.get(v).copied().unwrap_or([0.0; 3])),
+                                )
+                            })
+                            .collect()
+                    };
+                    (pos, nor)
+                } else {
+                    (p.positions.clone(), Vec::new())
+                };
+                let w = pose_worlds.get(f).unwrap_or(&rest);
+                // Skinning or node placement.
+                if let (Some(skin), false) = (skin, p.influences.is_empty()) {
+                    let mats: Vec<Mat4> = skin
+                        .joints
+                        .iter()
+                        .enumerate()
+                        .map(|(k, &j)| {
+                            let ibm = skin
+                                .inverse_bind_matrices
+                                .get(k)
+                                .copied()
+                                .unwrap_or(IDENTITY);
+                            mul(w.get(j).unwrap_or(&IDENTITY), &ibm)
+                        })
+                        .collect();
+                    for (v, pairs) in pos.iter_mut().zip(&p.influences) {
+                        let sum: f32 = pairs.iter().map(|&(_, w)| w.max(0.0)).sum();
+                        if sum <= 0.0 {
+                            continue;
+                        }
+                        let mut out = [0.0f32; 3];
+                        for &(j, wt) in pairs {
+                            let m = mats.get(usize::from(j)).unwrap_or(&IDENTITY);
+                            let q = apply(m, *v, 1.0);
+                            out = add(out, idmodel_core::vec::scale(q, wt.max(0.0) / sum));
+                        }
+                        *v = out;
+                    }
+                } else if let Some(m) = w.get(ni).filter(|m| **m != IDENTITY) {
+                    for v in &mut pos {
+                        *v = apply(m, *v, 1.0);
+                    }
+                }
+                let nor = if nor.is_empty() {
+                    if p.normals.is_empty()
+                        || morph_node.is_none()
+                            && (skin.is_some() || w.get(ni).is_some_and(|m| *m != IDENTITY))
+                    {
+                        face_normals(&pos, &triangles)
+                            .into_iter()
+                            .map(unit_or_up)
+                            .collect()
+                    } else {
+                        p.normals.iter().map(|&b| frame_normal(b, None)).collect()
+                    }
+                } else {
+                    nor
+                };
+                frames.push((pos, nor));
+            }
+            let mut name = mesh.name.as_bytes().to_vec();
+            if name.is_empty() {
+                name = format!("surface{}", work.len()).into_bytes();
+            }
+            if several {
+                name.extend_from_slice(format!("{pi}").as_bytes());
+            }
+            work.push(Work {
+                name,
+                shader: shader_of(scene, p.material, &options.shader_prefix),
+                st: if p.uvs.len() == n {
+                    p.uvs.clone()
+                } else {
+                    vec![[0.0; 2]; n]
+                },
+                triangles,
+                frames,
+            });
+        }
+    }
+
+    // Tags.
+    let root = draws.first().copied();
+    let root_inv = |w: &[Mat4]| root.and_then(|r| w.get(r)).map_or(IDENTITY, rigid_inverse);
+    let tag_nodes: Vec<usize> = (0..scene.nodes.len())
+        .filter(|&i| {
+            scene
+                .nodes
+                .get(i)
+                .is_some_and(|n| n.name.starts_with("tag_"))
+        })
+        .collect();
+    let tags: Vec<Vec<TagInfo>> = pose_worlds
+        .iter()
+        .map(|w| {
+            let inv = root_inv(w);
+            tag_nodes
+                .iter()
+                .map(|&t| {
+                    let m = mul(&inv, w.get(t).unwrap_or(&IDENTITY));
+                    TagInfo {
+                        name: scene
+                            .nodes
+                            .get(t)
+                            .map(|n| n.name.as_bytes().to_vec())
+                            .unwrap_or_default(),
+                        origin: [at(&m, 3, 0), at(&m, 3, 1), at(&m, 3, 2)],
+                        axis: [
+                            [at(&m, 0, 0), at(&m, 0, 1), at(&m, 0, 2)],
+                            [at(&m, 1, 0), at(&m, 1, 1), at(&m, 1, 2)],
+                            [at(&m, 2, 0), at(&m, 2, 1), at(&m, 2, 2)],
+                        ],
+                    }
+                })
+                .collect()
+        })
+        .collect();
+
+    let names: Vec<Vec<u8>> = (0..frame_count)
+        .map(|f| {
+            let target = f.checked_sub(1).and_then(|k| {
+                morph_node
+                    .and_then(|n| scene.nodes.get(n))
+                    .and_then(|n| n.mesh)
+                    .and_then(|m| scene.meshes.get(m))
+                    .and_then(|m| m.target_names.get(k))
+            });
+            let mut s = match target {
+                Some(t) => t.as_bytes().to_vec(),
+                None if f == 0 => b"frame0".to_vec(),
+                None => format!("frame{f}").into_bytes(),
+            };
+            s.truncate(15);
+            s
+        })
+        .collect();
+
+    let mut model = build(work, tags, names, options)?;
+    apply_extras(&mut model, &scene.extras);
+    Ok(model)
+}
+
+fn f32_of(k: u32) -> f32 {
+    // u32 → f32 to the nearest (exact below 2²⁴).
+    let hi = u16::try_from(k >> 16).unwrap_or(u16::MAX);
+    let lo = u16::try_from(k & 0xFFFF).unwrap_or(0);
+    f32::from(hi) * 65536.0 + f32::from(lo)
+}
+
+/// The inverse of a rigid (rotation + translation, perhaps scaled) matrix, by its
+/// transpose for the 3×3 part.
+fn rigid_inverse(m: &Mat4) -> Mat4 {
+    let mut r = IDENTITY;
+    for c in 0..3usize {
+        for row in 0..3 {
+            let len2 = at(m, row, 0) * at(m, row, 0)
+                + at(m, row, 1) * at(m, row, 1)
+                + at(m, row, 2) * at(m, row, 2);
+            let k = if len2 > 0.0 { 1.0 / len2 } else { 0.0 };
+            if let Some(o) = r.get_mut(c.saturating_mul(4).saturating_add(row)) {
+                *o = at(m, row, c) * k;
+            }
+        }
+    }
+    let t = apply(&r, [at(m, 3, 0), at(m, 3, 1), at(m, 3, 2)], 1.0);
+    for (row, v) in t.iter().enumerate() {
+        if let Some(o) = r.get_mut(12usize.saturating_add(row)) {
+            *o = -v;
+        }
+    }
+    r
+}
+
+/// Splits a surface into pieces within `limits` (whole triangles, in order).
+fn split(w: Work, limits: Limits) -> Vec<Work> {
+    let verts = w.st.len();
+    if verts <= limits.verts && w.triangles.len() <= limits.triangles {
+        return vec![w];
+    }
+    let mut out = Vec::new();
+    let mut remap: Vec<Option<u32>> = vec![None; verts];
+    let mut used: Vec<usize> = Vec::new();
+    let mut tris: Vec<[u32; 3]> = Vec::new();
+    let flush = |used: &mut Vec<usize>,
+                 tris: &mut Vec<[u32; 3]>,
+                 remap: &mut Vec<Option<u32>>,
+                 out: &mut Vec<Work>| {
+        if tris.is_empty() {
+            return;
+        }
+        let mut name = w.name.clone();
+        if !out.is_empty() {
+            name.extend_from_slice(format!("{}", out.len().saturating_add(1)).as_bytes());
+        }
+        out.push(Work {
+            name,
+            shader: w.shader.clone(),
+            st: used
+                .iter()
+                .map(|&v| w.st.get(v).copied().unwrap_or([0.0; 2]))
+                .collect(),
+            triangles: core::mem::take(tris),
+            frames: w
+                .frames
+                .iter()
+                .map(|(p, n)| {
+                    (
+                        used.iter()
+                            .map(|&v| p.get(v).copied().unwrap_or([0.0; 3]))
+                            .collect(),
+                        used.iter()
+                            .map(|&v| n.get(v).copied().unwrap_or([0.0, 0.0, 1.0]))
+                            .collect(),
+                    )
+                })
+                .collect(),
+        });
+        for &v in used.iter() {
+            if let Some(r) = remap.get_mut(v) {
+                *r = None;
+            }
+        }
+        used.clear();
+    };
+    for t in &w.triangles {
+        let new = t
+            .iter()
+            .filter(|&&i| {
+                remap
+                    .get(usize::try_from(i).unwrap_or(usize::MAX))
+                    .is_some_and(Option::is_none)
+            })
+            .count();
+        if used.len().saturating_add(new) > limits.verts || tris.len() >= limits.triangles {
+            flush(&mut used, &mut tris, &mut remap, &mut out);
+        }
+        let mut nt = [0u32; 3];
+        for (o, &i) in nt.iter_mut().zip(t) {
+            let i = usize::try_from(i).unwrap_or(usize::MAX);
+            let slot = remap.get_mut(i);
+            *o = match slot {
+                Some(Some(r)) => *r,
+                Some(s) => {
+                    let r = u32::try_from(used.len()).unwrap_or(u32::MAX);
+                    *s = Some(r);
+                    used.push(i);
+                    r
+                }
+                None => 0,
+            };
+        }
+        tris.push(nt);
+    }
+    flush(&mut used, &mut tris, &mut remap, &mut out);
+    out
+}
+
+fn build(
+    work: Vec<Work>,
+    tags: Vec<Vec<TagInfo>>,
+    names: Vec<Vec<u8>>,
+    options: &BackOptions,
+) -> Result<Model, Error> {
+    let mut pieces = Vec::new();
+    for w in work {
+        match options.limits {
+            Some(l) if w.st.len() > l.verts || w.triangles.len() > l.triangles => {
+                if !options.split {
+                    return Err(err(format!(
+                        "surface {:?}: {} vertices and {} triangles, over the limit of {} vertices and {} triangles per surface",
+                        String::from_utf8_lossy(&w.name),
+                        w.st.len(),
+                        w.triangles.len(),
+                        l.verts,
+                        l.triangles
+                    )));
+                }
+                pieces.extend(split(w, l));
+            }
+            _ => pieces.push(w),
+        }
+    }
+    let frames_n = names.len();
+    let mut surfaces = Vec::with_capacity(pieces.len());
+    let mut mins = vec![[f32::INFINITY; 3]; frames_n];
+    let mut maxs = vec![[f32::NEG_INFINITY; 3]; frames_n];
+    for w in pieces {
+        let mut frames = Vec::with_capacity(w.frames.len());
+        for (f, (pos, nor)) in w.frames.iter().enumerate() {
+            let mut verts = Vec::with_capacity(pos.len());
+            for (v, (&p, &n)) in pos.iter().zip(nor).enumerate() {
+                let vert = Vertex::encode(p, n).ok_or_else(|| {
+                    err(format!(
+                        "surface {:?} frame {f} vertex {v}: position {p:?} outside MD3's range (±512)",
+                        String::from_utf8_lossy(&w.name)
+                    ))
+                })?;
+                if let (Some(lo), Some(hi)) = (mins.get_mut(f), maxs.get_mut(f)) {
+                    for ((l, h), &x) in lo.iter_mut().zip(hi.iter_mut()).zip(&vert.xyz) {
+                        let c = f32::from(x) / 64.0;
+                        *l = l.min(c);
+                        *h = h.max(c);
+                    }
+                }
+                verts.push(vert);
+            }
+            frames.push(verts);
+        }
+        let mut name = w.name;
+        name.truncate(63);
+        let mut shader = w.shader;
+        shader.truncate(63);
+        surfaces.push(SurfaceData {
+            ident: *b"IDP3",
+            name,
+            flags: 0,
+            shaders: vec![ShaderInfo {
+                name: shader,
+                index: 0,
+            }],
+            triangles: w.triangles,
+            st: w.st,
+            frames,
+        });
+    }
+    let frames = names
+        .into_iter()
+        .enumerate()
+        .map(|(f, name)| {
+            let lo = mins
+                .get(f)
+                .copied()
+                .filter(|m| m[0].is_finite())
+                .unwrap_or([0.0; 3]);
+            let hi = maxs
+                .get(f)
+                .copied()
+                .filter(|m| m[0].is_finite())
+                .unwrap_or([0.0; 3]);
+            let [a, b, c] = lo;
+            let [d, e, g] = hi;
+            let corner = [
+                a.abs().max(d.abs()),
+                b.abs().max(e.abs()),
+                c.abs().max(g.abs()),
+            ];
+            FrameInfo {
+                mins: lo,
+                maxs: hi,
+                local_origin: [0.0; 3],
+                radius: length(corner),
+                name,
+            }
+        })
+        .collect();
+    Ok(Model {
+        name: Vec::new(),
+        flags: 0,
+        num_skins: 0,
+        frames,
+        tags,
+        surfaces,
+        trailing: Vec::new(),
+    })
+}
+
+/// Puts back what the `md3.*` extras say, where they still fit the model.
+fn apply_extras(m: &mut Model, x: &crate::Extras) {
+    let Some(frames) = x.get("md3.frames").and_then(Value::as_list) else {
+        return;
+    };
+    if frames.len() != m.frames.len() {
+        return;
+    }
+    if let Some(n) = x.get("md3.name").and_then(value_bytes) {
+        m.name = n;
+    }
+    if let Some(f) = x
+        .get("md3.flags")
+        .and_then(Value::as_int)
+        .and_then(|i| i32::try_from(i).ok())
+    {
+        m.flags = f;
+    }
+    if let Some(f) = x
+        .get("md3.num_skins")
+        .and_then(Value::as_int)
+        .and_then(|i| i32::try_from(i).ok())
+    {
+        m.num_skins = f;
+    }
+    for (fi, v) in m.frames.iter_mut().zip(frames) {
+        let Some(l) = v.as_list() else { continue };
+        let (Some(name), Some(nums)) = (l.first().and_then(value_bytes), l.get(1..)) else {
+            continue;
+        };
+        let f: Option<Vec<f32>> = nums.iter().map(value_f).collect();
+        if let Some(&[a, b, c, d, e, g, h, i, j, r]) = f.as_deref() {
+            fi.name = name;
+            fi.mins = [a, b, c];
+            fi.maxs = [d, e, g];
+            fi.local_origin = [h, i, j];
+            fi.radius = r;
+        }
+    }
+    if let Some(tags) = x.get("md3.tags").and_then(Value::as_list) {
+        let parsed: Option<Vec<Vec<TagInfo>>> = tags
+            .iter()
+            .map(|fr| {
+                fr.as_list()?
+                    .iter()
+                    .map(|t| {
+                        let l = t.as_list()?;
+                        let name = value_bytes(l.first()?)?;
+                        let f: Vec<f32> = l.get(1..)?.iter().map(value_f).collect::<Option<_>>()?;
+                        let &[o0, o1, o2, a, b, c, d, e, g, h, i, j] = f.as_slice() else {
+                            return None;
+                        };
+                        Some(TagInfo {
+                            name,
+                            origin: [o0, o1, o2],
+                            axis: [[a, b, c], [d, e, g], [h, i, j]],
+                        })
+                    })
+                    .collect()
+            })
+            .collect();
+        if let Some(t) = parsed.filter(|t| t.len() == m.frames.len()) {
+            m.tags = t;
+        }
+    }
+    let Some(surfaces) = x.get("md3.surfaces").and_then(Value::as_list) else {
+        return;
+    };
+    let drawn_count = surfaces
+        .iter()
+        .filter(|s| s.as_list().and_then(|l| l.get(5)).and_then(Value::as_bool) == Some(true))
+        .count();
+    if drawn_count != m.surfaces.len() {
+        return;
+    }
+    let mut made = core::mem::take(&mut m.surfaces).into_iter();
+    let mut out = Vec::with_capacity(surfaces.len());
+    for s in surfaces {
+        let Some(l) = s.as_list() else { return };
+        let ident = l
+            .first()
+            .and_then(value_bytes)
+            .and_then(|b| <[u8; 4]>::try_from(b.as_slice()).ok());
+        let name = l.get(1).and_then(value_bytes);
+        let flags = l
+            .get(2)
+            .and_then(Value::as_int)
+            .and_then(|i| i32::try_from(i).ok());
+        let shaders: Option<Vec<ShaderInfo>> = l.get(3).and_then(Value::as_list).and_then(|sh| {
+            sh.iter()
+                .map(|s| {
+                    let p = s.as_list()?;
+                    Some(ShaderInfo {
+                        name: value_bytes(p.first()?)?,
+                        index: i32::try_from(p.get(1)?.as_int()?).ok()?,
+                    })
+                })
+                .collect()
+        });
+        let own_frames = l
+            .get(4)
+            .and_then(Value::as_int)
+            .and_then(|i| usize::try_from(i).ok());
+        let is_drawn = l.get(5).and_then(Value::as_bool) == Some(true);
+        let (Some(ident), Some(name), Some(flags), Some(shaders), Some(own)) =
+            (ident, name, flags, shaders, own_frames)
+        else {
+            return;
+        };
+        let mut surf = if is_drawn {
+            let Some(mut s) = made.next() else { return };
+            if own <= s.frames.len() {
+                s.frames.truncate(own);
+            }
+            s
+        } else {
+            let Some(raw) = l.get(6).and_then(Value::as_list) else {
+                return;
+            };
+            let tris: Option<Vec<u32>> = raw.first().and_then(Value::as_list).and_then(|t| {
+                t.iter()
+                    .map(|i| i.as_int().and_then(|i| u32::try_from(i).ok()))
+                    .collect()
+            });
+            let st: Option<Vec<f32>> = raw
+                .get(1)
+                .and_then(Value::as_list)
+                .and_then(|t| t.iter().map(value_f).collect());
+            let frames: Option<Vec<Vec<Vertex>>> =
+                raw.get(2).and_then(Value::as_list).and_then(|fr| {
+                    fr.iter()
+                        .map(|f| {
+                            let ints: Vec<i64> = f
+                                .as_list()?
+                                .iter()
+                                .map(Value::as_int)
+                                .collect::<Option<_>>()?;
+                            ints.chunks_exact(4)
+                                .map(|c| match *c {
+                                    [x, y, z, n] => Some(Vertex {
+                                        xyz: [
+                                            i16::try_from(x).ok()?,
+                                            i16::try_from(y).ok()?,
+                                            i16::try_from(z).ok()?,
+                                        ],
+                                        normal: u16::try_from(n).ok()?,
+                                    }),
+                                    _ => None,
+                                })
+                                .collect()
+                        })
+                        .collect()
+                });
+            let (Some(tris), Some(st), Some(frames)) = (tris, st, frames) else {
+                return;
+            };
+            SurfaceData {
+                ident,
+                name: Vec::new(),
+                flags: 0,
+                shaders: Vec::new(),
+                triangles: tris
+                    .chunks_exact(3)
+                    .filter_map(|t| <[u32; 3]>::try_from(t).ok())
+                    .collect(),
+                st: st
+                    .chunks_exact(2)
+                    .filter_map(|c| <[f32; 2]>::try_from(c).ok())
+                    .collect(),
+                frames,
+            }
+        };
+        surf.ident = ident;
+        surf.name = name;
+        surf.flags = flags;
+        surf.shaders = shaders;
+        out.push(surf);
+    }
+    // Normals and texture coordinates the float path cannot give back.
+    if let Some(n) = x.get("md3.normals").and_then(Value::as_list) {
+        for c in n.chunks_exact(4) {
+            let idx: Option<Vec<usize>> = c
+                .iter()
+                .map(|v| v.as_int().and_then(|i| usize::try_from(i).ok()))
+                .collect();
+            if let Some(&[s, f, v, raw]) = idx.as_deref() {
+                if let Some(vert) = out
+                    .get_mut(s)
+                    .and_then(|s| s.frames.get_mut(f))
+                    .and_then(|fr| fr.get_mut(v))
+                {
+                    vert.normal = u16::try_from(raw).unwrap_or(vert.normal);
+                }
+            }
+        }
+    }
+    if let Some(st) = x.get("md3.st").and_then(Value::as_list) {
+        for c in st.chunks_exact(4) {
+            let s = c
+                .first()
+                .and_then(Value::as_int)
+                .and_then(|i| usize::try_from(i).ok());
+            let v = c
+                .get(1)
+                .and_then(Value::as_int)
+                .and_then(|i| usize::try_from(i).ok());
+            let (Some(u), Some(t)) = (c.get(2).and_then(value_f), c.get(3).and_then(value_f))
+            else {
+                continue;
+            };
+            if let (Some(s), Some(v)) = (s, v) {
+                if let Some(slot) = out.get_mut(s).and_then(|s| s.st.get_mut(v)) {
+                    *slot = [u, t];
+                }
+            }
+        }
+    }
+    if let Some(t) = x.get("md3.trailing").and_then(value_bytes) {
+        m.trailing = t;
+    }
+    m.surfaces = out;
+}

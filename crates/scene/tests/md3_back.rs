@@ -1,0 +1,306 @@
+//! Scene → MD3: every corpus MD3 → scene → GLB → scene → MD3 is byte-identical (the
+//! exceptions counted and named), generated scenes convert with their animation, limits
+//! split or refuse, and small arbitrary scenes come back within the quantisation step.
+// Tests may index, unwrap and cast: a panic here is a failed assertion, not a library bug.
+#![allow(clippy::restriction, missing_docs)]
+
+use idmodel_gltf::import::{ImportOptions, from_glb, no_files};
+use idmodel_gltf::{ExportOptions, to_glb};
+use idmodel_md3::{Engine, Md3, Model, write};
+use idmodel_scene::md3::{BackOptions, Limits, Sidecars, from_scene};
+use idmodel_scene::{Options, md3};
+
+/// The MD3 files of the corpus (the md3 folder and the assets).
+fn corpus_md3() -> Vec<std::path::PathBuf> {
+    let Some(dir) = idmodel_test_support::corpus_dir("md3_back") else {
+        return Vec::new();
+    };
+    idmodel_test_support::files_with_ext(&dir, "md3")
+        .into_iter()
+        .filter(|p| !p.to_string_lossy().contains("malformed"))
+        .collect()
+}
+
+fn via_glb(bytes: &[u8]) -> Result<Vec<u8>, String> {
+    let m = Md3::parse(bytes).map_err(|e| e.to_string())?;
+    let scene = md3::scene(&m, "m", &Sidecars::default(), &Options::default())
+        .map_err(|e| e.to_string())?;
+    let glb = to_glb(&scene, &ExportOptions::default()).map_err(|e| e.to_string())?;
+    let back =
+        from_glb(&glb, &ImportOptions::default(), &mut no_files).map_err(|e| e.to_string())?;
+    md3::to_bytes(&back, &BackOptions::default()).map_err(|e| e.to_string())
+}
+
+#[test]
+fn every_corpus_md3_round_trips_byte_identical_through_glb() {
+    let files = corpus_md3();
+    let mut same = 0;
+    let mut exceptions = Vec::new();
+    for path in &files {
+        let bytes = std::fs::read(path).unwrap();
+        let Ok(m) = Md3::parse(&bytes) else { continue };
+        let canonical = write(&Model::from(m)).unwrap();
+        match via_glb(&bytes) {
+            Ok(out) if out == bytes => same += 1,
+            Ok(out) if out == canonical => exceptions.push(format!(
+                "{}: the writer's canonical layout differs from the file's",
+                path.display()
+            )),
+            Ok(out) => {
+                let at = out.iter().zip(&canonical).position(|(a, b)| a != b);
+                exceptions.push(format!(
+                    "{}: differs at byte {at:?} ({} vs {} bytes)",
+                    path.display(),
+                    out.len(),
+                    canonical.len()
+                ))
+            }
+            Err(e) => exceptions.push(format!("{}: {e}", path.display())),
+        }
+    }
+    println!("{same} of {} corpus MD3 files byte-identical", files.len());
+    for e in &exceptions {
+        println!("exception: {e}");
+    }
+    if !files.is_empty() {
+        assert!(exceptions.is_empty(), "{exceptions:#?}");
+        assert!(same > 30, "only {same} files");
+    }
+}
+
+use idmodel_core::findings::{Finding, Severity};
+use idmodel_scene::{
+    Animation, Channel, ChannelValues, Interpolation, Material, Mesh, MorphTarget, Node, Primitive,
+    Scene,
+};
+
+/// A `w × h` grid of quads in the XY plane (id winding), with UVs.
+fn grid(w: u32, h: u32) -> Primitive {
+    let mut p = Primitive::default();
+    for y in 0..=h {
+        for x in 0..=w {
+            p.positions.push([x as f32, y as f32, 0.0]);
+            p.uvs.push([x as f32 / w as f32, y as f32 / h as f32]);
+        }
+    }
+    let at = |x: u32, y: u32| y * (w + 1) + x;
+    for y in 0..h {
+        for x in 0..w {
+            // Clockwise seen from +Z (id front faces).
+            p.indices.extend([at(x, y), at(x, y + 1), at(x + 1, y)]);
+            p.indices
+                .extend([at(x + 1, y), at(x, y + 1), at(x + 1, y + 1)]);
+        }
+    }
+    p
+}
+
+/// A shape-key animation made outside idmodel's adapters: `targets` keys, each lifting the
+/// grid by `k + 1` units, as dense weights.
+fn shape_key_scene(w: u32, h: u32, targets: usize) -> Scene {
+    let mut p = grid(w, h);
+    p.material = Some(0);
+    for k in 0..targets {
+        p.targets.push(MorphTarget {
+            positions: vec![[0.0, 0.0, (k + 1) as f32 + 0.25]; p.positions.len()],
+            normals: Vec::new(),
+        });
+    }
+    let mut node = Node::new("sheet");
+    node.mesh = Some(0);
+    let mut tag = Node::new("tag_top");
+    tag.translation = [1.0, 2.0, 3.0];
+    node.children.push(1);
+    let keys = targets + 1;
+    let mut weights = vec![0.0; keys * targets];
+    for k in 1..keys {
+        weights[k * targets + (k - 1)] = 1.0;
+    }
+    Scene {
+        name: "sheet".into(),
+        meshes: vec![Mesh {
+            name: "sheet".into(),
+            primitives: vec![p],
+            target_names: (0..targets).map(|k| format!("lift{k}")).collect(),
+        }],
+        materials: vec![Material::new("textures/sheet", None)],
+        nodes: vec![node, tag],
+        animations: vec![Animation {
+            name: "lift".into(),
+            channels: vec![Channel {
+                node: 0,
+                times: (0..keys).map(|k| k as f32 / 10.0).collect(),
+                interpolation: Interpolation::Linear,
+                values: ChannelValues::Weights(weights),
+            }],
+        }],
+        ..Scene::default()
+    }
+}
+
+fn glb_trip(scene: &Scene) -> Scene {
+    let glb = to_glb(scene, &ExportOptions::default()).unwrap();
+    from_glb(&glb, &ImportOptions::default(), &mut no_files).unwrap()
+}
+
+#[test]
+fn shape_key_glb_converts_with_its_animation() {
+    let scene = glb_trip(&shape_key_scene(4, 3, 3));
+    let model = from_scene(
+        &scene,
+        &BackOptions {
+            shader_prefix: "models/x/".into(),
+            ..BackOptions::default()
+        },
+    )
+    .unwrap();
+    let bytes = write(&model).unwrap();
+    let m = Md3::parse(&bytes).unwrap();
+    assert_eq!(m.num_frames(), 4);
+    assert_eq!(m.frames()[2].name().as_bytes(), b"lift1");
+    let s = m.surfaces().next().unwrap();
+    assert_eq!(s.shaders()[0].name().as_bytes(), b"models/x/textures/sheet");
+    for f in 0..4 {
+        let z: Vec<f32> = s.positions(f).unwrap().map(|p| p[2]).collect();
+        let want = if f == 0 { 0.0 } else { f as f32 + 0.25 };
+        assert!(
+            z.iter().all(|&z| (z - want).abs() <= 1.0 / 128.0),
+            "frame {f}: {z:?}"
+        );
+    }
+    // The tag, every frame; the bounds and radius from the frame's vertices.
+    assert_eq!(m.num_tags(), 1);
+    assert_eq!(m.frame_tags(3).unwrap()[0].origin(), [1.0, 2.0, 3.0]);
+    assert_eq!(m.frames()[1].maxs(), [4.0, 3.0, 1.25]);
+    assert!((m.frames()[1].radius() - (16.0f32 + 9.0 + 1.5625).sqrt()).abs() < 1e-4);
+    // Normals point up (+Z) for a flat sheet of clockwise triangles.
+    let n: Vec<[f32; 3]> = s
+        .normals(0, idmodel_md3::NormalDecode::Ideal)
+        .unwrap()
+        .collect();
+    assert!(n.iter().all(|n| n[2] > 0.99), "{n:?}");
+}
+
+fn worst(bytes: &[u8], engine: Engine) -> Option<Severity> {
+    let m = Md3::parse(bytes).unwrap();
+    m.findings(engine).iter().map(|f| f.severity()).max()
+}
+
+#[test]
+fn over_the_quake3_limit_splits_or_refuses_and_passes_check() {
+    // 41 × 41 = 1681 vertices, 3200 triangles: over both engines' limits.
+    let scene = glb_trip(&shape_key_scene(40, 40, 2));
+    for engine in [Engine::Quake3, Engine::Ioq3] {
+        let limits = Limits::of(engine).unwrap();
+        let refused = from_scene(
+            &scene,
+            &BackOptions {
+                limits: Some(limits),
+                ..BackOptions::default()
+            },
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            refused.contains(&format!("{} vertices", limits.verts)),
+            "{refused}"
+        );
+        let model = from_scene(
+            &scene,
+            &BackOptions {
+                limits: Some(limits),
+                split: true,
+                ..BackOptions::default()
+            },
+        )
+        .unwrap();
+        assert!(model.surfaces.len() >= 2);
+        let tris: usize = model.surfaces.iter().map(|s| s.triangles.len()).sum();
+        assert_eq!(tris, 3200);
+        for s in &model.surfaces {
+            assert!(s.st.len() <= limits.verts && s.triangles.len() <= limits.triangles);
+        }
+        let bytes = write(&model).unwrap();
+        assert!(
+            worst(&bytes, engine).is_none_or(|s| s < Severity::Hazard),
+            "{engine:?}: {:?}",
+            Md3::parse(&bytes).unwrap().findings(engine)
+        );
+        assert_eq!(Md3::parse(&bytes).unwrap().num_frames(), 3);
+    }
+}
+
+mod property {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A small scene: one mesh of `n` vertices (positions within ±500), a triangle fan,
+    /// `t` morph targets keyed one per frame.
+    fn scene_of(base: Vec<[f32; 3]>, disp: Vec<Vec<[f32; 3]>>) -> Scene {
+        let n = base.len() as u32;
+        let mut p = Primitive {
+            positions: base,
+            uvs: (0..n).map(|i| [i as f32 / n as f32, 0.5]).collect(),
+            material: None,
+            ..Primitive::default()
+        };
+        for i in 1..n - 1 {
+            p.indices.extend([0, i, i + 1]);
+        }
+        for d in &disp {
+            p.targets.push(MorphTarget {
+                positions: d.clone(),
+                normals: Vec::new(),
+            });
+        }
+        let mut node = Node::new("m");
+        node.mesh = Some(0);
+        Scene {
+            meshes: vec![Mesh {
+                name: "m".into(),
+                primitives: vec![p],
+                ..Mesh::default()
+            }],
+            nodes: vec![node],
+            ..Scene::default()
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        #[test]
+        fn small_scenes_come_back_within_the_quantisation_step(
+            (base, disp) in (3usize..12, 0usize..4).prop_flat_map(|(n, t)| (
+                proptest::collection::vec([-250.0f32..250.0, -250.0f32..250.0, -250.0f32..250.0], n),
+                proptest::collection::vec(
+                    proptest::collection::vec([-200.0f32..200.0, -200.0f32..200.0, -200.0f32..200.0], n), t),
+            ))
+        ) {
+            let scene = scene_of(base.clone(), disp.clone());
+            let bytes = write(&from_scene(&scene, &BackOptions::default()).unwrap()).unwrap();
+            let m = Md3::parse(&bytes).unwrap();
+            let back = md3::scene(&m, "m", &Sidecars::default(), &Options::default()).unwrap();
+            prop_assert_eq!(m.num_frames(), disp.len() + 1);
+            let p = &back.meshes[0].primitives[0];
+            let q = &scene.meshes[0].primitives[0];
+            prop_assert_eq!(&p.indices, &q.indices);
+            prop_assert_eq!(&p.uvs, &q.uvs);
+            for f in 0..=disp.len() {
+                for v in 0..base.len() {
+                    let want = if f == 0 { q.positions[v] } else {
+                        let d = q.targets[f - 1].positions[v];
+                        [q.positions[v][0] + d[0], q.positions[v][1] + d[1], q.positions[v][2] + d[2]]
+                    };
+                    let got = if f == 0 { p.positions[v] } else {
+                        let d = p.targets[f - 1].positions[v];
+                        [p.positions[v][0] + d[0], p.positions[v][1] + d[1], p.positions[v][2] + d[2]]
+                    };
+                    for k in 0..3 {
+                        prop_assert!((got[k] - want[k]).abs() <= 1.0 / 128.0 + 1e-4,
+                            "frame {} vertex {}: {:?} vs {:?}", f, v, got, want);
+                    }
+                }
+            }
+        }
+    }
+}
