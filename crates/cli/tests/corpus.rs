@@ -1,5 +1,5 @@
 //! Every corpus model through `convert` (`.glb` and `.gltf`, validated by the Khronos
-//! validator) and `render` (a PNG of the requested size with a plausible drawn area).
+//! validator, 0 errors and 0 warnings) and `render` (a PNG of the requested size with a plausible drawn area).
 //!
 //! Skipped with a notice when `IDMODEL_CORPUS` is unset. Every format is wired: any
 //! failed conversion or render is a test failure.
@@ -109,6 +109,24 @@ fn corpus_models_convert_validate_and_render() {
                             String::from_utf8_lossy(&o.stdout),
                             String::from_utf8_lossy(&o.stderr)
                         ));
+                    }
+                    // Not a warning either (issue #14): one summary per file, all clean.
+                    let report = String::from_utf8_lossy(&o.stdout);
+                    let summaries: Vec<&str> = report
+                        .lines()
+                        .filter(|l| l.starts_with("errors:"))
+                        .collect();
+                    if summaries.len() != chunk.len() {
+                        failures.push(format!(
+                            "validator: {} summaries for {} files:\n{report}",
+                            summaries.len(),
+                            chunk.len()
+                        ));
+                    }
+                    for l in summaries {
+                        if !l.starts_with("errors: 0 warnings: 0 ") {
+                            failures.push(format!("validator: {l}"));
+                        }
                     }
                 }
             }
