@@ -45,7 +45,7 @@ fn md3_through_glb_and_gltf_is_byte_identical() {
 }
 
 #[test]
-fn engine_limits_pass_check_and_other_targets_are_usage_errors() {
+fn engine_limits_pass_check_for_every_target_format() {
     let dir = scratch_dir("idmodel-import-cli", "engine");
     let glb = dir.join("m.glb");
     let o = idmodel(&[&"convert", &sample_file("md3"), &"-o", &glb, &"--force"]);
@@ -65,11 +65,41 @@ fn engine_limits_pass_check_and_other_targets_are_usage_errors() {
         let o = idmodel(&[&"check", &"--engine", &engine, &out]);
         assert_eq!(code(&o), 0, "{engine}: {}", stderr(&o));
     }
-    for ext in ["md2", "mdl", "md5mesh"] {
-        let o = idmodel(&[&"convert", &glb, &"-o", &dir.join(format!("m.{ext}"))]);
-        assert_eq!(code(&o), 2, "{ext}");
-        assert!(stderr(&o).contains("not supported yet"), "{}", stderr(&o));
+    // The other Quake formats: written within the named engine's limits, and checked so.
+    for (ext, engine) in [
+        ("md2", "quake2"),
+        ("mdl", "quakespasm"),
+        ("mdl", "winquake"),
+    ] {
+        let out = dir.join(format!("{engine}.{ext}"));
+        let o = idmodel(&[
+            &"convert",
+            &glb,
+            &"-o",
+            &out,
+            &"--engine",
+            &engine,
+            &"--force",
+        ]);
+        assert_eq!(code(&o), 0, "{ext}: {}", stderr(&o));
+        let o = idmodel(&[&"check", &"--engine", &engine, &out]);
+        assert_eq!(code(&o), 0, "{ext} {engine}: {}", stderr(&o));
     }
+    // An engine that does not load the target format is a usage error naming the ones that do.
+    let o = idmodel(&[
+        &"convert",
+        &glb,
+        &"-o",
+        &dir.join("y.md2"),
+        &"--engine",
+        &"quake3",
+    ]);
+    assert_eq!(code(&o), 2);
+    assert!(
+        stderr(&o).contains("does not load MD2 (quake2)"),
+        "{}",
+        stderr(&o)
+    );
     let o = idmodel(&[
         &"convert",
         &glb,
