@@ -518,7 +518,7 @@ pub enum Command<'a> {
         mesh: Word<'a>,
         /// The diffuse texture.
         diffuse: Word<'a>,
-        /// The masks texture (R specular, G glow, B envmap): "spec [glow]".
+        /// The masks texture (R specular, G glow, B envmap): "spec \[glow\]".
         masks: Option<Word<'a>>,
     },
     /// `md5bumpmap mesh normalmap [skin]`.

@@ -1,5 +1,5 @@
 //! [`Scene`] → md5 (the way back, issue #16): a skin becomes an md5mesh ([`mesh`]), each
-//! animation an md5anim ([`anim`], [`anims`]), each animated camera an md5camera
+//! animation an md5anim ([`anim`]), each animated camera an md5camera
 //! ([`cameras`]); [`convert`] does all three. The results are the md5 crate's owned models,
 //! written with its writers (`idmodel_md5::{mesh, anim, camera}::write`), whose numbers
 //! read back through Doom's lexer as the same `f32`s (`idmodel_md5::write::write_f32`).
