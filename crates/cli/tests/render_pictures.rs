@@ -191,7 +191,7 @@ fn turntable_frames_differ_and_frame_zero_is_the_still() {
             &"-o",
             &turn,
             &"--turntable",
-            &"6",
+            &"5",
             &"--size",
             &"48x40",
         ]);
