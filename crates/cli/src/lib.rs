@@ -193,7 +193,8 @@ enum Command {
         #[arg(long)]
         no_split: bool,
     },
-    /// Draw a picture of the model with a small software renderer.
+    /// Draw a picture of the model with a small software renderer (a still, an animated
+    /// PNG of a clip or a turntable, or a contact sheet of a folder or archive).
     Render {
         /// The model file, a Quake III player folder, or ARCHIVE:ENTRY; a folder or an
         /// archive (.pak, .pk3, .pk4) draws a contact sheet: a thumbnail of every model
@@ -206,7 +207,7 @@ enum Command {
         /// pose).
         #[arg(long, value_name = "N")]
         frame: Option<usize>,
-        /// Draw the first frame of this animation clip.
+        /// Draw the first frame of this animation clip (with --animate: all its frames).
         #[arg(long, value_name = "NAME")]
         clip: Option<String>,
         /// The skin: Quake III <part>_NAME.skin (default: default); MD2/MDL: skin index.
