@@ -17,6 +17,7 @@ use rayon::prelude::*;
 use crate::failure::Failure;
 use crate::formats::{self, Info, Input, ModelFormat};
 use crate::output::{self, Plan, Policy, Stop};
+use crate::pictures;
 use crate::players::{self, Choice, Skipped, Written};
 use crate::{Command, Exit, OutKind, error_line, out_line};
 
@@ -155,13 +156,28 @@ pub fn run(command: Command) -> Exit {
             no_textures,
             keep_normals,
             game,
+            animate,
+            turntable,
+            max_output,
         } => {
             crate::archives::set_game(&game);
+            let sheet = file.is_dir() && !formats::md3::is_player_folder(&file)
+                || crate::archives::is_archive_file(&file);
+            let size = size.unwrap_or(if sheet { (128, 128) } else { (512, 512) });
             let options = RenderOptions {
                 width: size.0,
                 height: size.1,
                 background,
+                ..RenderOptions::default()
             };
+            let motion = if animate {
+                Motion::Animate
+            } else if let Some(n) = turntable {
+                Motion::Turntable(n)
+            } else {
+                Motion::Still
+            };
+            let motion = (motion, max_output);
             let frame = Choice {
                 frame,
                 clip: clip.as_deref(),
@@ -171,7 +187,7 @@ pub fn run(command: Command) -> Exit {
                 no_textures,
                 keep_normals,
             };
-            render_file(&file, &output, &anims, frame, &options, force)
+            render_file(&file, &output, &anims, frame, &options, force, motion)
         }
     }
 }
@@ -946,6 +962,20 @@ pub(crate) fn convert_batch(
     Exit::Failed
 }
 
+/// What `render` draws: one picture, every frame of a clip, or a turntable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Motion {
+    /// One picture (`--frame`, `--clip`).
+    Still,
+    /// `--animate`: every frame of the clip (or of the whole model) as an APNG.
+    Animate,
+    /// `--turntable N`: N views turning once about the up axis as an APNG.
+    Turntable(u16),
+}
+
+/// One turn of a turntable takes this long.
+const TURN_MS: u32 = 4000;
+
 fn render_file(
     path: &Path,
     output: &Path,
@@ -953,7 +983,14 @@ fn render_file(
     frame: Choice<'_>,
     options: &RenderOptions,
     force: bool,
+    (motion, max_output): (Motion, Option<u64>),
 ) -> Exit {
+    let choice = frame;
+    if path.is_dir() && !formats::md3::is_player_folder(path)
+        || crate::archives::is_archive_file(path)
+    {
+        return contact_sheet(path, output, choice, options, force, motion);
+    }
     let prepared = match crate::archives::prepare(path) {
         Ok(p) => p,
         Err(e) => {
@@ -967,35 +1004,42 @@ fn render_file(
     }
     let pending = textures::Pending::default();
     let result = (|| -> Result<(), Stop> {
-        let in_archive = crate::archives::is_virtual(path) && !crate::archives::is_file(path);
-        let frame = if (path.is_dir() || in_archive) && formats::md3::is_player_folder(path) {
-            if !anims.is_empty() {
-                return Err(Stop::Refused(line(
-                    path,
-                    "--anim applies to one md5mesh, not to a Quake III player folder",
-                )));
-            }
-            let mut s =
-                formats::md3::player_frame(path, &frame.request(&[])).map_err(|f| line(path, f))?;
-            textures::apply_player(&mut s, path, frame.textures(), &pending);
-            s
-        } else {
-            let loaded = Loaded::open(path)?;
-            let anims = load_anims(anims)?;
-            let anim_inputs: Vec<Input<'_>> = anims.iter().map(Loaded::input).collect();
-            let request = frame.request(&anim_inputs);
-            let mut s = loaded
-                .module
-                .frame(&loaded.input(), &request)
-                .map_err(|f| line(path, f))?;
-            let (format, bytes) = (loaded.format, &loaded.bytes);
-            textures::apply(&mut s, path, format, bytes, frame.textures(), &pending);
-            s
+        let draw = |scene: &Scene, options: &RenderOptions| {
+            render::render(scene, options).map_err(|e| line(path, Failure::from(e)))
         };
-        let mut frame = frame;
-        textures::decode_for_render(&mut frame, path, &pending);
-        let picture = render::render(&frame, options).map_err(|e| line(path, Failure::from(e)))?;
-        let png = picture_png(&picture).map_err(|f| line(path, f))?;
+        let png = match motion {
+            Motion::Still => {
+                let frame = still_scene(path, anims, choice, &pending)?;
+                picture_png(&draw(&frame, options)?).map_err(|f| line(path, f))?
+            }
+            Motion::Turntable(n) => {
+                let frame = still_scene(path, anims, choice, &pending)?;
+                pictures::check_budget(usize::from(n), options.width, options.height, max_output)
+                    .map_err(|e| line(path, e))?;
+                let mut frames = Vec::new();
+                for k in 0..n {
+                    let yaw = core::f32::consts::TAU * f32::from(k) / f32::from(n);
+                    frames.push(draw(&frame, &RenderOptions { yaw, ..*options })?);
+                }
+                let delay = u16::try_from(TURN_MS.checked_div(u32::from(n)).unwrap_or(1).max(1))
+                    .unwrap_or(u16::MAX);
+                pictures::apng(&frames, &vec![delay; frames.len()]).map_err(|e| line(path, e))?
+            }
+            Motion::Animate => {
+                let (pictures_of, delays) =
+                    animated_frames(path, anims, choice, &pending, options, max_output)?;
+                let mut bounds = None;
+                for s in &pictures_of {
+                    bounds = pictures::union(bounds, render::drawn_bounds(s));
+                }
+                let framed = RenderOptions { bounds, ..*options };
+                let mut out = Vec::new();
+                for s in &pictures_of {
+                    out.push(draw(s, &framed)?);
+                }
+                pictures::apng(&out, &delays).map_err(|e| line(path, e))?
+            }
+        };
         let mut plan = Plan::new(Policy { force, named: true });
         plan.output(output, png);
         plan.commit()
@@ -1011,6 +1055,209 @@ fn render_file(
             e.exit()
         }
     }
+}
+
+/// `render DIR|ARCHIVE`: a contact sheet of every model under the folder or in the
+/// archive (players as one cell each in folders); a model that fails is a grey cell
+/// with "error" and a line on stderr, not a failed sheet.
+fn contact_sheet(
+    path: &Path,
+    output: &Path,
+    choice: Choice<'_>,
+    options: &RenderOptions,
+    force: bool,
+    motion: Motion,
+) -> Exit {
+    if motion != Motion::Still {
+        return usage(format_args!(
+            "{}: --animate and --turntable draw one model, not a contact sheet",
+            path.display()
+        ));
+    }
+    let mut failures = Vec::new();
+    let files = match crate::archives::check_paths(path) {
+        Some(Ok(files)) => files,
+        Some(Err(e)) => {
+            error_line(e);
+            return Exit::Failed;
+        }
+        None => {
+            let mut files = Vec::new();
+            let mut skipped = Skipped::default();
+            walk(path, &mut files, &mut failures, &mut skipped);
+            files
+        }
+    };
+    for f in &failures {
+        error_line(f);
+    }
+    if files.is_empty() {
+        error_line(line(path, "no models to draw a contact sheet of"));
+        return Exit::Failed;
+    }
+    let mut sheet = match crate::sheet::Sheet::new(
+        files.len(),
+        (options.width, options.height),
+        options.background,
+        render::MAX_SIDE,
+    ) {
+        Ok(s) => s,
+        Err(e) => {
+            error_line(line(path, e));
+            return Exit::Failed;
+        }
+    };
+    let pending = textures::Pending::default();
+    for (i, file) in files.iter().enumerate() {
+        let label = crate::sheet::name_of(file);
+        let thumb = still_scene(file, &[], choice, &pending).and_then(|s| {
+            render::render(&s, options).map_err(|e| Stop::Failed(line(file, Failure::from(e))))
+        });
+        match thumb {
+            Ok(t) => sheet.cell(i, &t, &label),
+            Err(e) => {
+                error_line(e.line());
+                sheet.failed(i, &label);
+            }
+        }
+    }
+    let result = (|| -> Result<(), Stop> {
+        let png = picture_png(&sheet.finish()).map_err(|f| line(path, f))?;
+        let mut plan = Plan::new(Policy { force, named: true });
+        plan.output(output, png);
+        plan.commit()
+    })();
+    // Like `render`, the sheet's texture warnings are always shown.
+    pending.print(false);
+    match result {
+        Ok(()) => Exit::Ok,
+        Err(e) => {
+            error_line(e.line());
+            e.exit()
+        }
+    }
+}
+
+/// The one posed frame `render` draws of `path` (a model, ARCHIVE:ENTRY or a Quake III
+/// player folder), textures applied and decoded.
+fn still_scene(
+    path: &Path,
+    anims: &[PathBuf],
+    choice: Choice<'_>,
+    pending: &textures::Pending,
+) -> Result<Scene, Stop> {
+    let in_archive = crate::archives::is_virtual(path) && !crate::archives::is_file(path);
+    let frame = if (path.is_dir() || in_archive) && formats::md3::is_player_folder(path) {
+        if !anims.is_empty() {
+            return Err(Stop::Refused(line(
+                path,
+                "--anim applies to one md5mesh, not to a Quake III player folder",
+            )));
+        }
+        let mut s =
+            formats::md3::player_frame(path, &choice.request(&[])).map_err(|f| line(path, f))?;
+        textures::apply_player(&mut s, path, choice.textures(), pending);
+        s
+    } else {
+        let loaded = Loaded::open(path)?;
+        let anims = load_anims(anims)?;
+        let anim_inputs: Vec<Input<'_>> = anims.iter().map(Loaded::input).collect();
+        let request = choice.request(&anim_inputs);
+        let mut s = loaded
+            .module
+            .frame(&loaded.input(), &request)
+            .map_err(|f| line(path, f))?;
+        let (format, bytes) = (loaded.format, &loaded.bytes);
+        textures::apply(&mut s, path, format, bytes, choice.textures(), pending);
+        s
+    };
+    let mut frame = frame;
+    textures::decode_for_render(&mut frame, path, pending);
+    Ok(frame)
+}
+
+/// The posed stills of `render --animate` and the delay of each in milliseconds: every
+/// key of every animation of the model's scene (only the `--clip` one when given), in
+/// order; skinned meshes (md5) posed by the format module at each frame of the first
+/// animation.
+fn animated_frames(
+    path: &Path,
+    anims: &[PathBuf],
+    choice: Choice<'_>,
+    pending: &textures::Pending,
+    options: &RenderOptions,
+    max_output: Option<u64>,
+) -> Result<(Vec<Scene>, Vec<u16>), Stop> {
+    if path.is_dir() || (crate::archives::is_virtual(path) && !crate::archives::is_file(path)) {
+        return Err(Stop::Refused(line(
+            path,
+            "--animate takes one model file, not a folder (a Quake III player: animate its parts)",
+        )));
+    }
+    let loaded = Loaded::open(path)?;
+    let anims = load_anims(anims)?;
+    let anim_inputs: Vec<Input<'_>> = anims.iter().map(Loaded::input).collect();
+    let request = choice.request(&anim_inputs);
+    let mut scene = loaded
+        .module
+        .scene(&loaded.input(), &request)
+        .map_err(|f| line(path, f))?;
+    let keys: Vec<(usize, Vec<f32>)> = (0..scene.animations.len())
+        .map(|a| (a, pictures::key_times(&scene, a)))
+        .filter(|(_, t)| !t.is_empty())
+        .collect();
+    let keys: Vec<(usize, Vec<f32>)> = if pictures::skinned(&scene) {
+        keys.into_iter().take(1).collect()
+    } else {
+        keys
+    };
+    let total = keys
+        .iter()
+        .map(|(_, t)| t.len())
+        .fold(0usize, usize::saturating_add);
+    if total == 0 {
+        return Err(Stop::Failed(line(
+            path,
+            "nothing to animate: the model has no animation (md5mesh: give --anim)",
+        )));
+    }
+    pictures::check_budget(total, options.width, options.height, max_output)
+        .map_err(|e| line(path, e))?;
+    let mut delays = Vec::new();
+    for (_, times) in &keys {
+        delays.extend(pictures::delays_ms(times));
+    }
+    let mut stills = Vec::new();
+    if pictures::skinned(&scene) {
+        for k in 0..total {
+            let request = Choice {
+                frame: Some(k),
+                ..choice
+            }
+            .request(&anim_inputs);
+            let mut s = loaded
+                .module
+                .frame(&loaded.input(), &request)
+                .map_err(|f| line(path, f))?;
+            let (format, bytes) = (loaded.format, &loaded.bytes);
+            // Every frame names the same textures: report them once (frame 0's).
+            let quiet = textures::Pending::default();
+            let report = if k == 0 { pending } else { &quiet };
+            textures::apply(&mut s, path, format, bytes, choice.textures(), report);
+            textures::decode_for_render(&mut s, path, report);
+            stills.push(s);
+        }
+    } else {
+        let (format, bytes) = (loaded.format, &loaded.bytes);
+        textures::apply(&mut scene, path, format, bytes, choice.textures(), pending);
+        textures::decode_for_render(&mut scene, path, pending);
+        for (a, times) in &keys {
+            for k in 0..times.len() {
+                stills.push(pictures::pose(&scene, *a, k));
+            }
+        }
+    }
+    Ok((stills, delays))
 }
 
 // Tests may index, unwrap and compute freely: a panic here is a failed assertion.

@@ -22,7 +22,9 @@ mod formats;
 mod import;
 mod md5_out;
 mod output;
+mod pictures;
 mod players;
+mod sheet;
 mod sidefiles;
 mod textures;
 mod usage;
@@ -191,9 +193,12 @@ enum Command {
         #[arg(long)]
         no_split: bool,
     },
-    /// Draw a picture of the model with a small software renderer.
+    /// Draw a picture of the model with a small software renderer (a still, an animated
+    /// PNG of a clip or a turntable, or a contact sheet of a folder or archive).
     Render {
-        /// The model file, a Quake III player folder, or ARCHIVE:ENTRY.
+        /// The model file, a Quake III player folder, or ARCHIVE:ENTRY; a folder or an
+        /// archive (.pak, .pk3, .pk4) draws a contact sheet: a thumbnail of every model
+        /// in it (at most 400) with its file name under it.
         file: PathBuf,
         /// The PNG file to write.
         #[arg(short, long)]
@@ -202,7 +207,7 @@ enum Command {
         /// pose).
         #[arg(long, value_name = "N")]
         frame: Option<usize>,
-        /// Draw the first frame of this animation clip.
+        /// Draw the first frame of this animation clip (with --animate: all its frames).
         #[arg(long, value_name = "NAME")]
         clip: Option<String>,
         /// The skin: Quake III <part>_NAME.skin (default: default); MD2/MDL: skin index.
@@ -211,9 +216,10 @@ enum Command {
         /// md5anim to pose an md5mesh with (with --frame).
         #[arg(long = "anim", value_name = "A.md5anim")]
         anims: Vec<PathBuf>,
-        /// Picture size.
-        #[arg(long, value_name = "WxH", default_value = "512x512", value_parser = parse_size)]
-        size: (u32, u32),
+        /// Picture size (default 512x512); for a contact sheet, the size of one thumbnail
+        /// (default 128x128).
+        #[arg(long, value_name = "WxH", value_parser = parse_size)]
+        size: Option<(u32, u32)>,
         /// Background colour, RRGGBB or RRGGBBAA hex.
         #[arg(long, value_name = "HEX", default_value = "303038", value_parser = parse_colour)]
         background: [u8; 4],
@@ -231,6 +237,19 @@ enum Command {
         /// the model's own game root; repeatable, a later one overrides an earlier.
         #[arg(long = "game", value_name = "DIR|ARCHIVE")]
         game: Vec<PathBuf>,
+        /// Write an animated PNG (APNG) of every frame of the --clip (or of the whole
+        /// model) at the clip's rate, framed alike so the model does not jump; at most
+        /// 1000 frames.
+        #[arg(long, conflicts_with_all = ["frame", "turntable"])]
+        animate: bool,
+        /// Write an animated PNG of N views turning once about the up axis (4 seconds a
+        /// turn); frame 0 is the still picture. 1 to 1000.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1000))]
+        turntable: Option<u16>,
+        /// --animate, --turntable: the most bytes the frames' pixels may take (width ×
+        /// height × 4 × frames; K, M or G for KiB, MiB, GiB; default 1G).
+        #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
+        max_output: Option<u64>,
     },
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions {

@@ -10,7 +10,8 @@
 //! - Camera: a three-quarter view of the model's front (the id formats' +X) from its
 //!   right (−Y) and above (Z up), 35° off the front and 25° up, with a 35° field of view,
 //!   placed so that the bounding sphere of the drawn positions fills the shorter side
-//!   of the picture.
+//!   of the picture ([`RenderOptions::bounds`] frames a given box instead);
+//!   [`RenderOptions::yaw`] turns the model about Z.
 //! - Triangles: both faces drawn, perspective-correct barycentric interpolation, a
 //!   32-bit float depth buffer, pixel centres sampled once (no anti-aliasing).
 //! - Shading: Lambert lighting (ambient 0.25 + diffuse 0.75) from a light above and left
@@ -33,8 +34,8 @@ use idmodel_core::vec::{add, cross, dot, scale, sub};
 use crate::placed::{Placed, placed};
 use crate::{AlphaMode, Error, Image, Material, Scene, Wrap, unit_or_up};
 
-/// Size and background of a picture.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Size, background, view direction and framing of a picture.
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RenderOptions {
     /// Width in pixels (1 ..= [`MAX_SIDE`]).
     pub width: u32,
@@ -42,6 +43,16 @@ pub struct RenderOptions {
     pub height: u32,
     /// RGBA of pixels no triangle covers.
     pub background: [u8; 4],
+    /// Turn of the model about the up axis (Z), in radians, counter-clockwise seen from
+    /// above (default 0: the three-quarter view of the module docs). The camera orbits
+    /// the framed centre by `-yaw`, so the light turns with it; the framing does not
+    /// depend on the yaw, so the frames of a turntable do not jump.
+    pub yaw: f32,
+    /// The box (smallest and largest x, y, z in world axes) to frame instead of the drawn
+    /// positions' bounds: give every frame of an animation the same box (the union of the
+    /// frames' [`drawn_bounds`]) and the model does not jump. `None` (default): the
+    /// drawn positions' bounds.
+    pub bounds: Option<([f32; 3], [f32; 3])>,
 }
 
 /// The largest accepted width or height.
@@ -53,6 +64,8 @@ impl Default for RenderOptions {
             width: 512,
             height: 512,
             background: [48, 48, 56, 255],
+            yaw: 0.0,
+            bounds: None,
         }
     }
 }
@@ -156,21 +169,24 @@ pub fn render(scene: &Scene, options: &RenderOptions) -> Result<Picture, Error> 
             return Err(Error::new(format!("part {pi}: non-finite vertex position")));
         }
     }
-    let used = parts.iter().flat_map(|p| {
-        p.prim
-            .indices
-            .iter()
-            .filter_map(|&i| p.positions.get(usize::try_from(i).ok()?))
-    });
-    let Some((min, max)) = bounds(used.copied()) else {
+    let Some(drawn) = used_bounds(&parts) else {
         return Err(Error::new("nothing to draw: the frame has no triangles"));
+    };
+    let (min, max) = match options.bounds {
+        Some((lo, hi)) if lo.iter().chain(&hi).all(|f| f.is_finite()) => (lo, hi),
+        Some(_) => return Err(Error::new("non-finite framing bounds")),
+        None => drawn,
     };
     let center = scale(add(min, max), 0.5);
     let radius = (libm::sqrtf(dot(sub(max, min), sub(max, min))) * 0.5).max(1e-3);
 
     // Camera.
+    if !options.yaw.is_finite() {
+        return Err(Error::new("non-finite yaw"));
+    }
     let (az, el, fov) = (
-        (-35.0f32).to_radians(),
+        // At yaw 0 this is exactly −35° (x − 0 = x): the still pictures keep their bits.
+        (-35.0f32).to_radians() - options.yaw,
         25.0f32.to_radians(),
         35.0f32.to_radians(),
     );
@@ -327,6 +343,36 @@ pub fn render(scene: &Scene, options: &RenderOptions) -> Result<Picture, Error> 
         height: h,
         rgba,
     })
+}
+
+/// The smallest and largest x, y, z (world axes) of the positions `render` would draw
+/// (those the triangles use, placed by the node transforms), `None` when there are none.
+/// Union these over the frames of an animation for [`RenderOptions::bounds`].
+///
+/// ```
+/// use idmodel_scene::render::drawn_bounds;
+/// use idmodel_scene::{Primitive, Scene};
+/// let tri = Primitive {
+///     positions: vec![[0.0, -1.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 2.0], [9.0; 3]],
+///     indices: vec![0, 1, 2],
+///     ..Primitive::default()
+/// };
+/// let scene = Scene::still("triangle", vec![tri], Vec::new());
+/// assert_eq!(drawn_bounds(&scene), Some(([0.0, -1.0, 0.0], [0.0, 1.0, 2.0])));
+/// ```
+pub fn drawn_bounds(scene: &Scene) -> Option<([f32; 3], [f32; 3])> {
+    used_bounds(&placed(scene))
+}
+
+/// The bounds of the positions the triangles of `parts` use.
+fn used_bounds(parts: &[Placed<'_>]) -> Option<(V3, V3)> {
+    let used = parts.iter().flat_map(|p| {
+        p.prim
+            .indices
+            .iter()
+            .filter_map(|&i| p.positions.get(usize::try_from(i).ok()?))
+    });
+    bounds(used.copied())
 }
 
 /// The smallest and largest x, y, z of `points`, `None` for no points.
@@ -641,6 +687,54 @@ mod tests {
         }
         let mesh = still(vec![big], Vec::new());
         let _ = render(&mesh, &opts);
+    }
+
+    #[test]
+    fn yaw_turns_the_view_and_bounds_fix_the_framing() {
+        let scene = still(vec![cube()], Vec::new());
+        let base = RenderOptions {
+            width: 48,
+            height: 48,
+            ..RenderOptions::default()
+        };
+        let still_pic = render(&scene, &base).unwrap();
+        let zero = RenderOptions { yaw: 0.0, ..base };
+        assert_eq!(render(&scene, &zero).unwrap(), still_pic);
+        let turned = RenderOptions { yaw: 0.6, ..base };
+        assert_ne!(render(&scene, &turned).unwrap(), still_pic);
+        let full = RenderOptions {
+            yaw: core::f32::consts::TAU,
+            ..base
+        };
+        let back = render(&scene, &full).unwrap();
+        let same = back
+            .rgba
+            .iter()
+            .zip(&still_pic.rgba)
+            .filter(|(a, b)| a == b)
+            .count();
+        assert!(
+            same * 100 >= still_pic.rgba.len() * 95,
+            "a full turn looks alike"
+        );
+        let drawn = drawn_bounds(&scene).unwrap();
+        let own = RenderOptions {
+            bounds: Some(drawn),
+            ..base
+        };
+        assert_eq!(render(&scene, &own).unwrap(), still_pic);
+        let (lo, hi) = drawn;
+        let wide = RenderOptions {
+            bounds: Some((scale(lo, 4.0), scale(hi, 4.0))),
+            ..base
+        };
+        let small = render(&scene, &wide).unwrap();
+        assert!(coverage(&small, base.background) < coverage(&still_pic, base.background) * 0.5);
+        let nan = RenderOptions {
+            yaw: f32::NAN,
+            ..base
+        };
+        assert!(render(&scene, &nan).is_err());
     }
 }
 
