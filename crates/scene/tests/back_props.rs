@@ -202,3 +202,92 @@ proptest! {
         }
     }
 }
+
+/// Every extras key of a real scene, set in turn to each value at the edge of what a
+/// hostile glTF can carry: the way back refuses or writes a file that parses, and never
+/// sizes an allocation by the value (an `i64::MAX` count would abort the test process).
+#[test]
+fn every_extras_key_at_the_extremes_is_refused_or_parses() {
+    use idmodel_scene::Value;
+    let extremes = [
+        Value::Int(i64::MAX),
+        Value::Int(i64::MIN),
+        Value::Int(i64::from(u32::MAX)),
+        Value::Int(1 << 40),
+        Value::Int(70_000),
+        Value::Int(-1),
+        Value::Null,
+        Value::Str(String::new()),
+        Value::Str(idmodel_scene::back::base64_encode(&[0xff; 48])),
+        Value::List(Vec::new()),
+        Value::List(vec![Value::Int(i64::MAX); 4]),
+        Value::List(vec![Value::List(vec![
+            Value::Int(i64::MAX),
+            Value::Str("AAAA".into()),
+        ])]),
+    ];
+    let md2 = {
+        let bytes = idmodel_md2::write(&idmodel_md2::Model::example()).unwrap();
+        idmodel_scene::md2::scene(
+            &idmodel_md2::Md2::parse(&bytes).unwrap(),
+            "h",
+            &Options::default(),
+        )
+        .unwrap()
+    };
+    let mdl = {
+        let bytes = idmodel_mdl::Model::example_groups().write().unwrap();
+        idmodel_scene::mdl::scene(
+            &idmodel_mdl::Mdl::parse(&bytes).unwrap(),
+            "h",
+            &Options::default(),
+        )
+        .unwrap()
+    };
+    let md3 = {
+        let bytes = idmodel_md3::write(&idmodel_md3::Model::example()).unwrap();
+        idmodel_scene::md3::scene(
+            &idmodel_md3::Md3::parse(&bytes).unwrap(),
+            "h",
+            &idmodel_scene::md3::Sidecars::default(),
+            &Options::default(),
+        )
+        .unwrap()
+    };
+    let (o, o3) = (
+        BackOptions::default(),
+        idmodel_scene::md3::BackOptions::default(),
+    );
+    let mut tried = 0;
+    for (kind, base) in [("md2", &md2), ("mdl", &mdl), ("md3", &md3)] {
+        assert!(
+            !base.extras.0.is_empty(),
+            "{kind}: the scene records extras"
+        );
+        for (key, _) in &base.extras.0 {
+            for v in &extremes {
+                let mut scene = base.clone();
+                scene.extras.set(key.clone(), v.clone());
+                let ok = match kind {
+                    "md2" => idmodel_scene::md2::to_bytes(&scene, &o)
+                        .map(|b| idmodel_md2::Md2::parse(&b).is_ok())
+                        .ok(),
+                    "mdl" => idmodel_scene::mdl::to_bytes(&scene, &o)
+                        .map(|b| idmodel_mdl::Mdl::parse(&b).is_ok())
+                        .ok(),
+                    _ => idmodel_scene::md3::to_bytes(&scene, &o3)
+                        .map(|b| idmodel_md3::Md3::parse(&b).is_ok())
+                        .ok(),
+                };
+                if let Some(parses) = ok {
+                    assert!(
+                        parses,
+                        "{kind}: {key} = {v:?} wrote a file that does not parse"
+                    );
+                }
+                tried += 1;
+            }
+        }
+    }
+    assert!(tried > 100, "only {tried} cases");
+}

@@ -249,6 +249,11 @@ fn model_from_extras(scene: &Scene) -> Option<Model> {
         })
         .collect();
     let num_xyz = usize::try_from(e.get("md2.num_xyz")?.as_int()?).ok()?;
+    // Triangles index vertices with 16-bit words, so no file needs more than 65,536: a
+    // larger count is hostile extras, and must not size an allocation.
+    if num_xyz > usize::from(u16::MAX).saturating_add(1) {
+        return None;
+    }
     let merged = merge(scene)?;
     let names = &merged.target_names;
     let shown = target_frames(&merged);

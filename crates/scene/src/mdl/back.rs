@@ -522,7 +522,10 @@ fn inner_from_extras(scene: &Scene) -> Option<Model> {
         );
     }
     let mut pose_list = poses.drain(..);
-    let mut frames = Vec::with_capacity(frame_count);
+    // Every frame but an empty group takes a pose, so the poses bound the frames the
+    // loop can make; `frame_count` comes from extras and must not size the allocation.
+    let mut frames =
+        Vec::with_capacity(frame_count.min(pose_list.len().saturating_add(groups.len())));
     for i in 0..frame_count {
         match groups.get(&i) {
             None => frames.push(FrameData::Single(pose_list.next()?)),
