@@ -707,6 +707,18 @@ fn build(
             if let Some(s) = node.skin {
                 n.insert("skin".into(), s.into());
             }
+            if !node.weights.is_empty() {
+                let t = node.mesh.and_then(|m| mesh_targets.get(m).copied());
+                if t != Some(node.weights.len()) || node.weights.iter().any(|w| !w.is_finite()) {
+                    return Err(invalid!(
+                        "node {i} ({:?}): {} rest weights for a mesh of {} targets (or not finite)",
+                        node.name,
+                        node.weights.len(),
+                        t.unwrap_or(0)
+                    ));
+                }
+                n.insert("weights".into(), nums(&node.weights));
+            }
         }
         if let Some(c) = node.camera {
             let mut child = Map::new();

@@ -164,6 +164,7 @@ fn assert_same(got: &Scene, want: &Scene, file: &str) {
         assert_eq!(a.children, b.children, "{what}");
         assert_eq!(a.translation, b.translation, "{what}");
         assert_eq!(a.scale, b.scale, "{what}");
+        assert_eq!(a.weights, b.weights, "{what}: rest weights");
         close(&[a.rotation], &[b.rotation], 1e-6, &what);
         assert_eq!(
             (a.mesh, a.skin, a.camera),
@@ -426,4 +427,29 @@ fn truncated_and_mutated_glb_never_panics() {
         m[at] ^= 0x5A;
         let _ = from_glb(&m, &ImportOptions::default(), &mut no_files);
     }
+}
+
+#[test]
+fn rest_weights_come_back_and_a_wrong_count_is_refused() {
+    let bytes = idmodel_md3::write(&idmodel_md3::Model::example()).unwrap();
+    let m = idmodel_md3::Md3::parse(&bytes).unwrap();
+    let mut scene = md3::scene(&m, "m", &md3::Sidecars::default(), &Options::default()).unwrap();
+    let node = scene.nodes.iter().position(|n| n.mesh.is_some()).unwrap();
+    let targets = scene.meshes[scene.nodes[node].mesh.unwrap()].primitives[0]
+        .targets
+        .len();
+    assert!(targets > 0, "the example is animated");
+    let mut w = vec![0.0; targets];
+    w[targets - 1] = 1.0;
+    scene.nodes[node].weights = w.clone();
+    round_trip(&scene, "example with rest weights");
+    let glb = to_glb(&scene, &ExportOptions::default()).unwrap();
+    let got = from_glb(&glb, &ImportOptions::default(), &mut no_files).unwrap();
+    assert_eq!(got.nodes[node].weights, w);
+    // One weight too many: the exporter refuses, naming the node.
+    scene.nodes[node].weights.push(0.5);
+    let err = to_glb(&scene, &ExportOptions::default())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("rest weights"), "{err}");
 }

@@ -292,6 +292,10 @@ pub struct Node {
     /// (the id convention); the exporter adds a child node that turns glTF's camera
     /// (looking along −Z with +Y up) to match.
     pub camera: Option<usize>,
+    /// The morph-target weights the mesh shows at rest, when no animation plays (glTF's
+    /// node `weights`); empty means all zero, the base shape. When set, one per target
+    /// of the mesh.
+    pub weights: Vec<f32>,
 }
 
 impl Node {
@@ -306,6 +310,7 @@ impl Node {
             mesh: None,
             skin: None,
             camera: None,
+            weights: Vec::new(),
         }
     }
 }

@@ -500,6 +500,33 @@ fn cameras(d: &mut Doc<'_>) -> Result<Vec<Camera>> {
 
 /// The nodes with the exporter's additions folded back, and the map from glTF node
 /// index to scene node index (`None` for a folded node).
+/// A node's rest morph weights: its `weights`, else its mesh's `weights` (glTF's
+/// default for every node that draws the mesh), one per morph target; empty when absent
+/// or all zero.
+fn rest_weights(v: &Value, raw_mesh: &Value, mesh: &Mesh, what: &str) -> Result<Vec<f32>> {
+    let targets = mesh.primitives.first().map_or(0, |p| p.targets.len());
+    let Some(w) = v.get("weights").or_else(|| raw_mesh.get("weights")) else {
+        return Ok(Vec::new());
+    };
+    let w = w.as_array().filter(|w| w.len() == targets).ok_or_else(|| {
+        bad!("{what}: \"weights\" is not {targets} numbers, one per morph target")
+    })?;
+    let mut out = Vec::with_capacity(targets);
+    for x in w {
+        #[allow(clippy::cast_possible_truncation, clippy::as_conversions)]
+        let x = x
+            .as_f64()
+            .map(|x| x as f32)
+            .filter(|x| x.is_finite())
+            .ok_or_else(|| bad!("{what}: a weight that is not a finite number"))?;
+        out.push(x);
+    }
+    if out.iter().all(|&x| x == 0.0) {
+        out.clear();
+    }
+    Ok(out)
+}
+
 fn nodes(
     d: &mut Doc<'_>,
     axes: Axes,
@@ -544,6 +571,12 @@ fn nodes(
         node.mesh = index(v, "mesh", &what)?;
         if let Some(m) = node.mesh.filter(|&m| m >= meshes.len()) {
             return Err(bad!("{what}: mesh {m} does not exist"));
+        }
+        if let Some((m, raw_mesh)) = node
+            .mesh
+            .and_then(|m| Some((meshes.get(m)?, list(&d.root, "meshes").ok()?.get(m)?)))
+        {
+            node.weights = rest_weights(v, raw_mesh, m, &what)?;
         }
         node.skin = index(v, "skin", &what)?;
         if let Some(s) = node

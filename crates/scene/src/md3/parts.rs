@@ -387,6 +387,33 @@ pub(crate) fn add_part(
     }
 }
 
+/// Rests an animated part (added by [`add_part`] with base frame 0) at another frame
+/// without moving its base: the node's rest weights pick `at.mesh`'s morph target and the
+/// tag nodes take `at.tag`'s transforms, so a viewer that plays nothing shows that frame.
+pub(crate) fn rest_part(
+    scene: &mut Scene,
+    md3: &Md3<'_>,
+    part: &PartNodes,
+    at: super::player::PartFrame,
+) {
+    if part.targets > 0 && at.mesh > 0 {
+        let mut w = alloc::vec![0.0f32; part.targets];
+        if let Some(x) = at.mesh.checked_sub(1).and_then(|i| w.get_mut(i)) {
+            *x = 1.0;
+        }
+        if let Some(n) = scene.nodes.get_mut(part.node) {
+            n.weights = w;
+        }
+    }
+    for (t, &node) in part.tags.iter().enumerate() {
+        let o = tag_at(md3, t, at.tag);
+        if let Some(n) = scene.nodes.get_mut(node) {
+            n.translation = o.origin;
+            n.rotation = quat_from_axes(&o.axis);
+        }
+    }
+}
+
 /// The channels that play `frames` on one part: morph weights and tag transforms.
 pub(crate) fn part_channels(
     md3: &Md3<'_>,

@@ -7,8 +7,8 @@ use idmodel_md3::{Md3, Orientation, Skin, position_on_tag};
 
 use super::clips::{Clip, mesh_frame, player_clips, tag_frame};
 use super::parts::{
-    Materials, PartNodes, add_part, check_budget, frame_of, frame_primitives, part_channels, sane,
-    tag_index,
+    Materials, PartNodes, add_part, check_budget, frame_of, frame_primitives, part_channels,
+    rest_part, sane, tag_index,
 };
 use super::{frame_scene, select_clips, usable};
 use crate::{Animation, Error, Node, Options, Scene};
@@ -118,6 +118,17 @@ pub fn player_scene(player: &Player<'_>, options: &Options) -> Result<Scene, Err
         0,
         false,
     );
+    // Animated, the parts rest in the standing idle (or the chosen clip's first frame),
+    // not in frame 0 (a death): the base stays frame 0, the rest weights pick the frame.
+    if animated {
+        let (legs, torso) = pose(player, options)?;
+        if legs_animated {
+            rest_part(&mut scene, lower, &lower_part, legs);
+        }
+        if torso_animated {
+            rest_part(&mut scene, upper, &upper_part, torso);
+        }
+    }
     // A missing tag places the child at the parent's origin (identity), as the engine.
     let attach = |parent: &PartNodes, md3: &Md3<'_>, tag: &str| {
         tag_index(md3, tag)
@@ -454,6 +465,58 @@ mod tests {
                 .fold(f32::INFINITY, f32::min)
         };
         assert_eq!(lowest(&posed.meshes[0].primitives[0]), 4.0);
+    }
+
+    #[test]
+    fn the_animated_player_rests_in_the_standing_idle() {
+        // Lower's tag_torso rises one unit a frame, so the frames can be told apart.
+        let mut m = Model::example();
+        for (f, frame) in m.tags.iter_mut().enumerate() {
+            frame[0] = TagInfo {
+                name: b"tag_torso".to_vec(),
+                origin: [0.0, 0.0, 24.0 + f as f32],
+                axis: [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
+            };
+        }
+        let mut files = files();
+        files[0] = write(&m).unwrap();
+        let text = cfg();
+        let mut p = player(&files);
+        let node =
+            |s: &Scene, name: &str| s.nodes.iter().find(|n| n.name == name).cloned().unwrap();
+        // Without animation.cfg the rest is frame 0: no rest weights.
+        let plain = player_scene(&p, &Options::default()).unwrap();
+        assert!(node(&plain, "lower").weights.is_empty());
+        p.animation_cfg = Some(text.as_bytes());
+        let scene = player_scene(&p, &Options::default()).unwrap();
+        // LEGS_IDLE and TORSO_STAND start at frame 2: target 1 of each animated part.
+        for part in ["lower", "upper"] {
+            let n = node(&scene, part);
+            let targets = scene.meshes[n.mesh.unwrap()].primitives[0].targets.len();
+            let mut want = vec![0.0; targets];
+            want[1] = 1.0;
+            assert_eq!(n.weights, want, "{part}");
+        }
+        // The tags rest at frame 2 too: lower's tag_torso is where frame 2 puts it.
+        let lower = Md3::parse(&files[0]).unwrap();
+        let at = |f| lower.lerp_tag("tag_torso", f, f, 0.0).unwrap().origin;
+        let want = at(2);
+        assert_ne!(want, at(0));
+        let got = scene
+            .nodes
+            .iter()
+            .filter(|n| n.name == "tag_torso")
+            .map(|n| n.translation)
+            .next()
+            .unwrap();
+        assert_eq!(got, want);
+        // A clip rests at its own first frame (LEGS_WALK: frame 1, target 0).
+        let walk = Options {
+            clip: Some("LEGS_WALK".into()),
+            ..Options::default()
+        };
+        let scene = player_scene(&p, &walk).unwrap();
+        assert_eq!(node(&scene, "lower").weights.first(), Some(&1.0));
     }
 
     #[test]
