@@ -471,10 +471,12 @@ mod tests {
     fn the_animated_player_rests_in_the_standing_idle() {
         // Lower's tag_torso rises one unit a frame, so the frames can be told apart.
         let mut m = Model::example();
-        for (f, frame) in m.tags.iter_mut().enumerate() {
+        let mut z = 24.0;
+        for frame in &mut m.tags {
+            z += 1.0;
             frame[0] = TagInfo {
                 name: b"tag_torso".to_vec(),
-                origin: [0.0, 0.0, 24.0 + f as f32],
+                origin: [0.0, 0.0, z],
                 axis: [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
             };
         }
