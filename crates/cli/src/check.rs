@@ -37,6 +37,8 @@ pub struct Request {
     pub fail_on: Severity,
     /// `--json`: JSON Lines on stdout, the summary on stderr.
     pub json: bool,
+    /// `--allow CODE`: findings of these codes are printed but never fail the check.
+    pub allow: Vec<String>,
 }
 
 /// One finding, merged over the engines that share it.
@@ -229,6 +231,8 @@ pub struct Summary {
     pub archives: usize,
     /// Files found in folders whose format `--engine` does not load.
     pub skipped: usize,
+    /// Findings at or above `--fail-on` that `--allow` let pass.
+    pub allowed: usize,
     /// Whether anything reached `--fail-on` or was unreadable.
     pub failed: bool,
 }
@@ -250,10 +254,13 @@ impl Summary {
                 self.skipped
             ));
         }
+        if self.allowed > 0 {
+            s.push_str(&format!(", {} allowed by --allow", self.allowed));
+        }
         s
     }
 
-    fn count(&mut self, findings: &[Merged], fail_on: Severity) {
+    fn count(&mut self, findings: &[Merged], fail_on: Severity, allow: &[String]) {
         for m in findings {
             match m.severity {
                 Severity::Refused => self.refused = self.refused.saturating_add(1),
@@ -261,7 +268,11 @@ impl Summary {
                 Severity::Warning => self.warnings = self.warnings.saturating_add(1),
             }
             if m.severity >= fail_on {
-                self.failed = true;
+                if allow.iter().any(|a| a == m.code) {
+                    self.allowed = self.allowed.saturating_add(1);
+                } else {
+                    self.failed = true;
+                }
             }
         }
     }
@@ -391,7 +402,7 @@ fn check_one(
     match check_bytes(path, &bytes, request.engine) {
         Ok(checked) => {
             summary.files = summary.files.saturating_add(1);
-            summary.count(&checked.findings, request.fail_on);
+            summary.count(&checked.findings, request.fail_on, &request.allow);
             if request.json {
                 for m in &checked.findings {
                     out_line(m.json(path));

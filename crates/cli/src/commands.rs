@@ -49,6 +49,7 @@ pub fn run(command: Command) -> Exit {
             fail_on,
             json,
             game,
+            allow,
         } => {
             crate::archives::set_game(&game);
             crate::check::run(&crate::check::Request {
@@ -56,6 +57,7 @@ pub fn run(command: Command) -> Exit {
                 engine: engine.map(|e| e.0),
                 fail_on: fail_on.severity(),
                 json,
+                allow,
             })
         }
         Command::Convert {
@@ -1188,11 +1190,29 @@ fn animated_frames(
     options: &RenderOptions,
     max_output: Option<u64>,
 ) -> Result<(Vec<Scene>, Vec<u16>), Stop> {
-    if path.is_dir() || (crate::archives::is_virtual(path) && !crate::archives::is_file(path)) {
+    let folder =
+        path.is_dir() || (crate::archives::is_virtual(path) && !crate::archives::is_file(path));
+    let player = folder && formats::md3::is_player_folder(path);
+    if folder && !player {
         return Err(Stop::Refused(line(
             path,
-            "--animate takes one model file, not a folder (a Quake III player: animate its parts)",
+            "--animate takes one model file or a Quake III player folder, not a folder of models",
         )));
+    }
+    if player && !anims.is_empty() {
+        return Err(Stop::Refused(line(
+            path,
+            "--anim applies to one md5mesh, not to a Quake III player folder",
+        )));
+    }
+    if player {
+        // The assembled player: its clips play one after another (each on the parts it
+        // drives, the other part resting in the standing idle), or only --clip's.
+        let mut scene =
+            formats::md3::player_scene(path, &choice.request(&[])).map_err(|f| line(path, f))?;
+        textures::apply_player(&mut scene, path, choice.textures(), pending);
+        textures::decode_for_render(&mut scene, path, pending);
+        return morph_stills(path, &scene, options, max_output);
     }
     let loaded = Loaded::open(path)?;
     let anims = load_anims(anims)?;
@@ -1255,6 +1275,41 @@ fn animated_frames(
             for k in 0..times.len() {
                 stills.push(pictures::pose(&scene, *a, k));
             }
+        }
+    }
+    Ok((stills, delays))
+}
+
+/// The stills of every key of every animation of a morph and node-animated scene (a
+/// player), after the budget check, and their delays.
+fn morph_stills(
+    path: &Path,
+    scene: &Scene,
+    options: &RenderOptions,
+    max_output: Option<u64>,
+) -> Result<(Vec<Scene>, Vec<u16>), Stop> {
+    let keys: Vec<(usize, Vec<f32>)> = (0..scene.animations.len())
+        .map(|a| (a, pictures::key_times(scene, a)))
+        .filter(|(_, t)| !t.is_empty())
+        .collect();
+    let total = keys
+        .iter()
+        .map(|(_, t)| t.len())
+        .fold(0usize, usize::saturating_add);
+    if total == 0 {
+        return Err(Stop::Failed(line(
+            path,
+            "nothing to animate: the player has no frames to play",
+        )));
+    }
+    pictures::check_budget(total, options.width, options.height, max_output)
+        .map_err(|e| line(path, e))?;
+    let mut delays = Vec::new();
+    let mut stills = Vec::new();
+    for (a, times) in &keys {
+        delays.extend(pictures::delays_ms(times));
+        for k in 0..times.len() {
+            stills.push(pictures::pose(scene, *a, k));
         }
     }
     Ok((stills, delays))

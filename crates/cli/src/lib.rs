@@ -117,6 +117,10 @@ enum Command {
         /// the summary goes to stderr.
         #[arg(long)]
         json: bool,
+        /// Let findings of this code pass the gate (still printed), e.g. `no-gl-commands`
+        /// for MD2s made for an engine that builds its own GL commands; repeatable.
+        #[arg(long, value_name = "CODE")]
+        allow: Vec<String>,
     },
     /// Convert a model (or every model under a folder) to glTF 2.0 or OBJ.
     Convert {

@@ -105,7 +105,35 @@ pub fn skinned(scene: &Scene) -> bool {
 pub fn pose(scene: &Scene, anim: usize, key: usize) -> Scene {
     let mut out = scene.clone();
     out.animations.clear();
-    let Some(animation) = scene.animations.get(anim) else {
+    let animation = scene.animations.get(anim);
+    let driven: Vec<usize> = animation
+        .into_iter()
+        .flat_map(|a| &a.channels)
+        .filter(|c| {
+            matches!(
+                c.values,
+                ChannelValues::Weights(_) | ChannelValues::SparseWeights { .. }
+            )
+        })
+        .map(|c| c.node)
+        .collect();
+    // A node this animation does not morph shows its rest weights (a player's resting part).
+    for (i, node) in scene.nodes.iter().enumerate() {
+        if node.weights.is_empty() || driven.contains(&i) {
+            continue;
+        }
+        let rest: Vec<(usize, f32)> = node.weights.iter().copied().enumerate().collect();
+        if let Some(mesh) = node.mesh.and_then(|m| out.meshes.get_mut(m)) {
+            morph(mesh, &rest);
+        }
+    }
+    for node in &mut out.nodes {
+        node.weights.clear();
+    }
+    let Some(animation) = animation else {
+        for prim in out.meshes.iter_mut().flat_map(|m| &mut m.primitives) {
+            prim.targets.clear();
+        }
         return out;
     };
     for channel in &animation.channels {
@@ -158,28 +186,33 @@ pub fn pose(scene: &Scene, anim: usize, key: usize) -> Scene {
         let Some(mesh) = node.mesh.and_then(|m| out.meshes.get_mut(m)) else {
             continue;
         };
-        for prim in &mut mesh.primitives {
-            for &(t, w) in &weights {
-                let Some(target) = prim.targets.get(t) else {
-                    continue;
-                };
-                for (p, d) in prim.positions.iter_mut().zip(&target.positions) {
-                    for (a, b) in p.iter_mut().zip(d) {
-                        *a += w * b;
-                    }
-                }
-                for (p, d) in prim.normals.iter_mut().zip(&target.normals) {
-                    for (a, b) in p.iter_mut().zip(d) {
-                        *a += w * b;
-                    }
-                }
-            }
-        }
+        morph(mesh, &weights);
     }
     for prim in out.meshes.iter_mut().flat_map(|m| &mut m.primitives) {
         prim.targets.clear();
     }
     out
+}
+
+/// Adds each `(target, weight)` of `weights` to the mesh's positions and normals.
+fn morph(mesh: &mut idmodel_scene::Mesh, weights: &[(usize, f32)]) {
+    for prim in &mut mesh.primitives {
+        for &(t, w) in weights {
+            let Some(target) = prim.targets.get(t) else {
+                continue;
+            };
+            for (p, d) in prim.positions.iter_mut().zip(&target.positions) {
+                for (a, b) in p.iter_mut().zip(d) {
+                    *a += w * b;
+                }
+            }
+            for (p, d) in prim.normals.iter_mut().zip(&target.normals) {
+                for (a, b) in p.iter_mut().zip(d) {
+                    *a += w * b;
+                }
+            }
+        }
+    }
 }
 
 /// The union of two boxes.
@@ -254,5 +287,50 @@ mod tests {
         assert!(check_budget(MAX_FRAMES + 1, 1, 1, None).is_err());
         assert!(check_budget(10, 100, 100, Some(400_000)).is_ok());
         assert!(check_budget(11, 100, 100, Some(400_000)).is_err());
+    }
+
+    #[test]
+    fn a_node_the_animation_does_not_morph_shows_its_rest_weights() {
+        use idmodel_scene::{
+            Animation, Channel, Interpolation, Mesh, MorphTarget, Node, Primitive,
+        };
+        let prim = |z: f32| Primitive {
+            positions: vec![[0.0, 0.0, z]; 3],
+            normals: vec![[0.0, 0.0, 1.0]; 3],
+            uvs: vec![[0.0; 2]; 3],
+            indices: vec![0, 1, 2],
+            targets: vec![MorphTarget {
+                positions: vec![[0.0, 0.0, 5.0]; 3],
+                normals: vec![[0.0; 3]; 3],
+            }],
+            ..Primitive::default()
+        };
+        let mut scene = Scene::default();
+        for (i, z) in [0.0, 10.0].into_iter().enumerate() {
+            scene.meshes.push(Mesh {
+                name: format!("m{i}"),
+                primitives: vec![prim(z)],
+                target_names: Vec::new(),
+            });
+            let mut n = Node::new(format!("n{i}"));
+            n.mesh = Some(i);
+            n.weights = vec![1.0];
+            scene.nodes.push(n);
+        }
+        // The animation morphs node 1 to weight 0 at its only key; node 0 rests at 1.
+        scene.animations.push(Animation {
+            name: "a".into(),
+            channels: vec![Channel {
+                node: 1,
+                times: vec![0.0],
+                interpolation: Interpolation::Linear,
+                values: ChannelValues::Weights(vec![0.0]),
+            }],
+        });
+        let posed = pose(&scene, 0, 0);
+        assert_eq!(posed.meshes[0].primitives[0].positions[0], [0.0, 0.0, 5.0]);
+        assert_eq!(posed.meshes[1].primitives[0].positions[0], [0.0, 0.0, 10.0]);
+        assert!(posed.nodes.iter().all(|n| n.weights.is_empty()));
+        assert!(posed.meshes[0].primitives[0].targets.is_empty());
     }
 }

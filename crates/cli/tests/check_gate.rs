@@ -108,6 +108,27 @@ fn exit_codes_follow_fail_on() {
 }
 
 #[test]
+fn allow_lets_one_finding_code_pass_the_gate() {
+    let dir = scratch("allow");
+    let f = fixtures(&dir);
+    // The MD2 without GL commands fails the default gate; --allow no-gl-commands lets
+    // it pass, printed still, and the summary counts it; another code allows nothing.
+    assert_eq!(code(&check(&[&f.hazard])), 1);
+    let o = check(&[&f.hazard, &"--allow", &"no-gl-commands"]);
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("no GL commands"), "{}", stdout(&o));
+    assert_eq!(code(&check(&[&f.hazard, &"--allow", &"skin-too-tall"])), 1);
+    // A refusal of another code still fails; the summary names what was allowed.
+    let o = check(&[&f.hazard, &f.refused, &"--allow", &"no-gl-commands"]);
+    assert_eq!(code(&o), 1);
+    assert!(
+        stdout(&o).contains("1 allowed by --allow"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
 fn usage_errors_exit_2() {
     let dir = scratch("usage");
     let f = fixtures(&dir);

@@ -205,6 +205,42 @@ fn render_draws_the_assembled_player_standing_idle() {
 }
 
 #[test]
+fn render_animates_the_assembled_player() {
+    let dir = scratch("animate");
+    let p = player(&dir, "kid", true);
+    let frames = |name: &str, extra: &[&str]| {
+        let out = dir.join(format!("{name}.png"));
+        let mut a: Vec<&dyn AsRef<std::ffi::OsStr>> = vec![
+            &"render",
+            &p,
+            &"-o",
+            &out,
+            &"--size",
+            &"48x48",
+            &"--animate",
+        ];
+        a.extend(extra.iter().map(|e| e as &dyn AsRef<std::ffi::OsStr>));
+        let (rc, _, err) = run(&a);
+        assert_eq!(rc, 0, "{name}: {err}");
+        let decoder =
+            png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&out).unwrap()));
+        let reader = decoder.read_info().unwrap();
+        reader.info().animation_control.expect("an APNG").num_frames
+    };
+    // Every clip's frames, one after another: the fixture's 25 clips of one frame each
+    // (the one-frame clips of a part whose model has frames still play).
+    let all = frames("all", &[]);
+    assert!(all >= 2, "{all} frames");
+    assert_eq!(frames("gesture", &["--clip", "TORSO_GESTURE"]), 1);
+    // --anim is an md5 option: a usage error for a player.
+    let out = dir.join("bad.png");
+    let (rc, _, err) = run(&[&"render", &p, &"-o", &out, &"--animate", &"--anim", &p]);
+    assert_ne!(rc, 0);
+    assert!(err.contains("--anim"), "{err}");
+    assert!(!out.exists());
+}
+
+#[test]
 fn skins_and_clips_choose_what_convert_writes() {
     let dir = scratch("convert");
     let p = player(&dir, "kid", true);
