@@ -12,14 +12,19 @@
 //! - **Otherwise** the model is built from the geometry: the first mesh's primitives
 //!   merged into one triangle list, **one `xyz` vertex per scene vertex** and one `st` per
 //!   distinct texel pair (`s = round(u · skinwidth)`, `t = round(v · skinheight)`); the
-//!   frames from the weight animations (one frame per key of each clip, see
-//!   [`crate::back::sample_frames`]; node and skin animation are not sampled) or, without
-//!   any, the base pose and one frame per morph target; per frame, scale and translate
+//!   frames from the animations ([`crate::back::sample_frames`]): one frame per key of
+//!   each weight clip; node and skin animation **sampled** (at the clip's key times, or
+//!   every `1 / fps` seconds with [`BackOptions::fps`]; skinned meshes baked by their
+//!   joints), frames named after the clip (`run1`, `run2` …); without animations the base
+//!   pose and one frame per morph target; per frame, scale and translate
 //!   as qdata chooses them (`translate = min`, `scale = (max − min) / 255` per axis,
 //!   `v = rint((p − translate) / scale)` clamped to 0..=255); normals to the nearest of
 //!   the 162 table normals (largest dot product); the skin size from the first
 //!   material's embedded image (else the `md2.skinwidth`/`md2.skinheight` extras, else
-//!   256 × 256); skins referenced by the material names (no PCX is written); GL commands
+//!   256 × 256); skins referenced by [`BackOptions::skin_names`], else by the material
+//!   names (the library writes no image: the `idmodel` command writes the skin as an
+//!   8-bit PCX in Quake II's palette, `idmodel_assets::images::quantise_quake2` with the
+//!   MDL quantiser's redmean metric, and references it); GL commands
 //!   generated as qdata does (`idmodel_md2::build_gl_commands`: strips and fans).
 //! - **Engine limits** ([`BackOptions::engine`]): the written bytes go through
 //!   `idmodel_md2`'s `check`; a hazard or refusal refuses the write, naming the finding.

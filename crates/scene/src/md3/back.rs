@@ -19,7 +19,8 @@
 //!   which frame each key shows). A scene without morph targets whose first animation
 //!   moves nodes or joints is **sampled**: at its key times, or every `1 / fps` seconds
 //!   with [`BackOptions::fps`]; skinned meshes are baked (each vertex by its joints'
-//!   matrices × inverse bind matrices, weighted). Otherwise one frame.
+//!   matrices × inverse bind matrices, weighted; the sampler MD2 and MDL share,
+//!   `crate::back`). Otherwise one frame.
 //! - **Tags**: every node named `tag_*`, per frame, from its transform relative to the
 //!   model root (its axis rows are the rotated X, Y, Z).
 //! - **Frame bounds, radius and local origin** as Quake III's tools compute them: the

@@ -22,13 +22,18 @@
 //!   half-texel), clamped to the skin; one scale and origin over every pose
 //!   (`idmodel_mdl::Quantizer::fit`: the per-axis bounds over 255 steps); normals to the
 //!   nearest table normal; bounding radius the largest distance from the origin of the
-//!   model; frames from the weight animations ([`crate::back::sample_frames`]): a clip
-//!   whose keys are 0.1 s apart becomes single frames, any other clip **one frame group**
-//!   whose intervals are the keys' cumulative end times; the skin from the first
+//!   model; frames from the animations ([`crate::back::sample_frames`]: weight clips at
+//!   their keys, node and skin animation sampled at the key times or
+//!   [`BackOptions::fps`], named after the clip: `run1`, `run2` …); by default a clip
+//!   whose keys are 0.1 s apart becomes single frames and any other clip **one frame
+//!   group** whose intervals are the keys' cumulative end times (the last pose lasting
+//!   0.1 s, or `1 / fps`); [`BackOptions::groups`] makes every clip a group, or none;
+//!   the skin from the first
 //!   material's embedded image, its width rounded up to a multiple of 4 (WinQuake's rule)
 //!   and its height at most 480 (nearest-neighbour resampling when either changes),
 //!   quantised to the Quake palette with the **redmean** colour distance (Compuphase's
-//!   weighted RGB approximation of perceived difference). The scene's materials say
+//!   weighted RGB approximation of perceived difference; [`crate::back::redmean`], the
+//!   metric MD2's PCX skins use too). The scene's materials say
 //!   nothing of emission, so the fullbright rows (224–255) are used only for texels whose
 //!   colour is exactly one of theirs (an id skin keeps its fullbrights); with alpha
 //!   masking, texels with alpha below half become index 255 and `MF_HOLEY` is set.
