@@ -2,14 +2,7 @@
 //! written reads back through the Quake II-exact reader with the same indices and
 //! palette, and the quantiser's choices are the redmean-nearest ones.
 // Tests may index, unwrap and cast: a panic here is a failed assertion, not a library bug.
-#![allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::arithmetic_side_effects,
-    clippy::as_conversions,
-    clippy::cast_possible_truncation,
-    missing_docs
-)]
+#![allow(clippy::restriction, clippy::pedantic, missing_docs)]
 
 use idmodel_assets::images::{
     Indexed, QUAKE2_TRANSPARENT, palette_file, pcx, pcx_encode, quantise_quake2,

@@ -22,6 +22,17 @@ fn glb(dir: &std::path::Path) -> std::path::PathBuf {
     glb
 }
 
+/// `idmodel convert GLB -o OUT ARGS…`.
+fn convert(
+    glb: &std::path::Path,
+    out: &std::path::Path,
+    args: &[&dyn AsRef<std::ffi::OsStr>],
+) -> std::process::Output {
+    let mut all: Vec<&dyn AsRef<std::ffi::OsStr>> = vec![&"convert", &glb, &"-o", &out];
+    all.extend_from_slice(args);
+    idmodel(&all)
+}
+
 fn skins(md2: &std::path::Path) -> Vec<String> {
     let bytes = std::fs::read(md2).unwrap();
     let m = ::idmodel::md2::Md2::parse(&bytes).unwrap();
@@ -40,15 +51,7 @@ fn the_skin_is_written_as_a_pcx_in_the_given_palette_and_referenced() {
     let pal = dir.join("q2.lmp");
     std::fs::write(&pal, palette()).unwrap();
     let out = folder.join("tris.md2");
-    let o = idmodel(&[
-        &"convert",
-        &glb,
-        &"-o",
-        &out,
-        &"--palette",
-        &pal,
-        &"--force",
-    ]);
+    let o = convert(&glb, &out, &[&"--palette", &pal, &"--force"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     assert_eq!(skins(&out), ["models/thing/tris.pcx"]);
     let pcx = std::fs::read(folder.join("tris.pcx")).unwrap();
@@ -67,7 +70,7 @@ fn the_skin_is_written_as_a_pcx_in_the_given_palette_and_referenced() {
     std::fs::create_dir_all(game.join("pics")).unwrap();
     std::fs::copy(folder.join("tris.pcx"), game.join("pics/colormap.pcx")).unwrap();
     std::fs::remove_file(folder.join("tris.pcx")).unwrap();
-    let o = idmodel(&[&"convert", &glb, &"-o", &out, &"--force"]);
+    let o = convert(&glb, &out, &[&"--force"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     assert_eq!(std::fs::read(folder.join("tris.pcx")).unwrap(), pcx);
 }
@@ -77,48 +80,29 @@ fn a_skin_name_is_referenced_and_no_palette_means_no_pcx() {
     let dir = scratch_dir("idmodel-md2-skin", "names");
     let glb = glb(&dir);
     let out = dir.join("named.md2");
-    let o = idmodel(&[
-        &"convert",
+    let o = convert(
         &glb,
-        &"-o",
         &out,
-        &"--skin-name",
-        &"models/x/skin.pcx",
-        &"--force",
-    ]);
+        &[&"--skin-name", &"models/x/skin.pcx", &"--force"],
+    );
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     assert_eq!(skins(&out), ["models/x/skin.pcx"]);
     assert!(!dir.join("named.pcx").exists());
     let out = dir.join("plain.md2");
-    let o = idmodel(&[&"convert", &glb, &"-o", &out, &"--force"]);
+    let o = convert(&glb, &out, &[&"--force"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     assert!(stderr(&o).contains("no Quake II palette"), "{}", stderr(&o));
     assert!(!dir.join("plain.pcx").exists());
     // A named palette that is not one is an error naming it.
     let bad = dir.join("bad.pal");
     std::fs::write(&bad, b"nope").unwrap();
-    let o = idmodel(&[
-        &"convert",
-        &glb,
-        &"-o",
-        &out,
-        &"--palette",
-        &bad,
-        &"--force",
-    ]);
+    let o = convert(&glb, &out, &[&"--palette", &bad, &"--force"]);
     assert_eq!(code(&o), 1);
     assert!(stderr(&o).contains("bad.pal"), "{}", stderr(&o));
     // The MD2 options are refused elsewhere.
-    let o = idmodel(&[
-        &"convert",
-        &glb,
-        &"-o",
-        &dir.join("x.mdl"),
-        &"--skin-name",
-        &"a",
-    ]);
+    let o = convert(&glb, &dir.join("x.mdl"), &[&"--skin-name", &"a"]);
     assert_eq!(code(&o), 2);
-    let o = idmodel(&[&"convert", &glb, &"-o", &dir.join("x.md2"), &"--groups"]);
+    let o = convert(&glb, &dir.join("x.md2"), &[&"--groups"]);
     assert_eq!(code(&o), 2);
 }
 
@@ -128,11 +112,11 @@ fn fps_and_groups_reach_the_quake_writers() {
     let glb = glb(&dir);
     for ext in ["md2", "mdl"] {
         let out = dir.join(format!("f.{ext}"));
-        let o = idmodel(&[&"convert", &glb, &"-o", &out, &"--fps", &"10", &"--force"]);
+        let o = convert(&glb, &out, &[&"--fps", &"10", &"--force"]);
         assert_eq!(code(&o), 0, "{ext}: {}", stderr(&o));
     }
     let out = dir.join("g.mdl");
-    let o = idmodel(&[&"convert", &glb, &"-o", &out, &"--groups", &"--force"]);
+    let o = convert(&glb, &out, &[&"--groups", &"--force"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     assert!(::idmodel::mdl::Mdl::parse(&std::fs::read(&out).unwrap()).is_ok());
 }

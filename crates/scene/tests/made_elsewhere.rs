@@ -12,15 +12,7 @@
 //! (glTF axes turned to id's: `(x, y, z)` → `(z, x, y)`), within the format's
 //! quantisation step.
 // Tests may index, unwrap and cast: a panic here is a failed assertion, not a library bug.
-#![allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::arithmetic_side_effects,
-    clippy::as_conversions,
-    clippy::cast_possible_truncation,
-    clippy::cast_precision_loss,
-    missing_docs
-)]
+#![allow(clippy::restriction, clippy::pedantic, missing_docs)]
 
 use idmodel_core::Engine;
 use idmodel_gltf::import::{ImportOptions, from_glb, no_files};
@@ -213,7 +205,8 @@ fn md3_positions(m: &idmodel_md3::Model, frame: usize) -> Vec<[f32; 3]> {
 // 1. A shape-key animation
 
 /// A quad of 4 vertices, two unnamed shape keys, and one clip `wave` whose three keys
-/// (0, 0.5, 1 s) show the base, key 1, and half of each.
+/// (0, 0.5, 1 s) show the base, key 1, and half of each; with the expected poses of the
+/// three keys, then of the base and each key at full weight (id axes).
 fn shape_keys() -> (Vec<u8>, Vec<Vec<[f32; 3]>>) {
     let base = [
         [0.0, 0.0, 0.0],
@@ -234,6 +227,8 @@ fn shape_keys() -> (Vec<u8>, Vec<Vec<[f32; 3]>>) {
         [-3.0, 0.0, 0.0f32],
     ];
     let weights = [[0.0f32, 0.0], [1.0, 0.0], [0.5, 0.5]];
+    // The full-weight poses: the base, base + key 1, base + key 2 (MD3's frames).
+    let full = [[0.0f32, 0.0], [1.0, 0.0], [0.0, 1.0]];
     let mut g = Glb::default();
     let pos = g.vec3(&base);
     let uv = g.vec2(&[[0.0, 1.0], [1.0, 1.0], [1.0, 0.0], [0.0, 0.0]]);
@@ -251,6 +246,7 @@ fn shape_keys() -> (Vec<u8>, Vec<Vec<[f32; 3]>>) {
     );
     let poses = weights
         .iter()
+        .chain(&full)
         .map(|w| {
             (0..4)
                 .map(|v| {
@@ -266,7 +262,8 @@ fn shape_keys() -> (Vec<u8>, Vec<Vec<[f32; 3]>>) {
 
 #[test]
 fn a_shape_key_animation_converts_with_its_frames() {
-    let (glb, poses) = shape_keys();
+    let (glb, mut poses) = shape_keys();
+    let targets = poses.split_off(3);
     let scene = import(&glb);
 
     let md2 = idmodel_scene::md2::from_scene(&scene, &BackOptions::default()).unwrap();
@@ -304,8 +301,7 @@ fn a_shape_key_animation_converts_with_its_frames() {
     let md3 = idmodel_scene::md3::from_scene(&scene, &idmodel_scene::md3::BackOptions::default())
         .unwrap();
     assert_eq!(md3.frames.len(), 3);
-    let (_, p1) = shape_keys_targets();
-    for (f, want) in p1.iter().enumerate() {
+    for (f, want) in targets.iter().enumerate() {
         assert_close(
             &format!("md3 frame {f}"),
             &md3_positions(&md3, f),
@@ -313,26 +309,6 @@ fn a_shape_key_animation_converts_with_its_frames() {
             [1.0 / 64.0; 3],
         );
     }
-}
-
-/// The shape-key quad's base and full-weight targets (MD3's frames), id axes.
-fn shape_keys_targets() -> ((), Vec<Vec<[f32; 3]>>) {
-    let (glb, _) = shape_keys();
-    let scene = import(&glb);
-    let p = &scene.meshes[0].primitives[0];
-    let mut out = vec![p.positions.clone()];
-    for t in &p.targets {
-        out.push(
-            p.positions
-                .iter()
-                .zip(&t.positions)
-                .map(|(a, d)| core::array::from_fn(|k| a[k] + d[k]))
-                .collect(),
-        );
-    }
-    // The importer's base agrees with the glTF written here.
-    assert_eq!(out[0][1], id_axes([20.0, 0.0, 0.0]));
-    ((), out)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -347,13 +323,7 @@ fn quat_z(deg: f32) -> [f32; 4] {
 fn rotate(q: [f32; 4], p: [f32; 3]) -> [f32; 3] {
     let [x, y, z, w] = q;
     let u = [x, y, z];
-    let cross = |a: [f32; 3], b: [f32; 3]| {
-        [
-            a[1] * b[2] - a[2] * b[1],
-            a[2] * b[0] - a[0] * b[2],
-            a[0] * b[1] - a[1] * b[0],
-        ]
-    };
+    let cross = idmodel_core::vec::cross;
     let t = cross(u, p).map(|c| 2.0 * c);
     let c = cross(u, t);
     core::array::from_fn(|k| p[k] + w * t[k] + c[k])
@@ -639,28 +609,18 @@ fn a_mesh_over_the_quake3_limit_is_split_for_md3_and_refused_naming_the_limit() 
     assert!(e.message().contains("1000 vertices"), "{e}");
 
     // Quake II loads at most 2048 MD2 vertices, Quake (WinQuake) 2000 MDL vertices.
-    let md2 = BackOptions {
-        engine: Some(Engine::Quake2),
-        ..BackOptions::default()
-    };
-    let e = idmodel_scene::md2::to_bytes(&scene, &md2).unwrap_err();
+    let quake2 = refusal(&scene, Engine::Quake2, idmodel_scene::md2::to_bytes);
     assert!(
-        e.message()
-            .starts_with("refusing to write this MD2: quake2: "),
-        "{e}"
+        quake2.starts_with("refusing to write this MD2: quake2: "),
+        "{quake2}"
     );
-    assert!(e.message().contains("2048"), "{e}");
-    let mdl = BackOptions {
-        engine: Some(Engine::WinQuake),
-        ..BackOptions::default()
-    };
-    let e = idmodel_scene::mdl::to_bytes(&scene, &mdl).unwrap_err();
+    assert!(quake2.contains("2048"), "{quake2}");
+    let winquake = refusal(&scene, Engine::WinQuake, idmodel_scene::mdl::to_bytes);
     assert!(
-        e.message()
-            .starts_with("refusing to write this MDL: winquake: "),
-        "{e}"
+        winquake.starts_with("refusing to write this MDL: winquake: "),
+        "{winquake}"
     );
-    assert!(e.message().contains("2000"), "{e}");
+    assert!(winquake.contains("2000"), "{winquake}");
     // Without an engine the file holds them, with the clip's frames.
     let m = idmodel_scene::md2::from_scene(&scene, &BackOptions::default()).unwrap();
     let frames = md2_frames(&m);
@@ -668,4 +628,17 @@ fn a_mesh_over_the_quake3_limit_is_split_for_md3_and_refused_naming_the_limit() 
     assert_eq!(names, ["breathe1", "breathe2", "breathe3"]);
     assert_close("md2 breathe2", &frames[1].1, &full, frames[1].2);
     assert_close("md2 breathe3", &frames[2].1, &base, frames[2].2);
+}
+
+/// The message of `to_bytes`'s refusal to write `scene` within `engine`'s limits.
+fn refusal(
+    scene: &Scene,
+    engine: Engine,
+    to_bytes: fn(&Scene, &BackOptions) -> idmodel_scene::Result<Vec<u8>>,
+) -> String {
+    let options = BackOptions {
+        engine: Some(engine),
+        ..BackOptions::default()
+    };
+    to_bytes(scene, &options).unwrap_err().message().to_owned()
 }
