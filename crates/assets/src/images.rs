@@ -19,6 +19,11 @@
 //!
 //! 8-bit images (PCX, WAL) decode to palette indices ([`Indexed`]); [`Indexed::to_rgba`]
 //! turns them into RGBA through a palette with Quake II's index-255 rule.
+//!
+//! **Writing**: [`pcx_encode`] writes indices as the PCX Quake II reads (MD2 skins made
+//! by `idmodel convert model.glb -o model.md2`); [`quantise_quake2`] makes those indices
+//! from RGBA with the perceptual metric the MDL quantiser uses
+//! ([`idmodel_scene::back::redmean`]).
 
 use std::io::Cursor;
 
@@ -251,6 +256,131 @@ pub fn pcx(bytes: &[u8]) -> Result<(Indexed, Vec<String>), String> {
         },
         warnings,
     ))
+}
+
+/// Encodes `image` as an 8-bit PCX the way Quake II's `LoadPCX` reads it (and its tools'
+/// `WritePCXfile` write it): manufacturer 0x0A, version 5, RLE, 8 bits, one plane,
+/// `xmax = width − 1`, `ymax = height − 1`, `bytes_per_line` = the width; each row
+/// run-length encoded on its own (runs of at most 63, a literal byte with its top two
+/// bits set written as a run of 1), then the `0x0C` marker and `palette` (768 bytes). The
+/// image's own palette is not used. Refused: an empty image, a side over 65,536, or
+/// indices that are not `width × height`.
+///
+/// ```
+/// use idmodel_assets::images::{Indexed, pcx, pcx_encode};
+/// let palette: [[u8; 3]; 256] = core::array::from_fn(|i| [i as u8, 0, 0]);
+/// let image = Indexed { width: 3, height: 2, indices: vec![1, 1, 1, 200, 7, 7], palette: None };
+/// let bytes = pcx_encode(&image, &palette)?;
+/// let (back, warnings) = pcx(&bytes)?;
+/// assert_eq!((back.width, back.height, &back.indices), (3, 2, &image.indices));
+/// assert_eq!(back.palette.as_deref(), Some(&palette));
+/// assert!(warnings.is_empty());
+/// # Ok::<(), String>(())
+/// ```
+pub fn pcx_encode(image: &Indexed, palette: &[[u8; 3]; 256]) -> Result<Vec<u8>, String> {
+    let side = |v: u32, what: &str| {
+        v.checked_sub(1)
+            .and_then(|m| u16::try_from(m).ok())
+            .ok_or_else(|| format!("PCX: {what} {v}: a PCX side is 1 to 65536 pixels"))
+    };
+    let xmax = side(image.width, "width")?;
+    let ymax = side(image.height, "height")?;
+    let n = area("PCX", image.width, image.height)?;
+    if image.indices.len() != n {
+        return Err(format!(
+            "PCX: {} indices for a {}x{} image",
+            image.indices.len(),
+            image.width,
+            image.height
+        ));
+    }
+    let width = usize::from(xmax).saturating_add(1);
+    let mut out = vec![0u8; 128];
+    let put16 = |out: &mut Vec<u8>, at: usize, v: u16| {
+        if let Some(d) = out.get_mut(at..at.saturating_add(2)) {
+            d.copy_from_slice(&v.to_le_bytes());
+        }
+    };
+    if let Some(h) = out.get_mut(..4) {
+        h.copy_from_slice(&[0x0A, 5, 1, 8]);
+    }
+    put16(&mut out, 8, xmax);
+    put16(&mut out, 10, ymax);
+    put16(&mut out, 12, xmax.saturating_add(1).max(1)); // hres
+    put16(&mut out, 14, ymax.saturating_add(1).max(1)); // vres
+    if let Some(p) = out.get_mut(65) {
+        *p = 1; // color_planes
+    }
+    put16(&mut out, 66, u16::try_from(width).unwrap_or(u16::MAX)); // bytes_per_line
+    put16(&mut out, 68, 1); // palette_type: colour
+    for row in image.indices.chunks(width) {
+        let mut i = 0usize;
+        while let Some(&v) = row.get(i) {
+            let run = row
+                .get(i..)
+                .unwrap_or_default()
+                .iter()
+                .take(63)
+                .take_while(|&&x| x == v)
+                .count();
+            if run > 1 || v & 0xC0 == 0xC0 {
+                out.push(0xC0 | u8::try_from(run).unwrap_or(63));
+            }
+            out.push(v);
+            i = i.saturating_add(run.max(1));
+        }
+    }
+    out.push(0x0C);
+    out.extend(palette.iter().flatten());
+    Ok(out)
+}
+
+/// The palette index Quake II draws transparent (`d_8to24table[255]` has alpha 0).
+pub const QUAKE2_TRANSPARENT: u8 = 255;
+
+/// RGBA texels (4 bytes each, `width × height` of them) as indices of Quake II's
+/// `palette` (`pics/colormap.pcx`'s): a texel whose colour is exactly one of indices
+/// 0–254 keeps that index, any other takes the nearest of 0–254 by the **redmean**
+/// distance ([`idmodel_scene::back::redmean`], the MDL quantiser's metric); with `holes`,
+/// texels with alpha below 128 become index 255, which Quake II draws transparent (else
+/// index 255 is never used, so no texel turns transparent by accident).
+///
+/// ```
+/// use idmodel_assets::images::quantise_quake2;
+/// let palette: [[u8; 3]; 256] = core::array::from_fn(|i| [i as u8, i as u8, i as u8]);
+/// let img = quantise_quake2(&[10, 10, 10, 255, 254, 250, 255, 255, 0, 0, 0, 0], 3, 1, &palette, true);
+/// assert_eq!(img.indices, vec![10, 252, 255]);
+/// ```
+pub fn quantise_quake2(
+    rgba: &[u8],
+    width: u32,
+    height: u32,
+    palette: &[[u8; 3]; 256],
+    holes: bool,
+) -> Indexed {
+    let rules = idmodel_scene::back::PaletteRules {
+        colors: palette,
+        exact_below: usize::from(QUAKE2_TRANSPARENT),
+        nearest_below: usize::from(QUAKE2_TRANSPARENT),
+        transparent: holes.then_some(QUAKE2_TRANSPARENT),
+    };
+    Indexed {
+        width,
+        height,
+        indices: idmodel_scene::back::quantise_to_palette(rgba, &rules),
+        palette: None,
+    }
+}
+
+/// A 256-colour palette from a file: 768 bytes as they are (`.lmp`, `.pal`), else a PCX's
+/// own palette (Quake II's `pics/colormap.pcx`).
+pub fn palette_file(bytes: &[u8]) -> Result<Box<[[u8; 3]; 256]>, String> {
+    if let Some(p) = palette_from(bytes) {
+        return Ok(p);
+    }
+    let (img, _) = pcx(bytes).map_err(|e| format!("not a 768-byte palette or a PCX: {e}"))?;
+    img.palette
+        .ok_or_else(|| String::from("PCX: no 768-byte palette at its end"))
 }
 
 /// 768 bytes as 256 RGB triples.

@@ -81,6 +81,9 @@ pub fn run(command: Command) -> Exit {
             engine,
             shader_prefix,
             no_split,
+            skin_name,
+            palette,
+            groups,
         } => {
             crate::archives::set_game(&game);
             if crate::md5_out::Md5Kind::of(&output).is_some() {
@@ -110,11 +113,19 @@ pub fn run(command: Command) -> Exit {
                     keep_axes,
                     force,
                     quiet,
+                    skin_name: skin_name.as_deref(),
+                    palette: palette.as_deref(),
+                    groups,
                 });
             }
             if fps.is_some() {
                 return usage(
                     "--fps applies to conversions to id formats (.md3, .md2, .mdl, .md5mesh, .md5anim, .md5camera)",
+                );
+            }
+            if skin_name.is_some() || palette.is_some() || groups {
+                return usage(
+                    "--skin-name, --palette and --groups apply to glTF conversions to .md2 / .mdl",
                 );
             }
             let axes = if keep_axes { Axes::Keep } else { Axes::YUp };

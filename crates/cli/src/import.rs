@@ -28,6 +28,12 @@ pub(crate) struct ImportArgs<'a> {
     pub(crate) keep_axes: bool,
     pub(crate) force: bool,
     pub(crate) quiet: bool,
+    /// MD2: the skin name to reference (no PCX written).
+    pub(crate) skin_name: Option<&'a str>,
+    /// MD2: Quake II's palette file for the PCX skin.
+    pub(crate) palette: Option<&'a Path>,
+    /// MDL: every clip one frame group.
+    pub(crate) groups: bool,
 }
 
 /// The id formats a scene can be written as.
@@ -122,14 +128,11 @@ pub(crate) fn convert(args: &ImportArgs<'_>) -> Exit {
             args,
             "MD2",
             idmodel::md2::ENGINES,
-            idmodel_scene::md2::to_bytes,
+            crate::md2_skin::to_bytes,
         ),
-        Target::Mdl => quake(
-            args,
-            "MDL",
-            idmodel::mdl::ENGINES,
-            idmodel_scene::mdl::to_bytes,
-        ),
+        Target::Mdl => quake(args, "MDL", idmodel::mdl::ENGINES, |_, scene, back| {
+            (idmodel_scene::mdl::to_bytes(scene, back), None)
+        }),
         Target::Md5Mesh => usage(format!(
             "name the output .md5mesh to write md5 ('{}')",
             args.output.display()
@@ -138,6 +141,9 @@ pub(crate) fn convert(args: &ImportArgs<'_>) -> Exit {
 }
 
 fn md3(args: &ImportArgs<'_>) -> Exit {
+    if args.skin_name.is_some() || args.palette.is_some() || args.groups {
+        return usage("--skin-name, --palette and --groups apply to .md2 / .mdl outputs");
+    }
     let limits = match args.engine {
         None => None,
         Some(e) => match Limits::of(e) {
@@ -173,9 +179,10 @@ fn quake(
     format: &str,
     engines: &[Engine],
     to_bytes: fn(
+        &ImportArgs<'_>,
         &idmodel_scene::Scene,
         &idmodel_scene::back::BackOptions,
-    ) -> idmodel_scene::Result<Vec<u8>>,
+    ) -> Converted,
 ) -> Exit {
     if let Some(e) = args.engine.filter(|e| !engines.contains(e)) {
         let names: Vec<&str> = engines.iter().map(|e| e.name()).collect();
@@ -185,20 +192,38 @@ fn quake(
             names.join(", ")
         ));
     }
-    if args.fps.is_some() {
-        return usage(format!(
-            "--fps: {format} frames are the glTF's morph targets and weight keys (not resampled)"
-        ));
+    if args.fps.is_some_and(|f| !(f.is_finite() && f > 0.0)) {
+        return usage("--fps must be a positive number");
+    }
+    if format != "MD2" && (args.skin_name.is_some() || args.palette.is_some()) {
+        return usage("--skin-name and --palette apply to .md2 outputs");
+    }
+    if format != "MDL" && args.groups {
+        return usage("--groups applies to .mdl outputs");
     }
     let scene = match read_scene(args) {
         Ok(s) => s,
         Err(exit) => return exit,
     };
-    let back = idmodel_scene::back::BackOptions {
+    let back = back_options(args);
+    let (out, side) = to_bytes(args, &scene, &back);
+    write_with(args, out, side)
+}
+
+/// The bytes of a conversion and the side file that goes with them (path, bytes).
+pub(crate) type Converted = (
+    idmodel_scene::Result<Vec<u8>>,
+    Option<(std::path::PathBuf, Vec<u8>)>,
+);
+
+/// The scene → MD2 / MDL options of the command line.
+pub(crate) fn back_options(args: &ImportArgs<'_>) -> idmodel_scene::back::BackOptions {
+    idmodel_scene::back::BackOptions {
         engine: args.engine,
-        ignore_extras: false,
-    };
-    write(args, to_bytes(&scene, &back))
+        fps: args.fps,
+        groups: args.groups.then_some(true),
+        ..idmodel_scene::back::BackOptions::default()
+    }
 }
 
 /// The input glTF/GLB as a scene (external buffers and images only inside its folder).
@@ -227,6 +252,15 @@ fn read_scene(args: &ImportArgs<'_>) -> Result<idmodel_scene::Scene, Exit> {
 
 /// Writes the converted bytes to `-o` through the file-safety plan.
 fn write(args: &ImportArgs<'_>, out: idmodel_scene::Result<Vec<u8>>) -> Exit {
+    write_with(args, out, None)
+}
+
+/// [`write`], with a side file (the MD2's PCX skin) in the same plan.
+pub(crate) fn write_with(
+    args: &ImportArgs<'_>,
+    out: idmodel_scene::Result<Vec<u8>>,
+    side: Option<(std::path::PathBuf, Vec<u8>)>,
+) -> Exit {
     let out = match out {
         Ok(b) => b,
         Err(e) => {
@@ -240,10 +274,19 @@ fn write(args: &ImportArgs<'_>, out: idmodel_scene::Result<Vec<u8>>) -> Exit {
         named: true,
     });
     plan.output(args.output, out);
+    let side_line = side
+        .as_ref()
+        .map(|(p, b)| format!("wrote {} ({} bytes)", p.display(), b.len()));
+    if let Some((path, bytes)) = side {
+        plan.side(&path, bytes);
+    }
     match plan.commit() {
         Ok(()) => {
             if !args.quiet {
                 out_line(format!("wrote {} ({n} bytes)", args.output.display()));
+                if let Some(l) = side_line {
+                    out_line(l);
+                }
             }
             Exit::Ok
         }

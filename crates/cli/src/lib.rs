@@ -20,6 +20,7 @@ mod commands;
 mod failure;
 mod formats;
 mod import;
+mod md2_skin;
 mod md5_out;
 mod output;
 mod pictures;
@@ -196,6 +197,17 @@ enum Command {
         /// glTF → id: refuse a surface over the --engine limits instead of splitting it.
         #[arg(long)]
         no_split: bool,
+        /// glTF → MD2: reference this skin (a game path such as models/x/skin.pcx)
+        /// instead of writing the material's image as NAME.pcx beside the MD2.
+        #[arg(long, value_name = "NAME")]
+        skin_name: Option<String>,
+        /// glTF → MD2: Quake II's palette for the written PCX skin (pics/colormap.pcx, or
+        /// 768 bytes of RGB); default: pics/colormap.pcx of the output's game root.
+        #[arg(long, value_name = "FILE")]
+        palette: Option<PathBuf>,
+        /// glTF → MDL: make every clip one frame group with its key intervals.
+        #[arg(long)]
+        groups: bool,
     },
     /// Draw a picture of the model with a small software renderer (a still, an animated
     /// PNG of a clip or a turntable, or a contact sheet of a folder or archive).

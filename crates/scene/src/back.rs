@@ -1,8 +1,11 @@
-//! What the adapters going back (scene → MD2, scene → MDL) share: base64 for the raw
-//! blocks kept in [`Extras`](crate::Extras), the byte patch that makes a rewrite
-//! byte-identical, the geometry comparison that decides whether the extras still describe
-//! a scene, frames from morph targets and weight animations, and the write-time engine
-//! check.
+//! What the adapters going back (scene → MD2, scene → MDL, and MD3 for the sampling)
+//! share: base64 for the raw blocks kept in [`Extras`](crate::Extras), the byte patch
+//! that makes a rewrite byte-identical, the geometry comparison that decides whether the
+//! extras still describe a scene, frames from morph targets and weight animations, node
+//! and skin animation **sampled** into vertex frames (the one sampler of all three
+//! formats: node transforms at a time, world matrices, skinning), the perceptual colour
+//! metric of the palette quantisers (MDL skins, MD2's PCX skins), and the write-time
+//! engine check.
 //!
 //! **Binary data in extras is base64** (RFC 4648 standard alphabet, with `=` padding) of
 //! the file's own little-endian bytes: 4 characters per 3 bytes, so a raw block costs
@@ -14,10 +17,10 @@ use alloc::vec::Vec;
 
 use idmodel_core::findings::{Engine, Finding, Severity};
 
-use crate::{ChannelValues, Error, Scene, Value};
+use crate::{Animation, ChannelValues, Error, Interpolation, Scene, Value};
 
 /// The caller's choices for a scene → MD2 / MDL write.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct BackOptions {
     /// The engine whose limits the written file must keep (`--engine`): the write is
     /// refused, naming the first finding, when the format's `check` reports a hazard or a
@@ -26,6 +29,16 @@ pub struct BackOptions {
     pub engine: Option<Engine>,
     /// Ignore the `md2.*` / `mdl.*` extras and build the model from the geometry alone.
     pub ignore_extras: bool,
+    /// Sample node and skin animations at this rate (frames per second) instead of at
+    /// their own key times (`--fps`). Weight animations keep their keys.
+    pub fps: Option<f32>,
+    /// MDL frame groups: `None` the default rule (a clip whose keys are not 0.1 s apart
+    /// becomes one group), `Some(true)` every clip of two frames or more becomes one
+    /// group with its intervals (`--groups`), `Some(false)` single frames only.
+    pub groups: Option<bool>,
+    /// The skin names to write when the model is built from the geometry (MD2: the game
+    /// paths the engine loads, such as `models/x/skin.pcx`); `None`: the material names.
+    pub skin_names: Option<Vec<String>>,
 }
 
 /// `Err` naming every hazard and refusal `findings` hold (`; `-separated, on one line).
@@ -43,6 +56,80 @@ pub(crate) fn refuse_findings<F: Finding + core::fmt::Display>(
         message.push_str(&alloc::format!("{f}"));
     }
     Err(Error::new(message))
+}
+
+/// One format of the way back (MD2, MDL): how its owned model is rebuilt from extras or
+/// from the geometry, written, read back and checked. [`model_of`] and [`bytes_of`] are
+/// the formats' `from_scene` and `to_bytes`.
+pub(crate) trait Back: Sized {
+    /// The extras key of the byte patch (`md2.patch`).
+    const PATCH: &'static str;
+    /// The largest patched file accepted.
+    const LIMIT: usize;
+    /// The model the extras describe, if they are complete and consistent.
+    fn from_extras(scene: &Scene) -> Option<Self>;
+    /// The model built from the geometry alone.
+    fn fresh(scene: &Scene, options: &BackOptions) -> Result<Self, Error>;
+    /// The model's file.
+    fn write(&self) -> Result<Vec<u8>, Error>;
+    /// Whether `bytes` parse as the format.
+    fn parses(bytes: &[u8]) -> bool;
+    /// The scene the format's adapter makes of `bytes` (`None` when they do not parse).
+    fn scene_of(bytes: &[u8]) -> Option<Scene>;
+    /// `Err` naming every hazard and refusal `engine` has with `bytes`.
+    fn check(bytes: &[u8], engine: Engine) -> Result<(), Error>;
+}
+
+/// The model of `scene`: from the extras when they give back its geometry (within a
+/// hundred-thousandth relative), else from the geometry.
+fn build<B: Back>(scene: &Scene, options: &BackOptions) -> Result<B, Error> {
+    if !options.ignore_extras {
+        if let Some(model) = B::from_extras(scene) {
+            let fits = model
+                .write()
+                .ok()
+                .and_then(|b| B::scene_of(&b))
+                .is_some_and(|back| same_geometry(scene, &back, 1e-5));
+            if fits {
+                return Ok(model);
+            }
+        }
+    }
+    B::fresh(scene, options)
+}
+
+fn check<B: Back>(bytes: &[u8], options: &BackOptions) -> Result<(), Error> {
+    match options.engine {
+        Some(engine) => B::check(bytes, engine),
+        None => Ok(()),
+    }
+}
+
+/// The owned model of `scene`, checked against [`BackOptions::engine`]'s limits.
+pub(crate) fn model_of<B: Back>(scene: &Scene, options: &BackOptions) -> Result<B, Error> {
+    let model = build::<B>(scene, options)?;
+    check::<B>(&model.write()?, options)?;
+    Ok(model)
+}
+
+/// The file of `scene`: [`model_of`] written, with the extras' patch applied when the
+/// model came from unedited extras and the patched bytes still parse.
+pub(crate) fn bytes_of<B: Back>(scene: &Scene, options: &BackOptions) -> Result<Vec<u8>, Error> {
+    let written = build::<B>(scene, options)?.write()?;
+    let bytes = if options.ignore_extras {
+        written
+    } else {
+        let patched = apply_patch(written.clone(), scene.extras.get(B::PATCH), B::LIMIT);
+        // A patch must give a file that still parses (a hostile one may not): else the
+        // writer's bytes.
+        if B::parses(&patched) {
+            patched
+        } else {
+            written
+        }
+    };
+    check::<B>(&bytes, options)?;
+    Ok(bytes)
 }
 
 const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -320,6 +407,8 @@ pub struct Merged {
     pub targets: Vec<Vec<([f32; 3], [f32; 3])>>,
     /// The target names of the first mesh.
     pub target_names: Vec<String>,
+    /// Per vertex, the skin joints and weights (empty where a primitive has none).
+    pub influences: Vec<Vec<(u16, f32)>>,
 }
 
 /// Merges the first mesh's primitives (id models have one mesh; other meshes are left
@@ -343,7 +432,9 @@ pub fn merge(scene: &Scene) -> Option<Merged> {
         targets: (0..targets).map(|_| Vec::with_capacity(vertices)).collect(),
         target_names: mesh.target_names.clone(),
         material: mesh.primitives.first().and_then(|p| p.material),
+        influences: Vec::new(),
     };
+    let skinned = mesh.primitives.iter().any(|p| !p.influences.is_empty());
     for p in &mesh.primitives {
         let base = u32::try_from(m.positions.len()).ok()?;
         let n = p.positions.len();
@@ -358,6 +449,10 @@ pub fn merge(scene: &Scene) -> Option<Merged> {
                 .iter()
                 .map(|&v| idmodel_core::vec::finite_or_zero(v)),
         );
+        if skinned {
+            m.influences
+                .extend((0..n).map(|k| p.influences.get(k).cloned().unwrap_or_default()));
+        }
         for k in 0..n {
             m.normals.push(
                 p.normals
@@ -426,19 +521,35 @@ pub fn pose(merged: &Merged, weights: &[f32], name: String, time: f32) -> Sample
 /// The frames of `scene`: for each animation with a weight channel on a node drawing the
 /// mesh, one frame per key of that channel (its weights at the key; named after the
 /// target when the key shows exactly one named target at weight 1, else `clip` + the
-/// 1-based key number), as `(clip name, frames)`; without such animations the base
-/// pose and one frame per morph target (named after the target, else `frameN`), as one
-/// clip named `frame`.
-pub fn sample_frames(scene: &Scene, merged: &Merged) -> Vec<(String, Vec<SampledFrame>)> {
+/// 1-based key number); for each other animation that moves nodes, the mesh **sampled**
+/// at its key times or every `1 / fps` seconds ([`BackOptions::fps`]): skinned by the
+/// node's skin (each vertex by its joints' world × inverse bind matrices, weighted), else
+/// placed by the node's world matrix, named `clip` + the 1-based frame number (`run1`,
+/// `run2` …); as `(clip name, frames)`. Without such animations the base pose and one
+/// frame per morph target (named after the target, else `frameN`), as one clip named
+/// `frame`. `Err` when an animation has more than [`MAX_SAMPLED_FRAMES`] sample times
+/// (`format` names the file kind in the message).
+pub fn sample_frames(
+    scene: &Scene,
+    merged: &Merged,
+    options: &BackOptions,
+    format: &str,
+) -> Result<Vec<(String, Vec<SampledFrame>)>, Error> {
     let targets = merged.targets.len();
     let mut clips = Vec::new();
-    for anim in &scene.animations {
+    for (ai, anim) in scene.animations.iter().enumerate() {
         let Some(channel) = anim.channels.iter().find(|c| {
             matches!(
                 c.values,
                 ChannelValues::Weights(_) | ChannelValues::SparseWeights { .. }
             ) && scene.nodes.get(c.node).is_some_and(|n| n.mesh == Some(0))
         }) else {
+            if moves_nodes(anim) {
+                let frames = sampled_clip(scene, merged, ai, options.fps, format)?;
+                if !frames.is_empty() {
+                    clips.push((anim.name.clone(), frames));
+                }
+            }
             continue;
         };
         let keys = channel.times.len();
@@ -489,7 +600,7 @@ pub fn sample_frames(scene: &Scene, merged: &Merged) -> Vec<(String, Vec<Sampled
         }
         clips.push((String::from("frame"), frames));
     }
-    clips
+    Ok(clips)
 }
 
 /// The frames a morph scene shows: the base, then base + each morph target (in target
@@ -629,6 +740,434 @@ pub fn quantise(v: f32, translate: f32, scale: f32) -> u8 {
 /// tie), as id's tools pick it.
 pub fn nearest_normal(n: [f32; 3]) -> u8 {
     idmodel_core::anorms::nearest_anorm(n)
+}
+
+// ---------------------------------------------------------------------------------------
+// Sampling node and skin animation (shared by MD3, MD2 and MDL)
+
+/// A column-major 4 × 4 matrix (glTF's layout).
+pub(crate) type Mat4 = [f32; 16];
+
+/// The identity matrix.
+pub(crate) const IDENTITY: Mat4 = [
+    1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0,
+];
+
+/// The most frames a node or skin animation is sampled into (`MD3_MAX_FRAMES`; Quake II
+/// loads 512 MD2 frames and Quake 256 MDL frames, which `--engine` checks).
+pub const MAX_SAMPLED_FRAMES: usize = idmodel_md3::MAX_FRAMES;
+
+/// Element (`col`, `row`) of `m`.
+pub(crate) fn at(m: &Mat4, col: usize, row: usize) -> f32 {
+    m.get(col.saturating_mul(4).saturating_add(row))
+        .copied()
+        .unwrap_or(0.0)
+}
+
+/// `a × b`.
+pub(crate) fn mul(a: &Mat4, b: &Mat4) -> Mat4 {
+    let mut out = [0.0f32; 16];
+    for c in 0..4 {
+        for r in 0..4 {
+            let mut s = 0.0f32;
+            for k in 0..4 {
+                s += at(a, k, r) * at(b, c, k);
+            }
+            if let Some(o) = out.get_mut(c.saturating_mul(4).saturating_add(r)) {
+                *o = s;
+            }
+        }
+    }
+    out
+}
+
+fn trs(t: [f32; 3], q: [f32; 4], s: [f32; 3]) -> Mat4 {
+    let q = idmodel_core::vec::quat_unit(q);
+    let m = idmodel_core::vec::rigid_matrix(q, t);
+    let mut out = m;
+    for (c, k) in s.iter().enumerate() {
+        for r in 0..3 {
+            if let Some(o) = out.get_mut(c.saturating_mul(4).saturating_add(r)) {
+                *o *= k;
+            }
+        }
+    }
+    out
+}
+
+/// `m × (p, w)`: a point with `w` 1, a direction with `w` 0.
+pub(crate) fn apply(m: &Mat4, p: [f32; 3], w: f32) -> [f32; 3] {
+    let mut out = [0.0f32; 3];
+    for (r, o) in out.iter_mut().enumerate() {
+        *o = at(m, 0, r) * p[0] + at(m, 1, r) * p[1] + at(m, 2, r) * p[2] + at(m, 3, r) * w;
+    }
+    out
+}
+
+/// A node's local transform: translation, rotation, scale.
+pub(crate) type Local = ([f32; 3], [f32; 4], [f32; 3]);
+
+/// Local transforms of every node at time `t` of animation `anim` (rest without one).
+pub(crate) fn locals(scene: &Scene, anim: Option<usize>, t: f32) -> Vec<Local> {
+    let mut out: Vec<_> = scene
+        .nodes
+        .iter()
+        .map(|n| (n.translation, n.rotation, n.scale))
+        .collect();
+    let Some(a) = anim.and_then(|a| scene.animations.get(a)) else {
+        return out;
+    };
+    for ch in &a.channels {
+        let Some(slot) = out.get_mut(ch.node) else {
+            continue;
+        };
+        let (k, frac) = key_at(&ch.times, t, ch.interpolation);
+        match &ch.values {
+            ChannelValues::Translation(v) => slot.0 = lerp3(v, k, frac),
+            ChannelValues::Scale(v) => slot.2 = lerp3(v, k, frac),
+            ChannelValues::Rotation(v) => {
+                let a = v.get(k).copied().unwrap_or(slot.1);
+                let b = v.get(k.saturating_add(1)).copied().unwrap_or(a);
+                slot.1 = nlerp(a, b, frac);
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The key before `t` and the fraction towards the next.
+fn key_at(times: &[f32], t: f32, interp: Interpolation) -> (usize, f32) {
+    let k = times.iter().rposition(|&x| x <= t).unwrap_or(0);
+    let (Some(&a), Some(&b)) = (times.get(k), times.get(k.saturating_add(1))) else {
+        return (k, 0.0);
+    };
+    if interp == Interpolation::Step || b <= a {
+        return (k, 0.0);
+    }
+    (k, ((t - a) / (b - a)).clamp(0.0, 1.0))
+}
+
+fn lerp3(v: &[[f32; 3]], k: usize, f: f32) -> [f32; 3] {
+    let a = v.get(k).copied().unwrap_or([0.0; 3]);
+    let b = v.get(k.saturating_add(1)).copied().unwrap_or(a);
+    if f == 0.0 {
+        return a;
+    }
+    [
+        a[0] + (b[0] - a[0]) * f,
+        a[1] + (b[1] - a[1]) * f,
+        a[2] + (b[2] - a[2]) * f,
+    ]
+}
+
+fn nlerp(a: [f32; 4], b: [f32; 4], f: f32) -> [f32; 4] {
+    if f == 0.0 {
+        return a;
+    }
+    let d = idmodel_core::vec::quat_dot(a, b);
+    let s = if d < 0.0 { -1.0 } else { 1.0 };
+    idmodel_core::vec::quat_unit([
+        a[0] + (s * b[0] - a[0]) * f,
+        a[1] + (s * b[1] - a[1]) * f,
+        a[2] + (s * b[2] - a[2]) * f,
+        a[3] + (s * b[3] - a[3]) * f,
+    ])
+}
+
+/// World matrices of every node from their local transforms (parents first; a cycle is
+/// cut after as many steps as there are nodes).
+pub(crate) fn worlds(scene: &Scene, local: &[Local]) -> Vec<Mat4> {
+    let n = scene.nodes.len();
+    let mut parent = alloc::vec![None; n];
+    for (i, node) in scene.nodes.iter().enumerate() {
+        for &c in &node.children {
+            if let Some(p) = parent.get_mut(c) {
+                *p = Some(i);
+            }
+        }
+    }
+    (0..n)
+        .map(|i| {
+            let mut m = IDENTITY;
+            let mut at_node = Some(i);
+            let mut steps = 0usize;
+            while let Some(k) = at_node {
+                if steps > n {
+                    break;
+                }
+                steps = steps.saturating_add(1);
+                if let Some(&(t, q, s)) = local.get(k) {
+                    m = mul(&trs(t, q, s), &m);
+                }
+                at_node = parent.get(k).copied().flatten();
+            }
+            m
+        })
+        .collect()
+}
+
+/// `k` as the nearest `f32` (exact below 2²⁴).
+pub(crate) fn f32_of(k: u32) -> f32 {
+    let hi = u16::try_from(k >> 16).unwrap_or(u16::MAX);
+    let lo = u16::try_from(k & 0xFFFF).unwrap_or(0);
+    f32::from(hi) * 65536.0 + f32::from(lo)
+}
+
+/// The times at which animation `a` is sampled: every key time of its channels (sorted,
+/// without repeats), or every `1 / fps` seconds from 0 to its last key with `fps` (at
+/// most `cap` of them); never empty. `Err` naming `format`'s cap when the keys are more.
+pub(crate) fn sample_times(
+    a: &Animation,
+    fps: Option<f32>,
+    cap: usize,
+    format: &str,
+) -> Result<Vec<f32>, Error> {
+    let end = a
+        .channels
+        .iter()
+        .filter_map(|c| c.times.last().copied())
+        .fold(0.0f32, f32::max);
+    let mut times: Vec<f32> = match fps.filter(|f| f.is_finite() && *f > 0.0) {
+        Some(fps) => {
+            let mut t = Vec::new();
+            let mut k = 0u32;
+            loop {
+                let x = f32_of(k) / fps;
+                if x > end + 1e-6 || t.len() >= cap {
+                    break;
+                }
+                t.push(x);
+                k = k.saturating_add(1);
+            }
+            t
+        }
+        None => {
+            let mut t: Vec<f32> = a
+                .channels
+                .iter()
+                .flat_map(|c| c.times.iter().copied())
+                .collect();
+            t.sort_by(f32::total_cmp);
+            t.dedup();
+            t
+        }
+    };
+    if times.len() > cap {
+        return Err(Error::new(alloc::format!(
+            "animation {:?}: {} frames to sample, over {format} {cap} (use --fps)",
+            a.name,
+            times.len()
+        )));
+    }
+    if times.is_empty() {
+        times.push(0.0);
+    }
+    Ok(times)
+}
+
+/// The joint matrices of `skin` in the pose `world`: each joint's world matrix times its
+/// inverse bind matrix.
+pub(crate) fn skin_matrices(skin: &crate::Skin, world: &[Mat4]) -> Vec<Mat4> {
+    skin.joints
+        .iter()
+        .enumerate()
+        .map(|(k, &j)| {
+            let ibm = skin
+                .inverse_bind_matrices
+                .get(k)
+                .copied()
+                .unwrap_or(IDENTITY);
+            mul(world.get(j).unwrap_or(&IDENTITY), &ibm)
+        })
+        .collect()
+}
+
+/// `v` skinned by `pairs` (joint, weight; negative weights count as 0, the sum made 1)
+/// with the joint matrices `mats`, as a point (`w` 1) or a direction (`w` 0); `None`
+/// when the weights sum to nothing.
+pub(crate) fn skin_point(
+    mats: &[Mat4],
+    pairs: &[(u16, f32)],
+    v: [f32; 3],
+    w: f32,
+) -> Option<[f32; 3]> {
+    let sum: f32 = pairs.iter().map(|&(_, w)| w.max(0.0)).sum();
+    if sum <= 0.0 {
+        return None;
+    }
+    let mut out = [0.0f32; 3];
+    for &(j, wt) in pairs {
+        let m = mats.get(usize::from(j)).unwrap_or(&IDENTITY);
+        let q = apply(m, v, w);
+        out = idmodel_core::vec::add(out, idmodel_core::vec::scale(q, wt.max(0.0) / sum));
+    }
+    Some(out)
+}
+
+/// Whether animation `a` moves nodes (translation, rotation or scale channels).
+pub(crate) fn moves_nodes(a: &Animation) -> bool {
+    a.channels.iter().any(|c| {
+        matches!(
+            c.values,
+            ChannelValues::Translation(_) | ChannelValues::Rotation(_) | ChannelValues::Scale(_)
+        )
+    })
+}
+
+/// `merged` posed by the world matrices `world`: skinned by its node's skin where the
+/// vertices have influences, else placed by the node's world matrix; normals turned by
+/// the same matrices (without translation) and made unit.
+fn bake(
+    scene: &Scene,
+    merged: &Merged,
+    node: usize,
+    world: &[Mat4],
+) -> (Vec<[f32; 3]>, Vec<[f32; 3]>) {
+    let n = scene.nodes.get(node);
+    let skin = n.and_then(|n| n.skin).and_then(|s| scene.skins.get(s));
+    let place = world.get(node).copied().unwrap_or(IDENTITY);
+    let mats = skin.map(|s| skin_matrices(s, world));
+    let mut positions = Vec::with_capacity(merged.positions.len());
+    let mut normals = Vec::with_capacity(merged.positions.len());
+    for (k, (&p, &nor)) in merged.positions.iter().zip(&merged.normals).enumerate() {
+        let pairs = merged.influences.get(k).map_or(&[][..], Vec::as_slice);
+        let skinned = mats.as_deref().and_then(|m| {
+            Some((
+                skin_point(m, pairs, p, 1.0)?,
+                skin_point(m, pairs, nor, 0.0)?,
+            ))
+        });
+        let (q, m) = skinned.unwrap_or_else(|| (apply(&place, p, 1.0), apply(&place, nor, 0.0)));
+        positions.push(idmodel_core::vec::finite_or_zero(q));
+        normals.push(if nor == [0.0; 3] {
+            nor
+        } else {
+            crate::unit_or_up(m)
+        });
+    }
+    (positions, normals)
+}
+
+/// The frames of node or skin animation `anim` (index into `scene.animations`) of the
+/// node drawing the merged mesh: one per sample time ([`BackOptions::fps`], else the
+/// keys), named `clip` + the 1-based frame number.
+fn sampled_clip(
+    scene: &Scene,
+    merged: &Merged,
+    anim: usize,
+    fps: Option<f32>,
+    format: &str,
+) -> Result<Vec<SampledFrame>, Error> {
+    let Some(a) = scene.animations.get(anim) else {
+        return Ok(Vec::new());
+    };
+    let node = scene
+        .nodes
+        .iter()
+        .position(|n| n.mesh == Some(0))
+        .unwrap_or(0);
+    let base = if a.name.is_empty() {
+        "frame"
+    } else {
+        a.name.as_str()
+    };
+    let times = sample_times(a, fps, MAX_SAMPLED_FRAMES, format)?;
+    Ok(times
+        .iter()
+        .enumerate()
+        .map(|(k, &t)| {
+            let world = worlds(scene, &locals(scene, Some(anim), t));
+            let (positions, normals) = bake(scene, merged, node, &world);
+            SampledFrame {
+                name: alloc::format!("{base}{}", k.saturating_add(1)),
+                time: t,
+                positions,
+                normals,
+            }
+        })
+        .collect())
+}
+
+// ---------------------------------------------------------------------------------------
+// Palette quantisation (MDL skins, MD2's PCX skins)
+
+/// The squared redmean distance between two colours (Compuphase's "low-cost
+/// approximation" of perceived colour difference): with `r̄` the mean red,
+/// `(2 + r̄/256)·ΔR² + 4·ΔG² + (2 + (255 − r̄)/256)·ΔB²`. The one colour metric of the
+/// palette quantisers (MDL skins to the Quake palette, MD2 skins to Quake II's).
+///
+/// ```
+/// use idmodel_scene::back::redmean;
+/// assert_eq!(redmean([10, 20, 30], [10, 20, 30]), 0.0);
+/// // Green weighs most: a step of green is farther than the same step of blue.
+/// assert!(redmean([0, 0, 0], [0, 10, 0]) > redmean([0, 0, 0], [0, 0, 10]));
+/// ```
+pub fn redmean(a: [u8; 3], b: [u8; 3]) -> f32 {
+    let [r1, g1, b1] = a.map(f32::from);
+    let [r2, g2, b2] = b.map(f32::from);
+    let rm = (r1 + r2) * 0.5;
+    let (dr, dg, db) = (r1 - r2, g1 - g2, b1 - b2);
+    (2.0 + rm / 256.0) * dr * dr + 4.0 * dg * dg + (2.0 + (255.0 - rm) / 256.0) * db * db
+}
+
+/// How RGBA texels become indices of a 256-colour palette: see [`quantise_to_palette`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PaletteRules<'a> {
+    /// The palette.
+    pub colors: &'a [[u8; 3]; 256],
+    /// A texel whose colour is exactly one of the indices below this keeps that index
+    /// (the first one with the colour).
+    pub exact_below: usize,
+    /// Other texels take the nearest colour ([`redmean`]) among the indices below this
+    /// (the first on a tie).
+    pub nearest_below: usize,
+    /// Texels with alpha below 128 become this index (`None`: alpha is ignored).
+    pub transparent: Option<u8>,
+}
+
+/// The palette indices of `rgba` (4 bytes a texel) under `rules`.
+///
+/// ```
+/// use idmodel_scene::back::{PaletteRules, quantise_to_palette};
+/// let mut colors = [[0u8; 3]; 256];
+/// colors[1] = [200, 0, 0];
+/// colors[2] = [0, 200, 0];
+/// let rules = PaletteRules { colors: &colors, exact_below: 256, nearest_below: 255, transparent: Some(255) };
+/// let rgba = [190, 10, 0, 255, 0, 200, 0, 255, 9, 9, 9, 0];
+/// assert_eq!(quantise_to_palette(&rgba, &rules), vec![1, 2, 255]);
+/// ```
+pub fn quantise_to_palette(rgba: &[u8], rules: &PaletteRules<'_>) -> Vec<u8> {
+    let mut exact: alloc::collections::BTreeMap<[u8; 3], u8> = alloc::collections::BTreeMap::new();
+    for (i, c) in rules.colors.iter().enumerate().take(rules.exact_below) {
+        exact.entry(*c).or_insert(u8::try_from(i).unwrap_or(0));
+    }
+    let mut cache: alloc::collections::BTreeMap<[u8; 3], u8> = alloc::collections::BTreeMap::new();
+    rgba.chunks_exact(4)
+        .map(|px| {
+            let (rgb, a) = match *px {
+                [r, g, b, a] => ([r, g, b], a),
+                _ => ([0; 3], 255),
+            };
+            if let Some(t) = rules.transparent.filter(|_| a < 128) {
+                return t;
+            }
+            if let Some(&i) = exact.get(&rgb) {
+                return i;
+            }
+            *cache.entry(rgb).or_insert_with(|| {
+                let mut best = (f32::INFINITY, 0u8);
+                for (i, c) in rules.colors.iter().enumerate().take(rules.nearest_below) {
+                    let Ok(i) = u8::try_from(i) else { break };
+                    let d = redmean(rgb, *c);
+                    if d < best.0 {
+                        best = (d, i);
+                    }
+                }
+                best.1
+            })
+        })
+        .collect()
 }
 
 // Tests may index, unwrap and compute freely: a panic here is a failed assertion.

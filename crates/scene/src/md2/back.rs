@@ -12,14 +12,19 @@
 //! - **Otherwise** the model is built from the geometry: the first mesh's primitives
 //!   merged into one triangle list, **one `xyz` vertex per scene vertex** and one `st` per
 //!   distinct texel pair (`s = round(u · skinwidth)`, `t = round(v · skinheight)`); the
-//!   frames from the weight animations (one frame per key of each clip, see
-//!   [`crate::back::sample_frames`]; node and skin animation are not sampled) or, without
-//!   any, the base pose and one frame per morph target; per frame, scale and translate
+//!   frames from the animations ([`crate::back::sample_frames`]): one frame per key of
+//!   each weight clip; node and skin animation **sampled** (at the clip's key times, or
+//!   every `1 / fps` seconds with [`BackOptions::fps`]; skinned meshes baked by their
+//!   joints), frames named after the clip (`run1`, `run2` …); without animations the base
+//!   pose and one frame per morph target; per frame, scale and translate
 //!   as qdata chooses them (`translate = min`, `scale = (max − min) / 255` per axis,
 //!   `v = rint((p − translate) / scale)` clamped to 0..=255); normals to the nearest of
 //!   the 162 table normals (largest dot product); the skin size from the first
 //!   material's embedded image (else the `md2.skinwidth`/`md2.skinheight` extras, else
-//!   256 × 256); skins referenced by the material names (no PCX is written); GL commands
+//!   256 × 256); skins referenced by [`BackOptions::skin_names`], else by the material
+//!   names (the library writes no image: the `idmodel` command writes the skin as an
+//!   8-bit PCX in Quake II's palette, `idmodel_assets::images::quantise_quake2` with the
+//!   MDL quantiser's redmean metric, and references it); GL commands
 //!   generated as qdata does (`idmodel_md2::build_gl_commands`: strips and fans).
 //! - **Engine limits** ([`BackOptions::engine`]): the written bytes go through
 //!   `idmodel_md2`'s `check`; a hazard or refusal refuses the write, naming the finding.
@@ -31,9 +36,11 @@ use alloc::vec::Vec;
 
 use idmodel_md2::{self as file, FrameData, Md2, Model, Triangle, raw};
 
+use idmodel_core::findings::Engine;
+
 use crate::back::{
-    BackOptions, apply_patch, apply_vertex_fixes, base64_encode, blob, bounds, make_patch, merge,
-    nearest_normal, quantise, recover_vertices, refuse_findings, same_geometry, sample_frames,
+    BackOptions, apply_vertex_fixes, base64_encode, blob, bounds, bytes_of, make_patch, merge,
+    model_of, nearest_normal, quantise, recover_vertices, refuse_findings, sample_frames,
     target_frames, vertex_fixes,
 };
 use crate::{Error, Image, Options, Result, Scene, Value};
@@ -334,19 +341,27 @@ fn model_from_extras(scene: &Scene) -> Option<Model> {
     Some(model)
 }
 
-/// Whether `model` gives back `scene`'s geometry (see the module docs).
-fn fits(model: &Model, scene: &Scene) -> bool {
-    let Ok(bytes) = file::write(model) else {
-        return false;
-    };
-    let Ok(md2) = Md2::parse(&bytes) else {
-        return false;
-    };
-    super::scene(&md2, "", &Options::default()).is_ok_and(|back| same_geometry(scene, &back, 1e-5))
-}
-
-fn write_error(e: file::WriteError) -> Error {
-    Error::new(format!("cannot write the MD2: {e}"))
+impl crate::back::Back for Model {
+    const PATCH: &'static str = "md2.patch";
+    const LIMIT: usize = MAX_PATCHED_BYTES;
+    fn from_extras(scene: &Scene) -> Option<Self> {
+        model_from_extras(scene)
+    }
+    fn fresh(scene: &Scene, options: &BackOptions) -> Result<Self> {
+        fresh(scene, options)
+    }
+    fn write(&self) -> Result<Vec<u8>> {
+        file::write(self).map_err(|e| Error::new(format!("cannot write the MD2: {e}")))
+    }
+    fn parses(bytes: &[u8]) -> bool {
+        Md2::parse(bytes).is_ok()
+    }
+    fn scene_of(bytes: &[u8]) -> Option<Scene> {
+        super::scene(&Md2::parse(bytes).ok()?, "", &Options::default()).ok()
+    }
+    fn check(bytes: &[u8], engine: Engine) -> Result<()> {
+        refuse_findings("MD2", &Md2::parse(bytes)?.findings(engine))
+    }
 }
 
 /// The owned MD2 model of `scene` (see the module docs), checked against
@@ -362,10 +377,7 @@ fn write_error(e: file::WriteError) -> Error {
 /// # Ok::<(), Box<dyn core::error::Error>>(())
 /// ```
 pub fn from_scene(scene: &Scene, options: &BackOptions) -> Result<Model> {
-    let model = build(scene, options)?;
-    let bytes = file::write(&model).map_err(write_error)?;
-    check(&bytes, options)?;
-    Ok(model)
+    model_of(scene, options)
 }
 
 /// The MD2 file of `scene`: [`from_scene`] written, with the `md2.patch` extra applied
@@ -380,45 +392,7 @@ pub fn from_scene(scene: &Scene, options: &BackOptions) -> Result<Model> {
 /// # Ok::<(), Box<dyn core::error::Error>>(())
 /// ```
 pub fn to_bytes(scene: &Scene, options: &BackOptions) -> Result<Vec<u8>> {
-    let model = build(scene, options)?;
-    let written = file::write(&model).map_err(write_error)?;
-    let bytes = if options.ignore_extras {
-        written
-    } else {
-        let patched = apply_patch(
-            written.clone(),
-            scene.extras.get("md2.patch"),
-            MAX_PATCHED_BYTES,
-        );
-        // A patch must give a file that still parses (a hostile one may not): else the
-        // writer's bytes.
-        if Md2::parse(&patched).is_ok() {
-            patched
-        } else {
-            written
-        }
-    };
-    check(&bytes, options)?;
-    Ok(bytes)
-}
-
-fn check(bytes: &[u8], options: &BackOptions) -> Result<()> {
-    let Some(engine) = options.engine else {
-        return Ok(());
-    };
-    let md2 = Md2::parse(bytes)?;
-    refuse_findings("MD2", &md2.findings(engine))
-}
-
-fn build(scene: &Scene, options: &BackOptions) -> Result<Model> {
-    if !options.ignore_extras {
-        if let Some(model) = model_from_extras(scene) {
-            if fits(&model, scene) {
-                return Ok(model);
-            }
-        }
-    }
-    fresh(scene)
+    bytes_of::<Model>(scene, options)
 }
 
 /// The skin size: the first material's embedded image, else the extras, else 256².
@@ -462,7 +436,7 @@ fn frame_name(name: &str) -> Vec<u8> {
 }
 
 /// The model built from the geometry alone (see the module docs).
-fn fresh(scene: &Scene) -> Result<Model> {
+fn fresh(scene: &Scene, options: &BackOptions) -> Result<Model> {
     let merged = merge(scene).ok_or_else(|| Error::new("the scene has no triangles to write"))?;
     let (skin_width, skin_height) = skin_size(scene, merged.material);
     let mut st_index: BTreeMap<[i16; 2], u16> = BTreeMap::new();
@@ -502,7 +476,7 @@ fn fresh(scene: &Scene) -> Result<Model> {
         })
         .collect();
     let mut frames = Vec::new();
-    for (_, clip) in sample_frames(scene, &merged) {
+    for (_, clip) in sample_frames(scene, &merged, options, "the sampler's")? {
         for f in clip {
             let (lo, hi) = bounds(f.positions.iter().copied());
             let scale = [hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]].map(|d| d / 255.0);
@@ -527,11 +501,14 @@ fn fresh(scene: &Scene) -> Result<Model> {
             });
         }
     }
-    let skins = scene
-        .materials
-        .iter()
+    let names: Vec<&str> = match &options.skin_names {
+        Some(names) => names.iter().map(String::as_str).collect(),
+        None => scene.materials.iter().map(|m| m.name.as_str()).collect(),
+    };
+    let skins = names
+        .into_iter()
         .map(|m| {
-            let mut b = m.name.as_bytes().to_vec();
+            let mut b = m.as_bytes().to_vec();
             b.retain(|&c| c != 0);
             b.truncate(raw::SKIN_NAME_LEN.saturating_sub(1));
             b

@@ -19,7 +19,8 @@
 //!   which frame each key shows). A scene without morph targets whose first animation
 //!   moves nodes or joints is **sampled**: at its key times, or every `1 / fps` seconds
 //!   with [`BackOptions::fps`]; skinned meshes are baked (each vertex by its joints'
-//!   matrices × inverse bind matrices, weighted). Otherwise one frame.
+//!   matrices × inverse bind matrices, weighted; the sampler MD2 and MDL share,
+//!   `crate::back`). Otherwise one frame.
 //! - **Tags**: every node named `tag_*`, per frame, from its transform relative to the
 //!   model root (its axis rows are the rotated X, Y, Z).
 //! - **Frame bounds, radius and local origin** as Quake III's tools compute them: the
@@ -44,7 +45,10 @@ use idmodel_core::md3_normal;
 use idmodel_core::vec::{add, cross, length, sub};
 use idmodel_md3::{Engine, FrameInfo, Md3, Model, ShaderInfo, SurfaceData, TagInfo, Vertex};
 
-use crate::{ChannelValues, Error, Image, Interpolation, Scene, Value, unit_or_up};
+use crate::back::{
+    IDENTITY, Mat4, apply, at, locals, mul, sample_times, skin_matrices, skin_point, worlds,
+};
+use crate::{ChannelValues, Error, Image, Scene, Value, unit_or_up};
 
 /// The per-surface limits a written MD3 keeps to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -87,7 +91,7 @@ pub struct BackOptions {
 }
 
 /// The most frames [`from_scene`] samples from an animation (`MD3_MAX_FRAMES`).
-pub const MAX_SAMPLED_FRAMES: usize = idmodel_md3::MAX_FRAMES;
+pub const MAX_SAMPLED_FRAMES: usize = crate::back::MAX_SAMPLED_FRAMES;
 
 // ---------------------------------------------------------------------------------------
 // Extras: values
@@ -422,159 +426,6 @@ pub fn to_bytes(scene: &Scene, options: &BackOptions) -> Result<Vec<u8>, Error> 
 }
 
 // ---------------------------------------------------------------------------------------
-// Poses
-
-type Mat4 = [f32; 16];
-
-const IDENTITY: Mat4 = [
-    1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0,
-];
-
-fn at(m: &Mat4, col: usize, row: usize) -> f32 {
-    m.get(col.saturating_mul(4).saturating_add(row))
-        .copied()
-        .unwrap_or(0.0)
-}
-
-fn mul(a: &Mat4, b: &Mat4) -> Mat4 {
-    let mut out = [0.0f32; 16];
-    for c in 0..4 {
-        for r in 0..4 {
-            let mut s = 0.0f32;
-            for k in 0..4 {
-                s += at(a, k, r) * at(b, c, k);
-            }
-            if let Some(o) = out.get_mut(c.saturating_mul(4).saturating_add(r)) {
-                *o = s;
-            }
-        }
-    }
-    out
-}
-
-fn trs(t: [f32; 3], q: [f32; 4], s: [f32; 3]) -> Mat4 {
-    let q = idmodel_core::vec::quat_unit(q);
-    let m = idmodel_core::vec::rigid_matrix(q, t);
-    let mut out = m;
-    for (c, k) in s.iter().enumerate() {
-        for r in 0..3 {
-            if let Some(o) = out.get_mut(c.saturating_mul(4).saturating_add(r)) {
-                *o *= k;
-            }
-        }
-    }
-    out
-}
-
-fn apply(m: &Mat4, p: [f32; 3], w: f32) -> [f32; 3] {
-    let mut out = [0.0f32; 3];
-    for (r, o) in out.iter_mut().enumerate() {
-        *o = at(m, 0, r) * p[0] + at(m, 1, r) * p[1] + at(m, 2, r) * p[2] + at(m, 3, r) * w;
-    }
-    out
-}
-
-/// Local transforms of every node at time `t` of animation `anim` (rest without one).
-fn locals(scene: &Scene, anim: Option<usize>, t: f32) -> Vec<([f32; 3], [f32; 4], [f32; 3])> {
-    let mut out: Vec<_> = scene
-        .nodes
-        .iter()
-        .map(|n| (n.translation, n.rotation, n.scale))
-        .collect();
-    let Some(a) = anim.and_then(|a| scene.animations.get(a)) else {
-        return out;
-    };
-    for ch in &a.channels {
-        let Some(slot) = out.get_mut(ch.node) else {
-            continue;
-        };
-        let (k, frac) = key_at(&ch.times, t, ch.interpolation);
-        match &ch.values {
-            ChannelValues::Translation(v) => slot.0 = lerp3(v, k, frac),
-            ChannelValues::Scale(v) => slot.2 = lerp3(v, k, frac),
-            ChannelValues::Rotation(v) => {
-                let a = v.get(k).copied().unwrap_or(slot.1);
-                let b = v.get(k.saturating_add(1)).copied().unwrap_or(a);
-                slot.1 = nlerp(a, b, frac);
-            }
-            _ => {}
-        }
-    }
-    out
-}
-
-/// The key before `t` and the fraction towards the next.
-fn key_at(times: &[f32], t: f32, interp: Interpolation) -> (usize, f32) {
-    let k = times.iter().rposition(|&x| x <= t).unwrap_or(0);
-    let (Some(&a), Some(&b)) = (times.get(k), times.get(k.saturating_add(1))) else {
-        return (k, 0.0);
-    };
-    if interp == Interpolation::Step || b <= a {
-        return (k, 0.0);
-    }
-    (k, ((t - a) / (b - a)).clamp(0.0, 1.0))
-}
-
-fn lerp3(v: &[[f32; 3]], k: usize, f: f32) -> [f32; 3] {
-    let a = v.get(k).copied().unwrap_or([0.0; 3]);
-    let b = v.get(k.saturating_add(1)).copied().unwrap_or(a);
-    if f == 0.0 {
-        return a;
-    }
-    [
-        a[0] + (b[0] - a[0]) * f,
-        a[1] + (b[1] - a[1]) * f,
-        a[2] + (b[2] - a[2]) * f,
-    ]
-}
-
-fn nlerp(a: [f32; 4], b: [f32; 4], f: f32) -> [f32; 4] {
-    if f == 0.0 {
-        return a;
-    }
-    let d = idmodel_core::vec::quat_dot(a, b);
-    let s = if d < 0.0 { -1.0 } else { 1.0 };
-    idmodel_core::vec::quat_unit([
-        a[0] + (s * b[0] - a[0]) * f,
-        a[1] + (s * b[1] - a[1]) * f,
-        a[2] + (s * b[2] - a[2]) * f,
-        a[3] + (s * b[3] - a[3]) * f,
-    ])
-}
-
-/// World matrices of every node from their local transforms (parents first; the scene's
-/// graph is checked acyclic by depth).
-fn worlds(scene: &Scene, local: &[([f32; 3], [f32; 4], [f32; 3])]) -> Vec<Mat4> {
-    let n = scene.nodes.len();
-    let mut parent = vec![None; n];
-    for (i, node) in scene.nodes.iter().enumerate() {
-        for &c in &node.children {
-            if let Some(p) = parent.get_mut(c) {
-                *p = Some(i);
-            }
-        }
-    }
-    (0..n)
-        .map(|i| {
-            let mut m = IDENTITY;
-            let mut at_node = Some(i);
-            let mut steps = 0usize;
-            while let Some(k) = at_node {
-                if steps > n {
-                    break;
-                }
-                steps = steps.saturating_add(1);
-                if let Some(&(t, q, s)) = local.get(k) {
-                    m = mul(&trs(t, q, s), &m);
-                }
-                at_node = parent.get(k).copied().flatten();
-            }
-            m
-        })
-        .collect()
-}
-
-// ---------------------------------------------------------------------------------------
 // The model
 
 /// One surface being built: its name, shader, texture coordinates, triangles and
@@ -715,46 +566,7 @@ pub fn from_scene(scene: &Scene, options: &BackOptions) -> Result<Model, Error> 
         }
         None => match scene.animations.first() {
             Some(a) if !a.channels.is_empty() => {
-                let end = a
-                    .channels
-                    .iter()
-                    .filter_map(|c| c.times.last().copied())
-                    .fold(0.0f32, f32::max);
-                let mut times: Vec<f32> = match options.fps.filter(|f| f.is_finite() && *f > 0.0) {
-                    Some(fps) => {
-                        let mut t = Vec::new();
-                        let mut k = 0u32;
-                        loop {
-                            let x = f32_of(k) / fps;
-                            if x > end + 1e-6 || t.len() >= MAX_SAMPLED_FRAMES {
-                                break;
-                            }
-                            t.push(x);
-                            k = k.saturating_add(1);
-                        }
-                        t
-                    }
-                    None => {
-                        let mut t: Vec<f32> = a
-                            .channels
-                            .iter()
-                            .flat_map(|c| c.times.iter().copied())
-                            .collect();
-                        t.sort_by(f32::total_cmp);
-                        t.dedup();
-                        t
-                    }
-                };
-                if times.len() > MAX_SAMPLED_FRAMES {
-                    return Err(err(format!(
-                        "animation {:?}: {} frames to sample, over MD3's {MAX_SAMPLED_FRAMES} (use --fps)",
-                        a.name,
-                        times.len()
-                    )));
-                }
-                if times.is_empty() {
-                    times.push(0.0);
-                }
+                let times = sample_times(a, options.fps, MAX_SAMPLED_FRAMES, "MD3's")?;
                 (
                     times.len(),
                     times.into_iter().map(|t| Some((0, t))).collect(),
@@ -843,31 +655,11 @@ pub fn from_scene(scene: &Scene, options: &BackOptions) -> Result<Model, Error> 
                 let w = pose_worlds.get(f).unwrap_or(&rest);
                 // Skinning or node placement.
                 if let (Some(skin), false) = (skin, p.influences.is_empty()) {
-                    let mats: Vec<Mat4> = skin
-                        .joints
-                        .iter()
-                        .enumerate()
-                        .map(|(k, &j)| {
-                            let ibm = skin
-                                .inverse_bind_matrices
-                                .get(k)
-                                .copied()
-                                .unwrap_or(IDENTITY);
-                            mul(w.get(j).unwrap_or(&IDENTITY), &ibm)
-                        })
-                        .collect();
+                    let mats = skin_matrices(skin, w);
                     for (v, pairs) in pos.iter_mut().zip(&p.influences) {
-                        let sum: f32 = pairs.iter().map(|&(_, w)| w.max(0.0)).sum();
-                        if sum <= 0.0 {
-                            continue;
+                        if let Some(out) = skin_point(&mats, pairs, *v, 1.0) {
+                            *v = out;
                         }
-                        let mut out = [0.0f32; 3];
-                        for &(j, wt) in pairs {
-                            let m = mats.get(usize::from(j)).unwrap_or(&IDENTITY);
-                            let q = apply(m, *v, 1.0);
-                            out = add(out, idmodel_core::vec::scale(q, wt.max(0.0) / sum));
-                        }
-                        *v = out;
                     }
                 } else if let Some(m) = w.get(ni).filter(|m| **m != IDENTITY) {
                     for v in &mut pos {
@@ -971,13 +763,6 @@ pub fn from_scene(scene: &Scene, options: &BackOptions) -> Result<Model, Error> 
     let mut model = build(work, tags, names, options)?;
     apply_extras(&mut model, &scene.extras);
     Ok(model)
-}
-
-fn f32_of(k: u32) -> f32 {
-    // u32 → f32 to the nearest (exact below 2²⁴).
-    let hi = u16::try_from(k >> 16).unwrap_or(u16::MAX);
-    let lo = u16::try_from(k & 0xFFFF).unwrap_or(0);
-    f32::from(hi) * 65536.0 + f32::from(lo)
 }
 
 /// The inverse of a rigid (rotation + translation, perhaps scaled) matrix, by its

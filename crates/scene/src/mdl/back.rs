@@ -22,13 +22,18 @@
 //!   half-texel), clamped to the skin; one scale and origin over every pose
 //!   (`idmodel_mdl::Quantizer::fit`: the per-axis bounds over 255 steps); normals to the
 //!   nearest table normal; bounding radius the largest distance from the origin of the
-//!   model; frames from the weight animations ([`crate::back::sample_frames`]): a clip
-//!   whose keys are 0.1 s apart becomes single frames, any other clip **one frame group**
-//!   whose intervals are the keys' cumulative end times; the skin from the first
+//!   model; frames from the animations ([`crate::back::sample_frames`]: weight clips at
+//!   their keys, node and skin animation sampled at the key times or
+//!   [`BackOptions::fps`], named after the clip: `run1`, `run2` …); by default a clip
+//!   whose keys are 0.1 s apart becomes single frames and any other clip **one frame
+//!   group** whose intervals are the keys' cumulative end times (the last pose lasting
+//!   0.1 s, or `1 / fps`); [`BackOptions::groups`] makes every clip a group, or none;
+//!   the skin from the first
 //!   material's embedded image, its width rounded up to a multiple of 4 (WinQuake's rule)
 //!   and its height at most 480 (nearest-neighbour resampling when either changes),
 //!   quantised to the Quake palette with the **redmean** colour distance (Compuphase's
-//!   weighted RGB approximation of perceived difference). The scene's materials say
+//!   weighted RGB approximation of perceived difference; [`crate::back::redmean`], the
+//!   metric MD2's PCX skins use too). The scene's materials say
 //!   nothing of emission, so the fullbright rows (224–255) are used only for texels whose
 //!   colour is exactly one of theirs (an id skin keeps its fullbrights); with alpha
 //!   masking, texels with alpha below half become index 255 and `MF_HOLEY` is set.
@@ -46,9 +51,11 @@ use idmodel_mdl::{
     SkinOptions, TexCoord, Tri, WeldedMesh, skin_to_rgba_vec,
 };
 
+use idmodel_core::findings::Engine;
+
 use crate::back::{
-    BackOptions, apply_patch, apply_vertex_fixes, base64_encode, blob, make_patch, merge,
-    recover_vertices, refuse_findings, same_geometry, sample_frames, target_frames, vertex_fixes,
+    BackOptions, apply_vertex_fixes, base64_encode, blob, bytes_of, make_patch, merge, model_of,
+    recover_vertices, refuse_findings, sample_frames, target_frames, vertex_fixes,
 };
 use crate::{AlphaMode, Error, Image, Options, Result, Scene, Value};
 
@@ -258,51 +265,22 @@ fn exact_lookup() -> BTreeMap<[u8; 3], u8> {
     map
 }
 
-/// The squared redmean distance between two colours (Compuphase's "low-cost
-/// approximation" of perceived colour difference): with `r̄` the mean red,
-/// `(2 + r̄/256)·ΔR² + 4·ΔG² + (2 + (255 − r̄)/256)·ΔB²`.
-pub fn redmean(a: [u8; 3], b: [u8; 3]) -> f32 {
-    let [r1, g1, b1] = a.map(f32::from);
-    let [r2, g2, b2] = b.map(f32::from);
-    let rm = (r1 + r2) * 0.5;
-    let (dr, dg, db) = (r1 - r2, g1 - g2, b1 - b2);
-    (2.0 + rm / 256.0) * dr * dr + 4.0 * dg * dg + (2.0 + (255.0 - rm) / 256.0) * db * db
-}
+pub use crate::back::redmean;
 
 /// Palette indices of `rgba` (see the module docs: exact colours keep their index, others
-/// take the nearest colour outside the fullbright rows by [`redmean`]).
+/// take the nearest colour outside the fullbright rows by [`redmean`]; with `holey`,
+/// alpha below half is index 255): [`crate::back::quantise_to_palette`] with the Quake
+/// palette.
 pub fn quantise_rgba(rgba: &[u8], holey: bool) -> Vec<u8> {
-    let lookup = exact_lookup();
-    let mut cache: BTreeMap<[u8; 3], u8> = BTreeMap::new();
-    let colors = Palette::QUAKE.colors();
-    rgba.chunks_exact(4)
-        .map(|px| {
-            let (rgb, a) = match *px {
-                [r, g, b, a] => ([r, g, b], a),
-                _ => ([0; 3], 255),
-            };
-            if holey && a < 128 {
-                return file::TRANSPARENT_INDEX;
-            }
-            if let Some(&i) = lookup.get(&rgb) {
-                return i;
-            }
-            *cache.entry(rgb).or_insert_with(|| {
-                let mut best = (f32::INFINITY, 0u8);
-                for (i, c) in colors.iter().enumerate() {
-                    let Ok(i) = u8::try_from(i) else { break };
-                    if file::is_fullbright(i) {
-                        break;
-                    }
-                    let d = redmean(rgb, *c);
-                    if d < best.0 {
-                        best = (d, i);
-                    }
-                }
-                best.1
-            })
-        })
-        .collect()
+    crate::back::quantise_to_palette(
+        rgba,
+        &crate::back::PaletteRules {
+            colors: Palette::QUAKE.colors(),
+            exact_below: 256,
+            nearest_below: usize::from(file::FIRST_FULLBRIGHT),
+            transparent: holey.then_some(file::TRANSPARENT_INDEX),
+        },
+    )
 }
 
 fn f32s(v: Option<&Value>) -> Option<Vec<f32>> {
@@ -356,10 +334,6 @@ fn material_pixels(scene: &Scene, i: usize, w: u32, h: u32, holey: bool) -> Opti
 }
 
 /// The model the `mdl.*` extras describe, if they are complete and consistent.
-fn model_from_extras(scene: &Scene) -> core::result::Result<Model, ()> {
-    inner_from_extras(scene).ok_or(())
-}
-
 fn inner_from_extras(scene: &Scene) -> Option<Model> {
     let e = &scene.extras;
     let int = |k: &str| e.get(k).and_then(Value::as_int);
@@ -551,38 +525,27 @@ fn inner_from_extras(scene: &Scene) -> Option<Model> {
     Some(model)
 }
 
-/// Whether `model` gives back `scene`'s geometry.
-fn fits(model: &Model, scene: &Scene) -> bool {
-    let Ok(bytes) = file::write(model) else {
-        return false;
-    };
-    let Ok(mdl) = Mdl::parse(&bytes) else {
-        return false;
-    };
-    super::scene(&mdl, "", &Options::default()).is_ok_and(|back| same_geometry(scene, &back, 1e-5))
-}
-
-fn write_error(e: idmodel_core::Error) -> Error {
-    Error::new(format!("cannot write the MDL: {e}"))
-}
-
-fn check(bytes: &[u8], options: &BackOptions) -> Result<()> {
-    let Some(engine) = options.engine else {
-        return Ok(());
-    };
-    let mdl = Mdl::parse(bytes)?;
-    refuse_findings("MDL", &mdl.findings(engine))
-}
-
-fn build(scene: &Scene, options: &BackOptions) -> Result<Model> {
-    if !options.ignore_extras {
-        if let Ok(model) = model_from_extras(scene) {
-            if fits(&model, scene) {
-                return Ok(model);
-            }
-        }
+impl crate::back::Back for Model {
+    const PATCH: &'static str = "mdl.patch";
+    const LIMIT: usize = MAX_PATCHED_BYTES;
+    fn from_extras(scene: &Scene) -> Option<Self> {
+        inner_from_extras(scene)
     }
-    fresh(scene)
+    fn fresh(scene: &Scene, options: &BackOptions) -> Result<Self> {
+        fresh(scene, options)
+    }
+    fn write(&self) -> Result<Vec<u8>> {
+        file::write(self).map_err(|e| Error::new(format!("cannot write the MDL: {e}")))
+    }
+    fn parses(bytes: &[u8]) -> bool {
+        Mdl::parse(bytes).is_ok()
+    }
+    fn scene_of(bytes: &[u8]) -> Option<Scene> {
+        super::scene(&Mdl::parse(bytes).ok()?, "", &Options::default()).ok()
+    }
+    fn check(bytes: &[u8], engine: Engine) -> Result<()> {
+        refuse_findings("MDL", &Mdl::parse(bytes)?.findings(engine))
+    }
 }
 
 /// The owned MDL model of `scene` (see the module docs), checked against
@@ -598,10 +561,7 @@ fn build(scene: &Scene, options: &BackOptions) -> Result<Model> {
 /// # Ok::<(), Box<dyn core::error::Error>>(())
 /// ```
 pub fn from_scene(scene: &Scene, options: &BackOptions) -> Result<Model> {
-    let model = build(scene, options)?;
-    let bytes = file::write(&model).map_err(write_error)?;
-    check(&bytes, options)?;
-    Ok(model)
+    model_of(scene, options)
 }
 
 /// The MDL file of `scene`: [`from_scene`] written, with the `mdl.patch` extra applied
@@ -616,26 +576,7 @@ pub fn from_scene(scene: &Scene, options: &BackOptions) -> Result<Model> {
 /// # Ok::<(), Box<dyn core::error::Error>>(())
 /// ```
 pub fn to_bytes(scene: &Scene, options: &BackOptions) -> Result<Vec<u8>> {
-    let model = build(scene, options)?;
-    let written = file::write(&model).map_err(write_error)?;
-    let bytes = if options.ignore_extras {
-        written
-    } else {
-        let patched = apply_patch(
-            written.clone(),
-            scene.extras.get("mdl.patch"),
-            MAX_PATCHED_BYTES,
-        );
-        // A patch must give a file that still parses (a hostile one may not): else the
-        // writer's bytes.
-        if Mdl::parse(&patched).is_ok() {
-            patched
-        } else {
-            written
-        }
-    };
-    check(&bytes, options)?;
-    Ok(bytes)
+    bytes_of::<Model>(scene, options)
 }
 
 /// The skin of the first material: `(width, height, indices, holey)` (see the module
@@ -693,7 +634,7 @@ fn texel(u: f32, size: u32) -> i32 {
 }
 
 /// The model built from the geometry alone (see the module docs).
-fn fresh(scene: &Scene) -> Result<Model> {
+fn fresh(scene: &Scene, options: &BackOptions) -> Result<Model> {
     let merged = merge(scene).ok_or_else(|| Error::new("the scene has no triangles to write"))?;
     let (skin_width, skin_height, pixels, holey) = skin(scene, merged.material);
     let texcoords = merged
@@ -716,7 +657,7 @@ fn fresh(scene: &Scene) -> Result<Model> {
             _ => None,
         })
         .collect();
-    let clips = sample_frames(scene, &merged);
+    let clips = sample_frames(scene, &merged, options, "the sampler's")?;
     let q = Quantizer::fit(
         clips
             .iter()
@@ -739,12 +680,18 @@ fn fresh(scene: &Scene) -> Result<Model> {
         let steady = clip
             .windows(2)
             .all(|w| matches!(w, [a, b] if libm::fabsf(b.time - a.time - 0.1) < 1e-4));
-        if steady || poses.len() < 2 {
+        let group = options.groups.unwrap_or(!steady);
+        // The last pose lasts one sample step (0.1 s, QuakeC's frame time, without --fps).
+        let last = options
+            .fps
+            .filter(|f| f.is_finite() && *f > 0.0)
+            .map_or(0.1, |f| 1.0 / f);
+        if !group || poses.len() < 2 {
             frames.extend(poses.into_iter().map(FrameData::Single));
         } else {
             let step = |i: usize| {
                 let t = clip.get(i).map_or(0.0, |f| f.time);
-                let next = clip.get(i.saturating_add(1)).map_or(t + 0.1, |f| f.time);
+                let next = clip.get(i.saturating_add(1)).map_or(t + last, |f| f.time);
                 let first = clip.first().map_or(0.0, |f| f.time);
                 (next - first).max(0.001)
             };

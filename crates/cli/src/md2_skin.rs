@@ -1,0 +1,131 @@
+//! glTF → MD2 skins: the material's image written as an 8-bit PCX in Quake II's palette
+//! beside the MD2 (`model.md2` → `model.pcx`, referenced by its game path: the output's
+//! path below its game root, `models/x/model.pcx`), or a name given with `--skin-name`.
+//!
+//! The palette is `--palette FILE` (a PCX such as `pics/colormap.pcx`, or 768 bytes of
+//! RGB), else `pics/colormap.pcx` of the output's game root. idmodel ships no Quake II
+//! palette (it is game data), so without one the skin is referenced by the material's
+//! name, with a warning. The colour metric is the MDL quantiser's redmean
+//! (`idmodel_assets::images::quantise_quake2`); index 255, which Quake II draws
+//! transparent, only for texels with alpha below half of a masked material. A model
+//! rebuilt from its own extras (an unedited round trip) keeps its own skin names, and then
+//! no PCX is written.
+
+use std::path::{Path, PathBuf};
+
+use idmodel::md2::Md2;
+use idmodel_assets::images::{palette_file, pcx_encode, quantise_quake2};
+use idmodel_assets::root::split_root;
+use idmodel_scene::back::BackOptions;
+use idmodel_scene::{AlphaMode, Error, Image, Scene};
+
+use crate::commands::line;
+use crate::error_line;
+use crate::import::{Converted, ImportArgs};
+use crate::output;
+
+/// The largest palette file read (a PCX of Quake II's 640×480 with its palette is far
+/// smaller).
+const MAX_PALETTE_FILE: u64 = 1 << 22;
+
+/// The image of the material the MD2 is skinned with (the first primitive's, else the
+/// first material's): RGBA, width, height and whether it is alpha-masked.
+fn skin_image(scene: &Scene) -> Option<(&[u8], u32, u32, bool)> {
+    let material = scene
+        .meshes
+        .first()
+        .and_then(|m| m.primitives.first())
+        .and_then(|p| p.material)
+        .and_then(|m| scene.materials.get(m))
+        .or(scene.materials.first())?;
+    match &material.image {
+        Some(Image::Rgba8 {
+            width,
+            height,
+            pixels,
+        }) => Some((
+            pixels,
+            *width,
+            *height,
+            matches!(material.alpha, AlphaMode::Mask(_)),
+        )),
+        _ => None,
+    }
+}
+
+/// Quake II's palette: `--palette`, else the output's game root's `pics/colormap.pcx`
+/// (`Ok(None)` when there is none).
+fn palette(args: &ImportArgs<'_>) -> Result<Option<Box<[[u8; 3]; 256]>>, String> {
+    let (path, named) = match args.palette {
+        Some(p) => (p.to_owned(), true),
+        None => (split_root(args.output).0.join("pics/colormap.pcx"), false),
+    };
+    match output::read_regular(&path, MAX_PALETTE_FILE) {
+        Ok(bytes) => palette_file(&bytes).map(Some).map_err(|e| line(&path, e)),
+        Err(f) if named => Err(line(&path, f)),
+        Err(_) => Ok(None),
+    }
+}
+
+/// The game path the MD2 references its PCX skin by, and where the PCX is written.
+fn pcx_names(output: &Path) -> (String, PathBuf) {
+    let (_, game) = split_root(output);
+    let reference = match game.rsplit_once('.') {
+        Some((stem, _)) if !stem.ends_with('/') => format!("{stem}.pcx"),
+        _ => format!("{game}.pcx"),
+    };
+    (reference, output.with_extension("pcx"))
+}
+
+/// The MD2 of `scene` and its PCX skin (see the module docs).
+pub(crate) fn to_bytes(args: &ImportArgs<'_>, scene: &Scene, back: &BackOptions) -> Converted {
+    let mut back = back.clone();
+    if let Some(name) = args.skin_name {
+        back.skin_names = Some(vec![name.to_owned()]);
+        return (idmodel_scene::md2::to_bytes(scene, &back), None);
+    }
+    let Some((rgba, width, height, holes)) = skin_image(scene) else {
+        return (idmodel_scene::md2::to_bytes(scene, &back), None);
+    };
+    let palette = match palette(args) {
+        Ok(Some(p)) => p,
+        Ok(None) => {
+            error_line(
+                "warning: no Quake II palette (--palette pics/colormap.pcx, or one in the output's game root): the skin is referenced by its material name and no PCX is written",
+            );
+            return (idmodel_scene::md2::to_bytes(scene, &back), None);
+        }
+        Err(e) => return (Err(Error::new(e)), None),
+    };
+    let (reference, path) = pcx_names(args.output);
+    back.skin_names = Some(vec![reference.clone()]);
+    let out = idmodel_scene::md2::to_bytes(scene, &back);
+    let referenced = out
+        .as_ref()
+        .ok()
+        .and_then(|b| Md2::parse(b).ok())
+        .is_some_and(|m| m.skins().any(|s| s.to_str() == Some(reference.as_str())));
+    if !referenced {
+        return (out, None);
+    }
+    let image = quantise_quake2(rgba, width, height, &palette, holes);
+    match pcx_encode(&image, &palette) {
+        Ok(bytes) => (out, Some((path, bytes))),
+        Err(e) => (Err(Error::new(e)), None),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_pcx_is_named_by_its_game_path() {
+        let (r, p) = pcx_names(Path::new("/g/baseq2/models/monsters/x/tris.md2"));
+        assert_eq!(r, "models/monsters/x/tris.pcx");
+        assert_eq!(p, Path::new("/g/baseq2/models/monsters/x/tris.pcx"));
+        let (r, p) = pcx_names(Path::new("out/thing.md2"));
+        assert_eq!(r, "thing.pcx");
+        assert_eq!(p, Path::new("out/thing.pcx"));
+    }
+}
