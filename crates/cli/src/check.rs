@@ -492,18 +492,18 @@ mod tests {
             finding(Engine::Quake2, Severity::Hazard, "h", "h"),
         ]);
         let mut s = Summary::default();
-        s.count(&findings, Severity::Refused);
+        s.count(&findings, Severity::Refused, &[]);
         assert!(!s.failed);
-        s.count(&findings, Severity::Hazard);
+        s.count(&findings, Severity::Hazard, &[]);
         assert!(s.failed);
         assert_eq!(
             s.line(),
             "checked 0 files: 0 refused, 2 hazards, 2 warnings, 0 unreadable"
         );
         let mut w = Summary::default();
-        w.count(&findings[..1], Severity::Hazard);
+        w.count(&findings[..1], Severity::Hazard, &[]);
         assert!(!w.failed);
-        w.count(&findings[..1], Severity::Warning);
+        w.count(&findings[..1], Severity::Warning, &[]);
         assert!(w.failed);
     }
 }
