@@ -79,6 +79,7 @@ pub fn run(command: Command) -> Exit {
             engine,
             shader_prefix,
             no_split,
+            lods,
         } => {
             crate::archives::set_game(&game);
             if crate::md5_out::Md5Kind::of(&output).is_some() {
@@ -95,7 +96,7 @@ pub fn run(command: Command) -> Exit {
             if !anim_out.is_empty() {
                 return usage("--anim-out applies to md5 outputs (.md5mesh)");
             }
-            if crate::import::is_target(&output, to) {
+            if crate::import::is_target(&input, &output, to) {
                 return crate::import::convert(&crate::import::ImportArgs {
                     input: &input,
                     output: &output,
@@ -108,6 +109,8 @@ pub fn run(command: Command) -> Exit {
                     keep_axes,
                     force,
                     quiet,
+                    skin: skin.as_deref(),
+                    lods: &lods,
                 });
             }
             if fps.is_some() {
@@ -562,7 +565,7 @@ fn export(
     let dir = output.parent().unwrap_or(Path::new(""));
     let mut written = Written::new(output);
     match kind {
-        OutKind::Md3 | OutKind::Md2 | OutKind::Mdl | OutKind::Md5mesh => {
+        OutKind::Md3 | OutKind::Md2 | OutKind::Mdl | OutKind::Md5mesh | OutKind::Player => {
             return Err(Stop::Refused(line(
                 input,
                 format!("converting to .{} needs a .glb or .gltf input", kind.ext()),

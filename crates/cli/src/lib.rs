@@ -192,6 +192,9 @@ enum Command {
         /// glTF → id: refuse a surface over the --engine limits instead of splitting it.
         #[arg(long)]
         no_split: bool,
+        /// glTF → MD3: the LODs (--lods, --lod1, --lod2).
+        #[command(flatten)]
+        lods: crate::import::LodArgs,
     },
     /// Draw a picture of the model with a small software renderer (a still, an animated
     /// PNG of a clip or a turntable, or a contact sheet of a folder or archive).
@@ -302,6 +305,9 @@ pub enum OutKind {
     Mdl,
     /// Doom 3 md5mesh (from a .glb or .gltf).
     Md5mesh,
+    /// A Quake III player folder: lower/upper/head.md3, animation.cfg, skins (from a
+    /// player .glb or .gltf).
+    Player,
 }
 
 impl OutKind {
@@ -315,6 +321,7 @@ impl OutKind {
             OutKind::Md2 => "md2",
             OutKind::Mdl => "mdl",
             OutKind::Md5mesh => "md5mesh",
+            OutKind::Player => "md3",
         }
     }
 }
