@@ -105,11 +105,22 @@ fn subtree(scene: &Scene, root: usize, stop: &[usize]) -> Vec<bool> {
     seen
 }
 
+/// Whether node `i` or a node under it draws a mesh (at most one visit per node of the
+/// scene, so that children of one node cost their own subtrees only).
 fn draws_below(scene: &Scene, i: usize) -> bool {
-    subtree(scene, i, &[])
-        .iter()
-        .zip(&scene.nodes)
-        .any(|(&inside, n)| inside && n.mesh.is_some())
+    let mut todo = vec![i];
+    let mut steps = 0usize;
+    while let Some(k) = todo.pop() {
+        steps = steps.saturating_add(1);
+        if steps > scene.nodes.len() {
+            break;
+        }
+        if scene.nodes.get(k).is_some_and(|n| n.mesh.is_some()) {
+            return true;
+        }
+        todo.extend_from_slice(children_of(scene, k));
+    }
+    false
 }
 
 fn named(scene: &Scene, name: &str) -> Option<usize> {
