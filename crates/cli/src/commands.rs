@@ -113,6 +113,11 @@ pub fn run(command: Command) -> Exit {
                     lods: &lods,
                 });
             }
+            if lods.any() {
+                return usage(
+                    "--lods, --lod1 and --lod2 apply to conversions to MD3 (.md3 or a player folder)",
+                );
+            }
             if fps.is_some() {
                 return usage(
                     "--fps applies to conversions to id formats (.md3, .md2, .mdl, .md5mesh, .md5anim, .md5camera)",

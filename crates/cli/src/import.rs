@@ -65,7 +65,8 @@ impl LodArgs {
         (1u8..).zip(given).take(n).collect()
     }
 
-    fn any(&self) -> bool {
+    /// Whether any LOD option is given.
+    pub(crate) fn any(&self) -> bool {
         self.lods.is_some() || self.lod1.is_some() || self.lod2.is_some()
     }
 }
@@ -175,7 +176,9 @@ pub(crate) fn convert(args: &ImportArgs<'_>) -> Exit {
         Err(m) => return usage(m),
     };
     if args.lods.any() && !matches!(target, Target::Md3 | Target::Player) {
-        return usage("--lods, --lod1 and --lod2 apply to MD3 outputs (.md3 or a player folder)");
+        return usage(
+            "--lods, --lod1 and --lod2 apply to conversions to MD3 (.md3 or a player folder)",
+        );
     }
     match target {
         Target::Md3 => md3(args),

@@ -289,6 +289,17 @@ fn what_cannot_be_a_player_or_a_lod_is_refused() {
     assert_eq!(code(&o), 2, "{}", stderr(&o));
     let o = idmodel(&[&"convert", &glb, &"-o", &dir.join("m.md3"), &"--lods", &"3"]);
     assert_eq!(code(&o), 2, "{}", stderr(&o));
+    // Nor to glTF.
+    let o = idmodel(&[
+        &"convert",
+        &sample_file("md3"),
+        &"-o",
+        &dir.join("x.glb"),
+        &"--lods",
+        &"1",
+    ]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert!(stderr(&o).contains("--lods"), "{}", stderr(&o));
     // A missing --lod1 file is named.
     let o = idmodel(&[
         &"convert",
