@@ -9,7 +9,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{code, corpus_dir, idmodel, sample_file, scratch_dir, stderr, stdout, walk};
+use common::{code, corpus_dir, idmodel, sample_file, scratch_dir, stderr, stdout};
 use idmodel::md3::{Md3, Model, TagInfo, Vertex, write};
 
 const FILES: [&str; 7] = [
@@ -24,18 +24,9 @@ const FILES: [&str; 7] = [
 
 /// Folders of the corpus holding lower.md3, upper.md3 and head.md3.
 fn corpus_players() -> Vec<PathBuf> {
-    let Some(dir) = corpus_dir("import_player") else {
-        return Vec::new();
-    };
-    let mut out: Vec<PathBuf> = walk(&dir)
-        .into_iter()
-        .filter(|p| p.file_name().is_some_and(|n| n == "lower.md3"))
-        .filter_map(|p| p.parent().map(Path::to_path_buf))
-        .filter(|d| d.join("upper.md3").is_file() && d.join("head.md3").is_file())
-        .filter(|d| !d.to_string_lossy().contains("malformed"))
-        .collect();
-    out.sort();
-    out
+    corpus_dir("import_player")
+        .map(|dir| idmodel_test_support::player_folders(&dir))
+        .unwrap_or_default()
 }
 
 /// `idmodel check --engine E DIR` for both Quake III engines: exit 0, no refusal, no hazard.

@@ -18,18 +18,9 @@ use idmodel_scene::{
 
 /// Folders of the corpus holding lower.md3, upper.md3 and head.md3.
 fn player_folders() -> Vec<PathBuf> {
-    let Some(dir) = idmodel_test_support::corpus_dir("player_back") else {
-        return Vec::new();
-    };
-    let mut out: Vec<PathBuf> = idmodel_test_support::walk(&dir)
-        .into_iter()
-        .filter(|p| p.file_name().is_some_and(|n| n == "lower.md3"))
-        .filter_map(|p| p.parent().map(Path::to_path_buf))
-        .filter(|d| d.join("upper.md3").is_file() && d.join("head.md3").is_file())
-        .filter(|d| !d.to_string_lossy().contains("malformed"))
-        .collect();
-    out.sort();
-    out
+    idmodel_test_support::corpus_dir("player_back")
+        .map(|dir| idmodel_test_support::player_folders(&dir))
+        .unwrap_or_default()
 }
 
 struct Folder {
