@@ -1255,6 +1255,14 @@ pub mod gltf_import {
                         "an exported scene does not read back: {back:?}"
                     );
                 }
+                // The way back to a Quake III player folder: files or a one-line error.
+                if let Err(e) = idmodel_scene::md3::player_files(&scene, &Default::default()) {
+                    let m = e.to_string();
+                    assert!(
+                        !m.is_empty() && !m.contains('\n'),
+                        "error not one line: {m:?}"
+                    );
+                }
             }
             Err(e) => {
                 let m = e.to_string();

@@ -84,6 +84,7 @@ pub fn run(command: Command) -> Exit {
             skin_name,
             palette,
             groups,
+            lods,
         } => {
             crate::archives::set_game(&game);
             if crate::md5_out::Md5Kind::of(&output).is_some() {
@@ -100,7 +101,7 @@ pub fn run(command: Command) -> Exit {
             if !anim_out.is_empty() {
                 return usage("--anim-out applies to md5 outputs (.md5mesh)");
             }
-            if crate::import::is_target(&output, to) {
+            if crate::import::is_target(&input, &output, to) {
                 return crate::import::convert(&crate::import::ImportArgs {
                     input: &input,
                     output: &output,
@@ -116,7 +117,14 @@ pub fn run(command: Command) -> Exit {
                     skin_name: skin_name.as_deref(),
                     palette: palette.as_deref(),
                     groups,
+                    skin: skin.as_deref(),
+                    lods: &lods,
                 });
+            }
+            if lods.any() {
+                return usage(
+                    "--lods, --lod1 and --lod2 apply to conversions to MD3 (.md3 or a player folder)",
+                );
             }
             if fps.is_some() {
                 return usage(
@@ -575,7 +583,7 @@ fn export(
     let dir = output.parent().unwrap_or(Path::new(""));
     let mut written = Written::new(output);
     match kind {
-        OutKind::Md3 | OutKind::Md2 | OutKind::Mdl | OutKind::Md5mesh => {
+        OutKind::Md3 | OutKind::Md2 | OutKind::Mdl | OutKind::Md5mesh | OutKind::Player => {
             return Err(Stop::Refused(line(
                 input,
                 format!("converting to .{} needs a .glb or .gltf input", kind.ext()),

@@ -3,11 +3,13 @@
 //! over an input, atomic writes, `--force`); the conversion is the libraries'
 //! (`idmodel_gltf::import`, `idmodel_scene::md3::to_bytes`).
 
-use std::path::{Component, Path};
+mod lod;
+
+use std::path::{Component, Path, PathBuf};
 
 use idmodel::Engine;
 use idmodel_gltf::import::{ImportOptions, from_bytes};
-use idmodel_scene::md3::{BackOptions, Limits};
+use idmodel_scene::md3::{BackOptions, Limits, PlayerBackOptions};
 
 use crate::commands::{line, usage};
 use crate::output::{self, Plan, Policy};
@@ -34,12 +36,53 @@ pub(crate) struct ImportArgs<'a> {
     pub(crate) palette: Option<&'a Path>,
     /// MDL: every clip one frame group.
     pub(crate) groups: bool,
+    /// `--skin NAME`: a player's skin files are `<part>_NAME.skin` (default `default`).
+    pub(crate) skin: Option<&'a str>,
+    pub(crate) lods: &'a LodArgs,
+}
+
+/// `--lods`, `--lod1`, `--lod2`: the LODs of an MD3 output (Quake III loads `x_1.md3` and
+/// `x_2.md3` beside `x.md3`).
+#[derive(Debug, Clone, Default, clap::Args)]
+pub(crate) struct LodArgs {
+    /// glTF → MD3: also write N lower-detail models, `x_1.md3` (half the triangles) and
+    /// `x_2.md3` (a quarter), simplified with meshoptimizer unless --lod1/--lod2 gives
+    /// one; a player gets them per part (`lower_1.md3` …).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=2))]
+    pub(crate) lods: Option<u8>,
+    /// glTF → MD3: LOD 1 from this .glb/.gltf, used as given (for a player, a player GLB).
+    #[arg(long, value_name = "A.glb")]
+    pub(crate) lod1: Option<PathBuf>,
+    /// glTF → MD3: LOD 2 from this .glb/.gltf, used as given.
+    #[arg(long, value_name = "B.glb")]
+    pub(crate) lod2: Option<PathBuf>,
+}
+
+impl LodArgs {
+    /// The LODs to write: `(level, a file to read it from)`, level 1 and 2.
+    fn levels(&self) -> Vec<(u8, Option<&Path>)> {
+        let given = [self.lod1.as_deref(), self.lod2.as_deref()];
+        let generated = self.lods.unwrap_or(0);
+        let last = given
+            .iter()
+            .rposition(Option::is_some)
+            .map_or(0, |i| i.saturating_add(1));
+        let n = usize::from(generated).max(last);
+        (1u8..).zip(given).take(n).collect()
+    }
+
+    /// Whether any LOD option is given.
+    pub(crate) fn any(&self) -> bool {
+        self.lods.is_some() || self.lod1.is_some() || self.lod2.is_some()
+    }
 }
 
 /// The id formats a scene can be written as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Target {
     Md3,
+    /// A Quake III player folder.
+    Player,
     Md2,
     Mdl,
     Md5Mesh,
@@ -51,13 +94,26 @@ fn ext_of(path: &Path) -> Option<String> {
         .map(str::to_ascii_lowercase)
 }
 
-/// Whether `output` or `--to` names an id format (so the conversion is an import).
-pub(crate) fn is_target(output: &Path, to: Option<OutKind>) -> bool {
-    target(output, to).is_ok_and(|t| t.is_some())
+/// Whether the input is a glTF and `-o` a folder (`out/`, or one that exists): a
+/// player folder is written.
+fn folder_output(input: &Path, output: &Path) -> bool {
+    let gltf = matches!(ext_of(input).as_deref(), Some("glb" | "gltf"));
+    let slash = output
+        .as_os_str()
+        .to_str()
+        .is_some_and(|s| s.ends_with('/') || s.ends_with(std::path::MAIN_SEPARATOR));
+    gltf && (slash || output.is_dir())
+}
+
+/// Whether `output` or `--to` names an id format (so the conversion is an import), or
+/// a glTF input goes to a folder (a Quake III player).
+pub(crate) fn is_target(input: &Path, output: &Path, to: Option<OutKind>) -> bool {
+    folder_output(input, output) || target(output, to).is_ok_and(|t| t.is_some())
 }
 
 fn target(output: &Path, to: Option<OutKind>) -> Result<Option<Target>, String> {
     let from_to = match to {
+        Some(OutKind::Player) => Some(Target::Player),
         Some(OutKind::Md3) => Some(Target::Md3),
         Some(OutKind::Md2) => Some(Target::Md2),
         Some(OutKind::Mdl) => Some(Target::Mdl),
@@ -112,7 +168,10 @@ fn percent_decode(s: &str) -> Option<String> {
 
 /// Converts a glTF/GLB into an id format.
 pub(crate) fn convert(args: &ImportArgs<'_>) -> Exit {
+    let folder = folder_output(args.input, args.output);
     let target = match target(args.output, args.to) {
+        Ok(None) if folder => Target::Player,
+        Ok(Some(Target::Md3)) if folder => Target::Player,
         Ok(Some(t)) => t,
         Ok(None) => {
             return usage(format!(
@@ -122,8 +181,14 @@ pub(crate) fn convert(args: &ImportArgs<'_>) -> Exit {
         }
         Err(m) => return usage(m),
     };
+    if args.lods.any() && !matches!(target, Target::Md3 | Target::Player) {
+        return usage(
+            "--lods, --lod1 and --lod2 apply to conversions to MD3 (.md3 or a player folder)",
+        );
+    }
     match target {
         Target::Md3 => md3(args),
+        Target::Player => player(args),
         Target::Md2 => quake(
             args,
             "MD2",
@@ -140,36 +205,196 @@ pub(crate) fn convert(args: &ImportArgs<'_>) -> Exit {
     }
 }
 
-fn md3(args: &ImportArgs<'_>) -> Exit {
-    if args.skin_name.is_some() || args.palette.is_some() || args.groups {
-        return usage("--skin-name, --palette and --groups apply to .md2 / .mdl outputs");
-    }
+/// The MD3 writing options of `--engine`, `--fps`, `--shader-prefix`, `--no-split`, or
+/// the usage error.
+fn md3_options(args: &ImportArgs<'_>) -> Result<BackOptions, Exit> {
     let limits = match args.engine {
         None => None,
         Some(e) => match Limits::of(e) {
             Some(l) => Some(l),
             None => {
-                return usage(format!(
+                return Err(usage(format!(
                     "--engine {} does not load MD3 (quake3 or ioq3)",
                     e.name()
-                ));
+                )));
             }
         },
     };
     if args.fps.is_some_and(|f| !(f.is_finite() && f > 0.0)) {
-        return usage("--fps must be a positive number");
+        return Err(usage("--fps must be a positive number"));
     }
-    let scene = match read_scene(args) {
-        Ok(s) => s,
-        Err(exit) => return exit,
-    };
-    let back = BackOptions {
+    Ok(BackOptions {
         fps: args.fps,
         shader_prefix: args.shader_prefix.to_owned(),
         limits,
         split: !args.no_split,
+    })
+}
+
+/// glTF player → a Quake III player folder (`idmodel_scene::md3::player_files`), with the
+/// LODs of each part.
+fn player(args: &ImportArgs<'_>) -> Exit {
+    let back = match md3_options(args) {
+        Ok(b) => b,
+        Err(exit) => return exit,
+    };
+    let options = PlayerBackOptions {
+        back,
+        skin: args.skin.unwrap_or("default").to_owned(),
+    };
+    let files = match read_player(args, args.input, &options) {
+        Ok(f) => f,
+        Err(exit) => return exit,
+    };
+    let mut out: Vec<(PathBuf, Vec<u8>)> = Vec::with_capacity(files.len());
+    for (level, from) in args.lods.levels() {
+        let given = match from {
+            Some(path) => match read_player(args, path, &options) {
+                Ok(f) => Some(f),
+                Err(exit) => return exit,
+            },
+            None => None,
+        };
+        for part in idmodel_scene::md3::PLAYER_PARTS {
+            let name = format!("{part}.md3");
+            let bytes = match &given {
+                Some(g) => g.iter().find(|(n, _)| *n == name).map(|(_, b)| b.clone()),
+                None => files
+                    .iter()
+                    .find(|(n, _)| *n == name)
+                    .and_then(|(_, b)| lod::simplify(b, lod::ratio(level)).ok()),
+            };
+            match bytes {
+                Some(b) => out.push((args.output.join(format!("{part}_{level}.md3")), b)),
+                None => {
+                    error_line(line(
+                        args.input,
+                        format!("{part}_{level}.md3: cannot make the LOD"),
+                    ));
+                    return Exit::Failed;
+                }
+            }
+        }
+    }
+    let mut all: Vec<(PathBuf, Vec<u8>)> = files
+        .into_iter()
+        .map(|(n, b)| (args.output.join(n), b))
+        .collect();
+    all.extend(out);
+    if !args.output.is_dir() {
+        if let Err(e) = std::fs::create_dir_all(args.output) {
+            error_line(line(args.output, format!("cannot create the folder: {e}")));
+            return Exit::Failed;
+        }
+    }
+    write_all(args, all)
+}
+
+/// A player glTF read and split into its folder's files, or the failure printed.
+fn read_player(
+    args: &ImportArgs<'_>,
+    input: &Path,
+    options: &PlayerBackOptions,
+) -> Result<idmodel_scene::md3::PlayerFiles, Exit> {
+    let scene = read_scene_at(args, input)?;
+    idmodel_scene::md3::player_files(&scene, options).map_err(|e| {
+        error_line(line(input, e.message()));
+        Exit::Failed
+    })
+}
+
+fn md3(args: &ImportArgs<'_>) -> Exit {
+    if args.skin_name.is_some() || args.palette.is_some() || args.groups {
+        return usage("--skin-name, --palette and --groups apply to .md2 / .mdl outputs");
+    }
+    if args.lods.any() {
+        return md3_with_lods(args);
+    }
+    let back = match md3_options(args) {
+        Ok(b) => b,
+        Err(exit) => return exit,
+    };
+    let scene = match read_scene(args) {
+        Ok(s) => s,
+        Err(exit) => return exit,
     };
     write(args, idmodel_scene::md3::to_bytes(&scene, &back))
+}
+
+/// glTF → MD3 and its LODs (`x_1.md3`, `x_2.md3`).
+fn md3_with_lods(args: &ImportArgs<'_>) -> Exit {
+    let back = match md3_options(args) {
+        Ok(b) => b,
+        Err(exit) => return exit,
+    };
+    let one = |input: &Path| -> Result<Vec<u8>, Exit> {
+        let scene = read_scene_at(args, input)?;
+        idmodel_scene::md3::to_bytes(&scene, &back).map_err(|e| {
+            error_line(line(input, e.message()));
+            Exit::Failed
+        })
+    };
+    let main = match one(args.input) {
+        Ok(b) => b,
+        Err(exit) => return exit,
+    };
+    let stem = args
+        .output
+        .file_stem()
+        .map_or_else(|| "model".to_owned(), |s| s.to_string_lossy().into_owned());
+    let dir = args.output.parent().unwrap_or(Path::new(""));
+    let mut all = Vec::new();
+    for (level, from) in args.lods.levels() {
+        let bytes = match from {
+            Some(path) => match one(path) {
+                Ok(b) => b,
+                Err(exit) => return exit,
+            },
+            None => match lod::simplify(&main, lod::ratio(level)) {
+                Ok(b) => b,
+                Err(e) => {
+                    error_line(line(args.input, format!("{stem}_{level}.md3: {e}")));
+                    return Exit::Failed;
+                }
+            },
+        };
+        all.push((dir.join(format!("{stem}_{level}.md3")), bytes));
+    }
+    all.insert(0, (args.output.to_owned(), main));
+    write_all(args, all)
+}
+
+/// Writes the files through one file-safety plan: the first is `-o` (for a player
+/// folder, every file is derived), the rest side files.
+fn write_all(args: &ImportArgs<'_>, files: Vec<(PathBuf, Vec<u8>)>) -> Exit {
+    let folder = folder_output(args.input, args.output) || args.to == Some(OutKind::Player);
+    let mut plan = Plan::new(Policy {
+        force: args.force,
+        named: !folder,
+    });
+    let mut lines = Vec::with_capacity(files.len());
+    for (i, (path, bytes)) in files.into_iter().enumerate() {
+        lines.push(format!("wrote {} ({} bytes)", path.display(), bytes.len()));
+        if i == 0 {
+            plan.output(&path, bytes);
+        } else {
+            plan.side(&path, bytes);
+        }
+    }
+    match plan.commit() {
+        Ok(()) => {
+            if !args.quiet {
+                for l in lines {
+                    out_line(l);
+                }
+            }
+            Exit::Ok
+        }
+        Err(stop) => {
+            error_line(stop.line());
+            stop.exit()
+        }
+    }
 }
 
 /// glTF → MD2 or MDL (`to_bytes` of `idmodel_scene::md2` / `mdl`), within `--engine`'s
@@ -228,14 +453,19 @@ pub(crate) fn back_options(args: &ImportArgs<'_>) -> idmodel_scene::back::BackOp
 
 /// The input glTF/GLB as a scene (external buffers and images only inside its folder).
 fn read_scene(args: &ImportArgs<'_>) -> Result<idmodel_scene::Scene, Exit> {
-    let bytes = match output::read_regular(args.input, MAX_FILE) {
+    read_scene_at(args, args.input)
+}
+
+/// The glTF/GLB `input` (the input or a `--lodN` file) as a scene.
+fn read_scene_at(args: &ImportArgs<'_>, input: &Path) -> Result<idmodel_scene::Scene, Exit> {
+    let bytes = match output::read_regular(input, MAX_FILE) {
         Ok(b) => b,
         Err(f) => {
-            error_line(line(args.input, f));
+            error_line(line(input, f));
             return Err(Exit::Failed);
         }
     };
-    let dir = args.input.parent().unwrap_or(Path::new("")).to_owned();
+    let dir = input.parent().unwrap_or(Path::new("")).to_owned();
     let mut resolve = |uri: &str| {
         let path = inside(&dir, uri)?;
         output::read_regular(&path, MAX_FILE).ok()
@@ -245,7 +475,7 @@ fn read_scene(args: &ImportArgs<'_>) -> Result<idmodel_scene::Scene, Exit> {
         ..ImportOptions::default()
     };
     from_bytes(&bytes, &options, &mut resolve).map_err(|e| {
-        error_line(line(args.input, e));
+        error_line(line(input, e));
         Exit::Failed
     })
 }
@@ -259,40 +489,17 @@ fn write(args: &ImportArgs<'_>, out: idmodel_scene::Result<Vec<u8>>) -> Exit {
 pub(crate) fn write_with(
     args: &ImportArgs<'_>,
     out: idmodel_scene::Result<Vec<u8>>,
-    side: Option<(std::path::PathBuf, Vec<u8>)>,
+    side: Option<(PathBuf, Vec<u8>)>,
 ) -> Exit {
-    let out = match out {
-        Ok(b) => b,
+    match out {
+        Ok(b) => {
+            let mut files = vec![(args.output.to_owned(), b)];
+            files.extend(side);
+            write_all(args, files)
+        }
         Err(e) => {
             error_line(line(args.input, e.message()));
-            return Exit::Failed;
-        }
-    };
-    let n = out.len();
-    let mut plan = Plan::new(Policy {
-        force: args.force,
-        named: true,
-    });
-    plan.output(args.output, out);
-    let side_line = side
-        .as_ref()
-        .map(|(p, b)| format!("wrote {} ({} bytes)", p.display(), b.len()));
-    if let Some((path, bytes)) = side {
-        plan.side(&path, bytes);
-    }
-    match plan.commit() {
-        Ok(()) => {
-            if !args.quiet {
-                out_line(format!("wrote {} ({n} bytes)", args.output.display()));
-                if let Some(l) = side_line {
-                    out_line(l);
-                }
-            }
-            Exit::Ok
-        }
-        Err(stop) => {
-            error_line(stop.line());
-            stop.exit()
+            Exit::Failed
         }
     }
 }

@@ -208,6 +208,9 @@ enum Command {
         /// glTF → MDL: make every clip one frame group with its key intervals.
         #[arg(long)]
         groups: bool,
+        /// glTF → MD3: the LODs (--lods, --lod1, --lod2).
+        #[command(flatten)]
+        lods: crate::import::LodArgs,
     },
     /// Draw a picture of the model with a small software renderer (a still, an animated
     /// PNG of a clip or a turntable, or a contact sheet of a folder or archive).
@@ -318,6 +321,9 @@ pub enum OutKind {
     Mdl,
     /// Doom 3 md5mesh (from a .glb or .gltf).
     Md5mesh,
+    /// A Quake III player folder: lower/upper/head.md3, animation.cfg, skins (from a
+    /// player .glb or .gltf).
+    Player,
 }
 
 impl OutKind {
@@ -331,6 +337,7 @@ impl OutKind {
             OutKind::Md2 => "md2",
             OutKind::Mdl => "mdl",
             OutKind::Md5mesh => "md5mesh",
+            OutKind::Player => "md3",
         }
     }
 }

@@ -559,6 +559,7 @@ fn side_files(output: &Path, kind: OutKind) -> Vec<PathBuf> {
     let dir = output.parent().unwrap_or(Path::new(""));
     match kind {
         OutKind::Glb | OutKind::Md3 | OutKind::Md2 | OutKind::Mdl | OutKind::Md5mesh => Vec::new(),
+        OutKind::Player => Vec::new(),
         OutKind::Gltf => vec![dir.join(format!("{stem}.bin"))],
         OutKind::Obj => {
             let mut files = vec![dir.join(format!("{stem}.mtl"))];

@@ -75,6 +75,9 @@
 //!   clips drive lower and its tags, TORSO_* clips drive upper and its tags, BOTH_* clips
 //!   both; the head is always frame 0. Each part uses its own skin. Without a usable
 //!   Quake III `animation.cfg`, one clip of all frames per part (`lower`, `upper`).
+//!   What glTF cannot say about the folder (each part's `md3.*` extras, the
+//!   `animation.cfg` and skin texts, a fingerprint of the clips) is kept under
+//!   `player.*` extras, so [`player_files`] writes the folder back byte for byte.
 //! - **`Options::frame`**: that frame alone is the base; no morph targets, no animation
 //!   (for a player, frame N of both lower and upper).
 //! - **Tag-only models** (no surfaces, e.g. hand positions for a weapon): the scene holds
@@ -89,6 +92,7 @@ mod back;
 mod clips;
 mod parts;
 mod player;
+mod player_back;
 
 pub use back::{BackOptions, Limits, MAX_SAMPLED_FRAMES, from_scene, record, to_bytes};
 
@@ -104,6 +108,9 @@ pub use clips::{
 };
 pub use parts::{MARKER_LENGTH, MAX_MORPH_BYTES, shader_uri};
 pub use player::{IDLE_CLIPS, PLAYER_PARTS, PartFrame, Player, player_frame, player_scene, pose};
+pub use player_back::{
+    PART_EXTRAS, PlayerBackOptions, PlayerFiles, is_player, part_scene, player_files, player_parts,
+};
 
 use crate::{Animation, Error, Material, Mesh, Node, Options, Primitive, Scene};
 use parts::{Materials, add_part, check_budget, frame_of, frame_primitives, part_channels};

@@ -104,3 +104,17 @@ pub fn validator() -> Option<PathBuf> {
     let installed = validator_package();
     (has_node() && installed.exists()).then(validator_script)
 }
+
+/// The Quake III player folders under `dir` (each directly holding `lower.md3`,
+/// `upper.md3` and `head.md3`; none under a `malformed` folder), sorted.
+pub fn player_folders(dir: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = walk(dir)
+        .into_iter()
+        .filter(|p| p.file_name().is_some_and(|n| n == "lower.md3"))
+        .filter_map(|p| p.parent().map(Path::to_path_buf))
+        .filter(|d| d.join("upper.md3").is_file() && d.join("head.md3").is_file())
+        .filter(|d| !d.to_string_lossy().contains("malformed"))
+        .collect();
+    out.sort();
+    out
+}

@@ -96,14 +96,14 @@ pub const MAX_SAMPLED_FRAMES: usize = crate::back::MAX_SAMPLED_FRAMES;
 // ---------------------------------------------------------------------------------------
 // Extras: values
 
-fn bytes_value(b: &[u8]) -> Value {
+pub(crate) fn bytes_value(b: &[u8]) -> Value {
     match core::str::from_utf8(b) {
         Ok(s) => Value::Str(s.to_string()),
         Err(_) => Value::List(b.iter().map(|&x| Value::Int(i64::from(x))).collect()),
     }
 }
 
-fn value_bytes(v: &Value) -> Option<Vec<u8>> {
+pub(crate) fn value_bytes(v: &Value) -> Option<Vec<u8>> {
     match v {
         Value::Str(s) => Some(s.as_bytes().to_vec()),
         Value::List(l) => l
@@ -377,7 +377,7 @@ fn unhex(s: &str) -> Option<Vec<u8>> {
 }
 
 /// FNV-1a, 64 bits.
-fn fnv1a(b: &[u8]) -> u64 {
+pub(crate) fn fnv1a(b: &[u8]) -> u64 {
     b.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &x| {
         (h ^ u64::from(x)).wrapping_mul(0x0100_0000_01b3)
     })
@@ -445,7 +445,7 @@ fn err(m: String) -> Error {
     Error::new(m)
 }
 
-fn shader_of(scene: &Scene, material: Option<usize>, prefix: &str) -> Vec<u8> {
+pub(crate) fn shader_of(scene: &Scene, material: Option<usize>, prefix: &str) -> Vec<u8> {
     let Some(m) = material.and_then(|m| scene.materials.get(m)) else {
         return Vec::new();
     };

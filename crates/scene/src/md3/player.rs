@@ -160,6 +160,10 @@ pub fn player_scene(player: &Player<'_>, options: &Options) -> Result<Scene, Err
         }
     }
     scene.materials = materials.0;
+    if animated {
+        // What glTF cannot say, for `player_files` (the way back).
+        super::player_back::record_player(&mut scene, player);
+    }
     Ok(scene)
 }
 

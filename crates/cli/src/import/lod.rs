@@ -1,0 +1,182 @@
+//! Generated LODs: an MD3 with fewer triangles per surface, simplified with
+//! meshoptimizer (`meshopt::simplify_decoder`) on frame 0's positions; every frame keeps
+//! the vertices the simplified triangles use, so the LOD has the frames, tags, names and
+//! shaders of the model, and each level can be checked like any MD3.
+
+use idmodel::md3::{Md3, Model, write};
+
+/// The share of triangles LOD `level` keeps: ½ for `_1`, ¼ for `_2`.
+pub(crate) fn ratio(level: u8) -> f32 {
+    match level {
+        0 => 1.0,
+        1 => 0.5,
+        _ => 0.25,
+    }
+}
+
+/// The largest relative error meshoptimizer may introduce (a share of the surface's
+/// extent); it stops earlier when the triangle target is reached.
+const TARGET_ERROR: f32 = 0.05;
+
+/// The MD3 in `bytes` with each surface simplified to about `ratio` of its triangles (at
+/// least one). A surface meshoptimizer cannot reduce is kept as it is.
+pub(crate) fn simplify(bytes: &[u8], ratio: f32) -> Result<Vec<u8>, String> {
+    let md3 = Md3::parse(bytes).map_err(|e| e.to_string())?;
+    let mut model = Model::from(md3);
+    for s in &mut model.surfaces {
+        let Some(base) = s.frames.first() else {
+            continue;
+        };
+        let verts = base.len();
+        let positions: Vec<[f32; 3]> = base
+            .iter()
+            .map(|v| v.xyz.map(|c| f32::from(c) / 64.0))
+            .collect();
+        let valid = |i: &u32| usize::try_from(*i).is_ok_and(|i| i < verts);
+        let indices: Vec<u32> = s
+            .triangles
+            .iter()
+            .filter(|t| t.iter().all(valid))
+            .flatten()
+            .copied()
+            .collect();
+        let triangles = indices.len() / 3;
+        let target = target_triangles(triangles, ratio);
+        if triangles == 0 || target >= triangles {
+            continue;
+        }
+        let out = meshopt::simplify_decoder(
+            &indices,
+            &positions,
+            target.saturating_mul(3),
+            TARGET_ERROR,
+            meshopt::SimplifyOptions::None,
+            None,
+        );
+        if out.is_empty() || out.len() >= indices.len() {
+            continue;
+        }
+        // Keep the vertices used, in their order.
+        let mut remap: Vec<Option<u32>> = vec![None; verts];
+        for &i in &out {
+            if let Some(slot) = usize::try_from(i).ok().and_then(|i| remap.get_mut(i)) {
+                *slot = Some(0);
+            }
+        }
+        let mut next = 0u32;
+        let mut kept = Vec::new();
+        for (v, slot) in remap.iter_mut().enumerate() {
+            if slot.is_some() {
+                *slot = Some(next);
+                next = next.saturating_add(1);
+                kept.push(v);
+            }
+        }
+        let new_index = |i: u32| {
+            usize::try_from(i)
+                .ok()
+                .and_then(|i| remap.get(i).copied().flatten())
+                .unwrap_or(0)
+        };
+        s.triangles = out
+            .chunks_exact(3)
+            .filter_map(|t| match *t {
+                [a, b, c] => Some([new_index(a), new_index(b), new_index(c)]),
+                _ => None,
+            })
+            .collect();
+        s.st = kept
+            .iter()
+            .map(|&v| s.st.get(v).copied().unwrap_or([0.0; 2]))
+            .collect();
+        for frame in &mut s.frames {
+            *frame = kept.iter().filter_map(|&v| frame.get(v).copied()).collect();
+        }
+    }
+    write(&model).map_err(|e| e.to_string())
+}
+
+/// `ratio` of `triangles`, at least one.
+fn target_triangles(triangles: usize, ratio: f32) -> usize {
+    // Exact for any triangle count an MD3 surface holds (below 2^24).
+    let t = u32::try_from(triangles).unwrap_or(u32::MAX);
+    let keep = libm::floorf(f32_of(t) * ratio.clamp(0.0, 1.0));
+    usize::try_from(u32_of(keep)).unwrap_or(usize::MAX).max(1)
+}
+
+fn f32_of(v: u32) -> f32 {
+    let hi = u16::try_from(v >> 16).unwrap_or(u16::MAX);
+    let lo = u16::try_from(v & 0xFFFF).unwrap_or(0);
+    f32::from(hi) * 65536.0 + f32::from(lo)
+}
+
+#[allow(clippy::as_conversions)] // a non-negative whole number below 2^32, checked first
+fn u32_of(v: f32) -> u32 {
+    if v.is_finite() && (0.0..4_294_967_040.0).contains(&v) {
+        v as u32
+    } else {
+        0
+    }
+}
+
+// Tests may index, unwrap and compute freely: a panic here is a failed assertion.
+#[allow(
+    clippy::indexing_slicing,
+    clippy::unwrap_used,
+    clippy::arithmetic_side_effects
+)]
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 16 × 16 grid of quads (512 triangles), two frames.
+    fn grid() -> Vec<u8> {
+        let mut m = Model::example();
+        let n = 17u32;
+        let s = &mut m.surfaces[0];
+        s.st = (0..n * n)
+            .map(|i| [f32_of(i % n) / 16.0, f32_of(i / n) / 16.0])
+            .collect();
+        s.triangles = (0..16)
+            .flat_map(|y| (0..16).map(move |x| (x, y)))
+            .flat_map(|(x, y)| {
+                let a = y * n + x;
+                [[a, a + n, a + 1], [a + 1, a + n, a + n + 1]]
+            })
+            .collect();
+        for (f, frame) in s.frames.iter_mut().enumerate() {
+            *frame = (0..n * n)
+                .map(|i| idmodel::md3::Vertex {
+                    xyz: [
+                        i16::try_from(i % n).unwrap() * 64,
+                        i16::try_from(i / n).unwrap() * 64,
+                        i16::try_from(f).unwrap() * 64,
+                    ],
+                    normal: 0,
+                })
+                .collect();
+        }
+        write(&m).unwrap()
+    }
+
+    #[test]
+    fn a_flat_grid_loses_triangles_and_keeps_frames_and_tags() {
+        let bytes = grid();
+        let before = Md3::parse(&bytes).unwrap();
+        let lod = simplify(&bytes, ratio(2)).unwrap();
+        let after = Md3::parse(&lod).unwrap();
+        assert_eq!(after.num_frames(), before.num_frames());
+        assert_eq!(after.num_tags(), before.num_tags());
+        let tris = |m: &Md3<'_>| m.surfaces().next().unwrap().triangles().len();
+        assert!(tris(&after) <= tris(&before) / 4, "{}", tris(&after));
+        assert!(tris(&after) >= 1);
+        let verts = |m: &Md3<'_>| m.surfaces().next().unwrap().num_verts();
+        assert!(verts(&after) < verts(&before));
+        // Ratio 1 keeps the model.
+        assert_eq!(
+            simplify(&bytes, 1.0).unwrap(),
+            write(&Model::from(before)).unwrap()
+        );
+        assert!(simplify(b"not an md3", 0.5).is_err());
+    }
+}
