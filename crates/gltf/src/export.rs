@@ -48,11 +48,9 @@ pub struct GltfFiles {
 /// buffer view, embedded PNG images included. Both chunks are padded to 4 bytes (JSON
 /// with spaces, BIN with zeros) as the GLB container requires.
 pub fn to_glb(scene: &Scene, options: &ExportOptions) -> Result<Vec<u8>> {
-    let (mut json, bin, _) = build(scene, options, None)?;
+    let (mut json, mut bin, _) = build(scene, options, None)?;
     pad_to_4(&mut json, b' ');
-    let mut bin = bin;
-    bin.reserve_exact(3); // the padding, without a doubling of the buffer
-    pad_to_4(&mut bin, 0);
+    let bin_pad = bin.len().wrapping_neg() & 3;
     let chunk_header = 8usize;
     let mut total = 12usize
         .checked_add(chunk_header)
@@ -62,28 +60,52 @@ pub fn to_glb(scene: &Scene, options: &ExportOptions) -> Result<Vec<u8>> {
         total = total
             .checked_add(chunk_header)
             .and_then(|n| n.checked_add(bin.len()))
+            .and_then(|n| n.checked_add(bin_pad))
             .ok_or(ExportError::TooLarge("the GLB file"))?;
     }
     let total32 = u32_len(total, "the GLB file")?;
-    // Everything before the BIN chunk's data; it is put in front of `bin` in place, so
-    // the export never holds two copies of the buffer (the peak memory bound).
-    let mut head = Vec::with_capacity(total.saturating_sub(bin.len()));
-    head.extend_from_slice(&GLB_MAGIC.to_le_bytes());
-    head.extend_from_slice(&2u32.to_le_bytes());
-    head.extend_from_slice(&total32.to_le_bytes());
-    head.extend_from_slice(&u32_len(json.len(), "the JSON chunk")?.to_le_bytes());
-    head.extend_from_slice(&CHUNK_JSON.to_le_bytes());
-    head.extend_from_slice(&json);
-    drop(json);
-    if bin.is_empty() {
-        return Ok(head);
+    let json32 = u32_len(json.len(), "the JSON chunk")?;
+    // Everything before the BIN chunk's data.
+    let mut head = [0u8; 28];
+    for (slot, word) in head.chunks_exact_mut(4).zip([
+        GLB_MAGIC,
+        2,
+        total32,
+        json32,
+        CHUNK_JSON,
+        u32_len(bin.len().saturating_add(bin_pad), "the BIN chunk")?,
+        CHUNK_BIN,
+    ]) {
+        slot.copy_from_slice(&word.to_le_bytes());
     }
-    head.extend_from_slice(&u32_len(bin.len(), "the BIN chunk")?.to_le_bytes());
-    head.extend_from_slice(&CHUNK_BIN.to_le_bytes());
-    let mut out = bin;
-    out.reserve_exact(head.len());
-    out.splice(0..0, head);
-    Ok(out)
+    if bin.is_empty() {
+        let mut out = Vec::with_capacity(total);
+        out.extend_from_slice(head.get(..20).unwrap_or_default());
+        out.extend_from_slice(&json);
+        return Ok(out);
+    }
+    // The head goes in front of `bin` in place (one move of the buffer, one copy of the
+    // JSON), so the export never holds two copies of the buffer (the peak memory bound).
+    let front = total.saturating_sub(bin.len()).saturating_sub(bin_pad);
+    let len = bin.len();
+    bin.reserve_exact(front.saturating_add(bin_pad));
+    bin.resize(len.saturating_add(front), 0);
+    bin.copy_within(..len, front);
+    // `front` is 20 + the JSON + 8 bytes, so each range is inside `bin`.
+    let json_end = json.len().saturating_add(20);
+    let parts: [(usize, &[u8]); 3] = [
+        (0, head.get(..20).unwrap_or_default()),
+        (20, &json),
+        (json_end, head.get(20..).unwrap_or_default()),
+    ];
+    for (at, bytes) in parts {
+        if let Some(slot) = bin.get_mut(at..at.saturating_add(bytes.len())) {
+            slot.copy_from_slice(bytes);
+        }
+    }
+    drop(json);
+    pad_to_4(&mut bin, 0);
+    Ok(bin)
 }
 
 /// Writes `scene` as a `.gltf` JSON document whose single buffer is the file `bin_uri`

@@ -84,6 +84,20 @@ impl Json {
     /// Writes an unsigned integer.
     pub(crate) fn uint(&mut self, n: impl Into<u64>) {
         let mut n: u64 = n.into();
+        // Small values (indices, counts, the extras' integer lists) in one or two steps.
+        if let Ok(small) = u8::try_from(n) {
+            if small < 10 {
+                self.out.push(b'0'.saturating_add(small));
+                return;
+            }
+            if small < 100 {
+                self.out.extend_from_slice(&[
+                    b'0'.saturating_add(small / 10),
+                    b'0'.saturating_add(small % 10),
+                ]);
+                return;
+            }
+        }
         let mut digits = [0u8; 20];
         let mut at = digits.len();
         loop {
