@@ -141,24 +141,22 @@ impl Json {
 
     /// Writes a list of floats as an array.
     pub(crate) fn f32s(&mut self, v: &[f32]) {
-        self.out.push(b'[');
-        for (i, &f) in v.iter().enumerate() {
-            if i > 0 {
-                self.out.push(b',');
-            }
-            self.f32(f);
-        }
-        self.out.push(b']');
+        self.list(v, Self::f32);
     }
 
     /// Writes a list of indices as an array.
     pub(crate) fn usizes(&mut self, v: &[usize]) {
+        self.list(v, Self::usize);
+    }
+
+    /// Writes `v` as an array, each element with `each`.
+    fn list<T: Copy>(&mut self, v: &[T], each: fn(&mut Self, T)) {
         self.out.push(b'[');
-        for (i, &n) in v.iter().enumerate() {
+        for (i, &x) in v.iter().enumerate() {
             if i > 0 {
                 self.out.push(b',');
             }
-            self.usize(n);
+            each(self, x);
         }
         self.out.push(b']');
     }
