@@ -4,9 +4,8 @@ use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
 
-use serde_json::{Map, Value, json};
-
 use crate::error::invalid;
+use crate::json::Json;
 use crate::{ExportError, ExportOptions};
 use idmodel_scene::axes::Axes;
 use idmodel_scene::{
@@ -49,12 +48,9 @@ pub struct GltfFiles {
 /// buffer view, embedded PNG images included. Both chunks are padded to 4 bytes (JSON
 /// with spaces, BIN with zeros) as the GLB container requires.
 pub fn to_glb(scene: &Scene, options: &ExportOptions) -> Result<Vec<u8>> {
-    let (doc, bin, _) = build(scene, options, None)?;
-    let mut json = serde_json::to_vec(&doc).map_err(|e| ExportError::Image(e.to_string()))?;
+    let (mut json, mut bin, _) = build(scene, options, None)?;
     pad_to_4(&mut json, b' ');
-    let mut bin = bin;
-    bin.reserve_exact(3); // the padding, without a doubling of the buffer
-    pad_to_4(&mut bin, 0);
+    let bin_pad = bin.len().wrapping_neg() & 3;
     let chunk_header = 8usize;
     let mut total = 12usize
         .checked_add(chunk_header)
@@ -64,36 +60,61 @@ pub fn to_glb(scene: &Scene, options: &ExportOptions) -> Result<Vec<u8>> {
         total = total
             .checked_add(chunk_header)
             .and_then(|n| n.checked_add(bin.len()))
+            .and_then(|n| n.checked_add(bin_pad))
             .ok_or(ExportError::TooLarge("the GLB file"))?;
     }
     let total32 = u32_len(total, "the GLB file")?;
-    // Everything before the BIN chunk's data; it is put in front of `bin` in place, so
-    // the export never holds two copies of the buffer (the peak memory bound).
-    let mut head = Vec::with_capacity(total.saturating_sub(bin.len()));
-    head.extend_from_slice(&GLB_MAGIC.to_le_bytes());
-    head.extend_from_slice(&2u32.to_le_bytes());
-    head.extend_from_slice(&total32.to_le_bytes());
-    head.extend_from_slice(&u32_len(json.len(), "the JSON chunk")?.to_le_bytes());
-    head.extend_from_slice(&CHUNK_JSON.to_le_bytes());
-    head.extend_from_slice(&json);
-    drop(json);
-    if bin.is_empty() {
-        return Ok(head);
+    let json32 = u32_len(json.len(), "the JSON chunk")?;
+    // Everything before the BIN chunk's data.
+    let mut head = [0u8; 28];
+    for (slot, word) in head.chunks_exact_mut(4).zip([
+        GLB_MAGIC,
+        2,
+        total32,
+        json32,
+        CHUNK_JSON,
+        u32_len(bin.len().saturating_add(bin_pad), "the BIN chunk")?,
+        CHUNK_BIN,
+    ]) {
+        slot.copy_from_slice(&word.to_le_bytes());
     }
-    head.extend_from_slice(&u32_len(bin.len(), "the BIN chunk")?.to_le_bytes());
-    head.extend_from_slice(&CHUNK_BIN.to_le_bytes());
-    let mut out = bin;
-    out.reserve_exact(head.len());
-    out.splice(0..0, head);
-    Ok(out)
+    if bin.is_empty() {
+        let mut out = Vec::with_capacity(total);
+        out.extend_from_slice(head.get(..20).unwrap_or_default());
+        out.extend_from_slice(&json);
+        return Ok(out);
+    }
+    // The head goes in front of `bin` in place (one move of the buffer, one copy of the
+    // JSON), so the export never holds two copies of the buffer (the peak memory bound).
+    let front = total.saturating_sub(bin.len()).saturating_sub(bin_pad);
+    let len = bin.len();
+    bin.reserve_exact(front.saturating_add(bin_pad));
+    bin.resize(len.saturating_add(front), 0);
+    bin.copy_within(..len, front);
+    // `front` is 20 + the JSON + 8 bytes, so each range is inside `bin`.
+    let json_end = json.len().saturating_add(20);
+    let parts: [(usize, &[u8]); 3] = [
+        (0, head.get(..20).unwrap_or_default()),
+        (20, &json),
+        (json_end, head.get(20..).unwrap_or_default()),
+    ];
+    for (at, bytes) in parts {
+        if let Some(slot) = bin.get_mut(at..at.saturating_add(bytes.len())) {
+            slot.copy_from_slice(bytes);
+        }
+    }
+    drop(json);
+    pad_to_4(&mut bin, 0);
+    Ok(bin)
 }
 
 /// Writes `scene` as a `.gltf` JSON document whose single buffer is the file `bin_uri`
 /// (a relative URI such as `"model.bin"`); the images are files of their own beside it
 /// ([`GltfFiles::images`]: PNG, or the PNG/JPEG bytes of an `Image::Encoded` unchanged).
 pub fn to_gltf(scene: &Scene, options: &ExportOptions, bin_uri: &str) -> Result<GltfFiles> {
-    let (doc, mut bin, images) = build(scene, options, Some(bin_uri))?;
-    let json = serde_json::to_vec_pretty(&doc).map_err(|e| ExportError::Image(e.to_string()))?;
+    let (compact, mut bin, images) = build(scene, options, Some(bin_uri))?;
+    let json = crate::json::pretty(&compact);
+    drop(compact);
     bin.reserve_exact(3); // the padding, without a doubling of the buffer
     pad_to_4(&mut bin, 0);
     Ok(GltfFiles { json, bin, images })
@@ -119,19 +140,14 @@ fn finite<const N: usize>(data: &[[f32; N]], what: &dyn core::fmt::Display) -> R
     Ok(())
 }
 
-fn num(f: f32) -> Value {
-    Value::from(f64::from(f))
-}
-
-fn nums(v: &[f32]) -> Value {
-    Value::Array(v.iter().copied().map(num).collect())
-}
-
-/// The binary buffer, its views and accessors as they are built.
+/// The binary buffer, its views and accessors as they are built: the views and accessors
+/// as the JSON array elements they become, and how many of each.
 struct Buffers {
     bin: Vec<u8>,
-    views: Vec<Value>,
-    accessors: Vec<Value>,
+    views: Json,
+    view_count: usize,
+    accessors: Json,
+    accessor_count: usize,
 }
 
 impl Buffers {
@@ -158,26 +174,43 @@ impl Buffers {
     /// Records the bytes appended since `offset` as a buffer view; returns its index.
     fn end_view(&mut self, offset: usize, target: Option<u32>) -> Result<usize> {
         u32_len(self.bin.len(), "the binary buffer")?;
-        let mut v = Map::new();
-        v.insert("buffer".into(), 0.into());
+        let v = &mut self.views;
+        v.sep();
+        v.raw(b"{\"buffer\":0");
+        v.key_usize("byteLength", self.bin.len().saturating_sub(offset));
         if offset != 0 {
-            v.insert("byteOffset".into(), offset.into());
+            v.key_usize("byteOffset", offset);
         }
-        v.insert(
-            "byteLength".into(),
-            self.bin.len().saturating_sub(offset).into(),
-        );
         if let Some(t) = target {
-            v.insert("target".into(), t.into());
+            v.key("target");
+            v.uint(t);
         }
-        self.views.push(Value::Object(v));
-        Ok(self.views.len().saturating_sub(1))
+        v.raw(b"}");
+        self.view_count = self.view_count.saturating_add(1);
+        Ok(self.view_count.saturating_sub(1))
     }
 
-    fn accessor(&mut self, mut a: Map<String, Value>, view: usize) -> usize {
-        a.insert("bufferView".into(), view.into());
-        self.accessors.push(Value::Object(a));
-        self.accessors.len().saturating_sub(1)
+    /// Starts an accessor object: `{"bufferView":view,"componentType":ty,"count":count`
+    /// (the caller writes the keys after `count` and closes it with [`Buffers::close`]).
+    fn open(&mut self, view: Option<usize>, component: u32, count: usize) -> &mut Json {
+        let a = &mut self.accessors;
+        a.sep();
+        a.raw(b"{");
+        if let Some(v) = view {
+            a.key_usize("bufferView", v);
+        }
+        a.key("componentType");
+        a.uint(component);
+        a.key_usize("count", count);
+        a
+    }
+
+    /// Writes `"type":ty}` and returns the accessor's index.
+    fn close(&mut self, ty: &str) -> usize {
+        self.accessors.key_str("type", ty);
+        self.accessors.raw(b"}");
+        self.accessor_count = self.accessor_count.saturating_add(1);
+        self.accessor_count.saturating_sub(1)
     }
 
     /// A float accessor of `N` components per element (`N` = 1, 2, 3, 4 or 16).
@@ -198,6 +231,46 @@ impl Buffers {
             self.bin.extend_from_slice(&f.to_le_bytes());
         }
         let view = self.end_view(offset, target)?;
+        let bounds = min_max.then(|| bounds(data));
+        Ok(self.float_accessor::<N>(view, data.len(), bounds))
+    }
+
+    /// A float accessor of `N` components per element whose elements are `f` of each of
+    /// `data`'s, written into the buffer as they are computed (no intermediate list).
+    fn floats_map<const N: usize>(
+        &mut self,
+        data: &[[f32; N]],
+        f: impl Fn([f32; N]) -> [f32; N],
+        target: Option<u32>,
+        min_max: bool,
+    ) -> Result<usize> {
+        let offset = self.begin_view(data.len().saturating_mul(N).saturating_mul(4));
+        let mut min = [f32::INFINITY; N];
+        let mut max = [f32::NEG_INFINITY; N];
+        for &v in data {
+            let v = f(v);
+            if min_max {
+                widen(&mut min, &mut max, &v);
+            }
+            #[cfg(target_endian = "little")]
+            self.bin
+                .extend_from_slice(zerocopy::IntoBytes::as_bytes(&v));
+            #[cfg(not(target_endian = "little"))]
+            for x in v {
+                self.bin.extend_from_slice(&x.to_le_bytes());
+            }
+        }
+        let view = self.end_view(offset, target)?;
+        Ok(self.float_accessor::<N>(view, data.len(), min_max.then_some((min, max))))
+    }
+
+    /// Writes the JSON of a float accessor over `view`.
+    fn float_accessor<const N: usize>(
+        &mut self,
+        view: usize,
+        count: usize,
+        bounds: Option<([f32; N], [f32; N])>,
+    ) -> usize {
         let ty = match N {
             1 => "SCALAR",
             2 => "VEC2",
@@ -205,33 +278,21 @@ impl Buffers {
             4 => "VEC4",
             _ => "MAT4",
         };
-        let mut a = Map::new();
-        a.insert("componentType".into(), FLOAT.into());
-        a.insert("count".into(), data.len().into());
-        a.insert("type".into(), ty.into());
-        if min_max {
-            let mut min = [f32::INFINITY; N];
-            let mut max = [f32::NEG_INFINITY; N];
-            for v in data {
-                for ((lo, hi), x) in min.iter_mut().zip(max.iter_mut()).zip(v) {
-                    *lo = lo.min(*x);
-                    *hi = hi.max(*x);
-                }
-            }
-            a.insert("min".into(), nums(&min));
-            a.insert("max".into(), nums(&max));
+        let a = self.open(Some(view), FLOAT, count);
+        if let Some((min, max)) = bounds {
+            a.key("max");
+            a.f32s(&max);
+            a.key("min");
+            a.f32s(&min);
         }
-        Ok(self.accessor(a, view))
+        self.close(ty)
     }
 
     /// A float SCALAR accessor of `count` elements, all 0 except `values[i]` at
     /// `indices[i]` (strictly increasing): a glTF sparse accessor without a buffer view,
     /// so its size is linear in the non-zero values, not in `count`.
     fn sparse_scalars(&mut self, count: usize, indices: &[u32], values: &[f32]) -> Result<usize> {
-        let mut a = Map::new();
-        a.insert("componentType".into(), FLOAT.into());
-        a.insert("count".into(), count.into());
-        a.insert("type".into(), "SCALAR".into());
+        let mut sparse = None;
         if !indices.is_empty() {
             let small = indices.iter().all(|&i| i <= u32::from(u16::MAX));
             let mut bytes = Vec::with_capacity(indices.len().saturating_mul(4));
@@ -247,20 +308,25 @@ impl Buffers {
                 bytes.extend_from_slice(&v.to_le_bytes());
             }
             let value_view = self.view(&bytes, None)?;
-            a.insert(
-                "sparse".into(),
-                json!({
-                    "count": indices.len(),
-                    "indices": {
-                        "bufferView": index_view,
-                        "componentType": if small { UNSIGNED_SHORT } else { UNSIGNED_INT },
-                    },
-                    "values": {"bufferView": value_view},
-                }),
-            );
+            sparse = Some((index_view, small, value_view));
         }
-        self.accessors.push(Value::Object(a));
-        Ok(self.accessors.len().saturating_sub(1))
+        let a = self.open(None, FLOAT, count);
+        if let Some((index_view, small, value_view)) = sparse {
+            a.key("sparse");
+            a.raw(b"{");
+            a.key_usize("count", indices.len());
+            a.key("indices");
+            a.raw(b"{");
+            a.key_usize("bufferView", index_view);
+            a.key("componentType");
+            a.uint(if small { UNSIGNED_SHORT } else { UNSIGNED_INT });
+            a.raw(b"}");
+            a.key("values");
+            a.raw(b"{");
+            a.key_usize("bufferView", value_view);
+            a.raw(b"}}");
+        }
+        Ok(self.close("SCALAR"))
     }
 
     /// An index accessor, 16-bit when every index fits below the restart value 0xFFFF.
@@ -274,14 +340,9 @@ impl Buffers {
             }
         }
         let view = self.view(&bytes, Some(ELEMENT_ARRAY_BUFFER))?;
-        let mut a = Map::new();
-        a.insert(
-            "componentType".into(),
-            if small { UNSIGNED_SHORT } else { UNSIGNED_INT }.into(),
-        );
-        a.insert("count".into(), data.len().into());
-        a.insert("type".into(), "SCALAR".into());
-        Ok(self.accessor(a, view))
+        let component = if small { UNSIGNED_SHORT } else { UNSIGNED_INT };
+        self.open(Some(view), component, data.len());
+        Ok(self.close("SCALAR"))
     }
 
     /// A `JOINTS_n` accessor: unsigned short VEC4.
@@ -291,12 +352,27 @@ impl Buffers {
             bytes.extend_from_slice(&j.to_le_bytes());
         }
         let view = self.view(&bytes, Some(ARRAY_BUFFER))?;
-        let mut a = Map::new();
-        a.insert("componentType".into(), UNSIGNED_SHORT.into());
-        a.insert("count".into(), data.len().into());
-        a.insert("type".into(), "VEC4".into());
-        Ok(self.accessor(a, view))
+        self.open(Some(view), UNSIGNED_SHORT, data.len());
+        Ok(self.close("VEC4"))
     }
+}
+
+/// Widens the bounds `min`/`max` by `v`.
+fn widen<const N: usize>(min: &mut [f32; N], max: &mut [f32; N], v: &[f32; N]) {
+    for ((lo, hi), x) in min.iter_mut().zip(max.iter_mut()).zip(v) {
+        *lo = lo.min(*x);
+        *hi = hi.max(*x);
+    }
+}
+
+/// The per-component minimum and maximum of `data`.
+fn bounds<const N: usize>(data: &[[f32; N]]) -> ([f32; N], [f32; N]) {
+    let mut min = [f32::INFINITY; N];
+    let mut max = [f32::NEG_INFINITY; N];
+    for v in data {
+        widen(&mut min, &mut max, v);
+    }
+    (min, max)
 }
 
 /// Per-node facts gathered while checking the graph.
@@ -420,34 +496,33 @@ fn narrow(x: f64) -> f32 {
     y
 }
 
-/// Builds the glTF JSON document and the binary buffer.
+/// Builds the glTF JSON document (compact) and the binary buffer.
 fn build(
     scene: &Scene,
     options: &ExportOptions,
     bin_uri: Option<&str>,
-) -> Result<(Value, Vec<u8>, Beside)> {
+) -> Result<(Vec<u8>, Vec<u8>, Beside)> {
     let axes = options.axes;
     let graph = check_graph(scene)?;
     let mut buf = Buffers {
         bin: Vec::new(),
-        views: Vec::new(),
-        accessors: Vec::new(),
+        views: Json::new(),
+        view_count: 0,
+        accessors: Json::new(),
+        accessor_count: 0,
     };
-    let mut root = Map::new();
-    root.insert(
-        "asset".into(),
-        json!({"version": "2.0", "generator": concat!("idmodel-gltf ", env!("CARGO_PKG_VERSION"))}),
-    );
 
-    // Materials, textures, images, samplers.
-    let mut images = Vec::new();
-    let mut textures = Vec::new();
-    let mut materials = Vec::new();
-    let mut samplers: Vec<(Wrap, Value)> = Vec::new();
+    // Materials, textures, images, samplers: each list as its JSON array elements.
+    let mut images = Json::new();
+    let mut image_count = 0usize;
+    let mut textures = Json::new();
+    let mut texture_count = 0usize;
+    let mut materials = Json::new();
+    let mut samplers = Json::new();
+    let mut sampler_wraps: Vec<Wrap> = Vec::new();
     let mut beside: Beside = Vec::new();
     let image_stem = bin_uri.map(|u| u.strip_suffix(".bin").unwrap_or(u).to_string());
     for (mi, m) in scene.materials.iter().enumerate() {
-        let mut pbr = Map::new();
         if m.base_color.iter().any(|f| !f.is_finite()) {
             return Err(invalid!(
                 "material {mi} ({:?}): non-finite base colour",
@@ -463,23 +538,25 @@ fn build(
                 m.name
             ));
         }
-        if m.base_color != [1.0; 4] {
-            pbr.insert("baseColorFactor".into(), nums(&m.base_color));
-        }
-        pbr.insert("metallicFactor".into(), 0.into());
-        pbr.insert("roughnessFactor".into(), 1.into());
-        let (sampler, created) = match samplers.iter().position(|(w, _)| *w == m.wrap) {
+        let samplers_before = samplers.out.len();
+        let (sampler, created) = match sampler_wraps.iter().position(|w| *w == m.wrap) {
             Some(i) => (i, false),
             None => {
-                let mut s = Map::new();
-                s.insert("magFilter".into(), NEAREST.into());
-                s.insert("minFilter".into(), NEAREST.into());
+                samplers.sep();
+                samplers.raw(b"{");
+                samplers.key("magFilter");
+                samplers.uint(NEAREST);
+                samplers.key("minFilter");
+                samplers.uint(NEAREST);
                 if m.wrap == Wrap::Clamp {
-                    s.insert("wrapS".into(), CLAMP_TO_EDGE.into());
-                    s.insert("wrapT".into(), CLAMP_TO_EDGE.into());
+                    samplers.key("wrapS");
+                    samplers.uint(CLAMP_TO_EDGE);
+                    samplers.key("wrapT");
+                    samplers.uint(CLAMP_TO_EDGE);
                 }
-                samplers.push((m.wrap, Value::Object(s)));
-                (samplers.len().saturating_sub(1), true)
+                samplers.raw(b"}");
+                sampler_wraps.push(m.wrap);
+                (sampler_wraps.len().saturating_sub(1), true)
             }
         };
         let mut sampler_used = false;
@@ -498,75 +575,124 @@ fn build(
                 ),
                 Image::Encoded { mime, bytes } => (bytes.clone(), *mime),
                 Image::Uri(uri) => {
-                    images.push(json!({"uri": uri, "name": m.name}));
-                    textures.push(
-                        json!({"source": images.len().saturating_sub(1), "sampler": sampler}),
-                    );
+                    images.sep();
+                    images.raw(b"{");
+                    images.key_str("name", &m.name);
+                    images.key_str("uri", uri);
+                    images.raw(b"}");
+                    image_count = image_count.saturating_add(1);
                     sampler_used = true;
-                    return Ok(textures.len().saturating_sub(1));
+                    return Ok(texture_entry(
+                        &mut textures,
+                        &mut texture_count,
+                        sampler,
+                        image_count,
+                    ));
                 }
             };
             if bytes.is_empty() {
                 return Err(what(&"empty image file"));
             }
-            let img = match &image_stem {
+            images.sep();
+            images.raw(b"{");
+            match &image_stem {
                 Some(stem) => {
                     let file = alloc::format!("{stem}_{}.{}", beside.len(), mime.extension());
-                    beside.push((file.clone(), bytes));
-                    json!({"uri": file, "mimeType": mime.as_str(), "name": m.name})
+                    images.key_str("mimeType", mime.as_str());
+                    images.key_str("name", &m.name);
+                    images.key_str("uri", &file);
+                    beside.push((file, bytes));
                 }
                 None => {
                     let view = buf.view(&bytes, None)?;
-                    json!({"bufferView": view, "mimeType": mime.as_str(), "name": m.name})
+                    images.key_usize("bufferView", view);
+                    images.key_str("mimeType", mime.as_str());
+                    images.key_str("name", &m.name);
                 }
-            };
-            images.push(img);
-            textures.push(json!({"source": images.len().saturating_sub(1), "sampler": sampler}));
+            }
+            images.raw(b"}");
+            image_count = image_count.saturating_add(1);
             sampler_used = true;
-            Ok(textures.len().saturating_sub(1))
+            Ok(texture_entry(
+                &mut textures,
+                &mut texture_count,
+                sampler,
+                image_count,
+            ))
         };
-        let mut mat = Map::new();
-        mat.insert("name".into(), m.name.clone().into());
-        if let Some(image) = &m.image {
-            let t = texture(image, "base colour")?;
-            pbr.insert("baseColorTexture".into(), json!({"index": t}));
-        }
-        if let Some(image) = &m.normal {
-            let t = texture(image, "normal map")?;
-            mat.insert("normalTexture".into(), json!({"index": t}));
-        }
-        if let Some(image) = &m.emissive {
-            let t = texture(image, "emissive")?;
-            mat.insert("emissiveTexture".into(), json!({"index": t}));
-        }
+        let base = m
+            .image
+            .as_ref()
+            .map(|i| texture(i, "base colour"))
+            .transpose()?;
+        let normal = m
+            .normal
+            .as_ref()
+            .map(|i| texture(i, "normal map"))
+            .transpose()?;
+        let emissive = m
+            .emissive
+            .as_ref()
+            .map(|i| texture(i, "emissive"))
+            .transpose()?;
         if created && !sampler_used {
             // Created for this material but not used by it: leave it out.
-            samplers.truncate(sampler);
+            sampler_wraps.truncate(sampler);
+            samplers.out.truncate(samplers_before);
         }
-        if m.emissive_factor != [0.0; 3] {
-            mat.insert("emissiveFactor".into(), nums(&m.emissive_factor));
+        let alpha_cutoff = match m.alpha {
+            AlphaMode::Mask(cutoff) if !(cutoff.is_finite() && cutoff >= 0.0) => {
+                return Err(invalid!(
+                    "material {mi} ({:?}): bad alpha cutoff {cutoff}",
+                    m.name
+                ));
+            }
+            AlphaMode::Mask(cutoff) => Some(cutoff),
+            _ => None,
+        };
+        let j = &mut materials;
+        j.sep();
+        j.raw(b"{");
+        if let Some(cutoff) = alpha_cutoff {
+            j.key("alphaCutoff");
+            j.f32(cutoff);
         }
-        mat.insert("pbrMetallicRoughness".into(), Value::Object(pbr));
         match m.alpha {
             AlphaMode::Opaque => {}
-            AlphaMode::Mask(cutoff) => {
-                if !(cutoff.is_finite() && cutoff >= 0.0) {
-                    return Err(invalid!(
-                        "material {mi} ({:?}): bad alpha cutoff {cutoff}",
-                        m.name
-                    ));
-                }
-                mat.insert("alphaMode".into(), "MASK".into());
-                mat.insert("alphaCutoff".into(), num(cutoff));
-            }
-            AlphaMode::Blend => {
-                mat.insert("alphaMode".into(), "BLEND".into());
-            }
+            AlphaMode::Mask(_) => j.key_str("alphaMode", "MASK"),
+            AlphaMode::Blend => j.key_str("alphaMode", "BLEND"),
         }
         if m.double_sided {
-            mat.insert("doubleSided".into(), true.into());
+            j.key("doubleSided");
+            j.raw(b"true");
         }
-        materials.push(Value::Object(mat));
+        if m.emissive_factor != [0.0; 3] {
+            j.key("emissiveFactor");
+            j.f32s(&m.emissive_factor);
+        }
+        if let Some(t) = emissive {
+            j.key("emissiveTexture");
+            texture_ref(j, t);
+        }
+        j.key_str("name", &m.name);
+        if let Some(t) = normal {
+            j.key("normalTexture");
+            texture_ref(j, t);
+        }
+        j.key("pbrMetallicRoughness");
+        j.raw(b"{");
+        if m.base_color != [1.0; 4] {
+            j.key("baseColorFactor");
+            j.f32s(&m.base_color);
+        }
+        if let Some(t) = base {
+            j.key("baseColorTexture");
+            texture_ref(j, t);
+        }
+        j.key("metallicFactor");
+        j.raw(b"0");
+        j.key("roughnessFactor");
+        j.raw(b"1}}");
     }
 
     // Which skins draw each mesh (for the joint-index range check).
@@ -591,13 +717,15 @@ fn build(
 
     // Meshes. `mesh_map[i]` is the glTF index of IR mesh i, `None` when it had nothing to
     // draw; `mesh_targets[i]` its morph target count.
-    let mut meshes = Vec::new();
+    let mut meshes = Json::new();
+    let mut mesh_count = 0usize;
     let mut mesh_map: Vec<Option<usize>> = Vec::with_capacity(scene.meshes.len());
     let mut mesh_targets: Vec<usize> = Vec::with_capacity(scene.meshes.len());
+    let mut prims = Json::new();
     for (mi, mesh) in scene.meshes.iter().enumerate() {
         let skinned = mesh_skinned_by_node.get(mi).copied().flatten();
         let limit = mesh_joint_limit.get(mi).copied().flatten();
-        let mut prims = Vec::new();
+        prims.out.clear();
         let mut targets: Option<usize> = None;
         for (pi, p) in mesh.primitives.iter().enumerate() {
             let what = alloc::format!("mesh {mi} ({:?}) primitive {pi}", mesh.name);
@@ -624,9 +752,10 @@ fn build(
                     "{what}: textured material but no texture coordinates"
                 ));
             }
-            prims.push(primitive(
-                &mut buf, p, &what, axes, options, skinned, limit,
-            )?);
+            prims.sep();
+            primitive(
+                &mut buf, &mut prims, p, &what, axes, options, skinned, limit,
+            )?;
         }
         let t = targets.unwrap_or(0);
         if !mesh.target_names.is_empty() && mesh.target_names.len() != t {
@@ -637,25 +766,48 @@ fn build(
             ));
         }
         mesh_targets.push(t);
-        if prims.is_empty() {
+        if prims.out.is_empty() {
             mesh_map.push(None);
             continue;
         }
-        let mut m = Map::new();
-        m.insert("name".into(), mesh.name.clone().into());
-        m.insert("primitives".into(), Value::Array(prims));
-        if t > 0 {
-            m.insert("weights".into(), Value::Array(vec![0.into(); t]));
-        }
+        let j = &mut meshes;
+        j.sep();
+        j.raw(b"{");
         if !mesh.target_names.is_empty() {
-            m.insert("extras".into(), json!({"targetNames": mesh.target_names}));
+            j.key("extras");
+            j.raw(b"{");
+            j.key("targetNames");
+            j.raw(b"[");
+            for name in &mesh.target_names {
+                j.sep();
+                j.str(name);
+            }
+            j.raw(b"]}");
         }
-        meshes.push(Value::Object(m));
-        mesh_map.push(Some(meshes.len().saturating_sub(1)));
+        j.key_str("name", &mesh.name);
+        j.key("primitives");
+        j.raw(b"[");
+        j.raw(&prims.out);
+        j.raw(b"]");
+        if t > 0 {
+            j.key("weights");
+            j.raw(b"[");
+            for k in 0..t {
+                if k > 0 {
+                    j.raw(b",");
+                }
+                j.raw(b"0");
+            }
+            j.raw(b"]");
+        }
+        j.raw(b"}");
+        mesh_map.push(Some(mesh_count));
+        mesh_count = mesh_count.saturating_add(1);
     }
+    drop(prims);
 
     // Cameras.
-    let mut cameras = Vec::new();
+    let mut cameras = Json::new();
     for (ci, c) in scene.cameras.iter().enumerate() {
         let ok = c.yfov.is_finite()
             && c.yfov > 0.0
@@ -669,74 +821,104 @@ fn build(
                 c.name
             ));
         }
-        let mut p = Map::new();
-        p.insert("yfov".into(), num(c.yfov));
-        p.insert("znear".into(), num(c.znear));
-        if let Some(f) = c.zfar {
-            p.insert("zfar".into(), num(f));
-        }
+        let j = &mut cameras;
+        j.sep();
+        j.raw(b"{");
+        j.key_str("name", &c.name);
+        j.key("perspective");
+        j.raw(b"{");
         if let Some(a) = c.aspect_ratio {
-            p.insert("aspectRatio".into(), num(a));
+            j.key("aspectRatio");
+            j.f32(a);
         }
-        cameras.push(json!({"name": c.name, "type": "perspective", "perspective": p}));
+        j.key("yfov");
+        j.f32(c.yfov);
+        if let Some(f) = c.zfar {
+            j.key("zfar");
+            j.f32(f);
+        }
+        j.key("znear");
+        j.f32(c.znear);
+        j.raw(b"}");
+        j.key_str("type", "perspective");
+        j.raw(b"}");
     }
 
     // Nodes, then one extra child per camera node (appended after the IR's nodes) and
     // one extra root per skin whose joints have no common root.
-    let mut nodes: Vec<Map<String, Value>> = Vec::with_capacity(scene.nodes.len());
-    let mut extra_children: Vec<Vec<usize>> = vec![Vec::new(); scene.nodes.len()];
-    let mut extra_nodes: Vec<Map<String, Value>> = Vec::new();
+    let mut nodes = Json::new();
+    let mut extra_nodes = Json::new();
+    let mut extra_count = 0usize;
     let extra_base = scene.nodes.len();
-    for (i, node) in scene.nodes.iter().enumerate() {
-        let mut n = Map::new();
-        n.insert("name".into(), node.name.clone().into());
-        let t = axes.point(node.translation);
-        if t != [0.0; 3] {
-            n.insert("translation".into(), nums(&t));
+    let mut children: Vec<usize> = Vec::new();
+    for node in &scene.nodes {
+        children.clear();
+        children.extend_from_slice(&node.children);
+        if let Some(c) = node.camera {
+            let e = &mut extra_nodes;
+            e.sep();
+            e.raw(b"{");
+            e.key_usize("camera", c);
+            e.key("name");
+            e.str(&alloc::format!("{} camera", node.name));
+            e.key("rotation");
+            e.f32s(&camera_fix(axes));
+            e.raw(b"}");
+            children.push(extra_base.saturating_add(extra_count));
+            extra_count = extra_count.saturating_add(1);
         }
+        let j = &mut nodes;
+        j.sep();
+        j.raw(b"{");
+        if !children.is_empty() {
+            j.key("children");
+            j.usizes(&children);
+        }
+        let mesh = node.mesh.and_then(|m| mesh_map.get(m).copied().flatten());
+        if let Some(m) = mesh {
+            j.key_usize("mesh", m);
+        }
+        j.key_str("name", &node.name);
         let r = axes.quat(unit_quat(node.rotation));
         if r != [0.0, 0.0, 0.0, 1.0] {
-            n.insert("rotation".into(), nums(&r));
+            j.key("rotation");
+            j.f32s(&r);
         }
         let s = axes.scale(node.scale);
         if s != [1.0; 3] {
-            n.insert("scale".into(), nums(&s));
+            j.key("scale");
+            j.f32s(&s);
         }
-        if let Some(m) = node.mesh.and_then(|m| mesh_map.get(m).copied().flatten()) {
-            n.insert("mesh".into(), m.into());
-            if let Some(s) = node.skin {
-                n.insert("skin".into(), s.into());
-            }
-            if !node.weights.is_empty() {
-                let t = node.mesh.and_then(|m| mesh_targets.get(m).copied());
-                if t != Some(node.weights.len()) || node.weights.iter().any(|w| !w.is_finite()) {
-                    return Err(invalid!(
-                        "node {i} ({:?}): {} rest weights for a mesh of {} targets (or not finite)",
-                        node.name,
-                        node.weights.len(),
-                        t.unwrap_or(0)
-                    ));
-                }
-                n.insert("weights".into(), nums(&node.weights));
-            }
+        if let (Some(s), Some(_)) = (node.skin, mesh) {
+            j.key_usize("skin", s);
         }
-        if let Some(c) = node.camera {
-            let mut child = Map::new();
-            child.insert("name".into(), alloc::format!("{} camera", node.name).into());
-            child.insert("rotation".into(), nums(&camera_fix(axes)));
-            child.insert("camera".into(), c.into());
-            let idx = extra_base.saturating_add(extra_nodes.len());
-            extra_nodes.push(child);
-            if let Some(v) = extra_children.get_mut(i) {
-                v.push(idx);
-            }
+        let t = axes.point(node.translation);
+        if t != [0.0; 3] {
+            j.key("translation");
+            j.f32s(&t);
         }
-        nodes.push(n);
+        if let (false, Some(_)) = (node.weights.is_empty(), mesh) {
+            let t = node.mesh.and_then(|m| mesh_targets.get(m).copied());
+            if t != Some(node.weights.len()) || node.weights.iter().any(|w| !w.is_finite()) {
+                return Err(invalid!(
+                    "node {:?}: {} rest weights for a mesh of {} targets (or not finite)",
+                    node.name,
+                    node.weights.len(),
+                    t.unwrap_or(0)
+                ));
+            }
+            j.key("weights");
+            j.f32s(&node.weights);
+        }
+        j.raw(b"}");
     }
+    drop(children);
 
     // Skins.
-    let mut skins = Vec::new();
+    let mut skins = Json::new();
     let mut adopted = vec![false; scene.nodes.len()];
+    let mut roots: Vec<usize> = Vec::new();
+    let mut extra_roots: Vec<usize> = Vec::new();
     for (si, skin) in scene.skins.iter().enumerate() {
         let what = alloc::format!("skin {si} ({:?})", skin.name);
         if skin.joints.is_empty() {
@@ -757,9 +939,7 @@ fn build(
         if skin.skeleton.is_some_and(|s| s >= scene.nodes.len()) {
             return Err(invalid!("{what}: skeleton node out of range"));
         }
-        let mut s = Map::new();
-        s.insert("name".into(), skin.name.clone().into());
-        s.insert("joints".into(), json!(skin.joints));
+        let mut ibm_accessor = None;
         if !skin.inverse_bind_matrices.is_empty() {
             if skin.inverse_bind_matrices.len() != skin.joints.len() {
                 return Err(invalid!(
@@ -776,11 +956,7 @@ fn build(
                 }
                 ibm.push(axes.mat4(*m));
             }
-            let a = buf.floats(&ibm, None, false)?;
-            s.insert("inverseBindMatrices".into(), a.into());
-        }
-        if let Some(sk) = skin.skeleton {
-            s.insert("skeleton".into(), sk.into());
+            ibm_accessor = Some(buf.floats(&ibm, None, false)?);
         }
         // glTF requires the joints to share a root: when they do not, a new root node
         // adopts their top-level ancestors.
@@ -801,10 +977,16 @@ fn build(
             {
                 return Err(invalid!("{what}: the joints have no common root"));
             }
-            let mut n = Map::new();
-            n.insert("name".into(), alloc::format!("{} root", skin.name).into());
-            n.insert("children".into(), json!(tops));
-            extra_nodes.push(n);
+            let e = &mut extra_nodes;
+            e.sep();
+            e.raw(b"{");
+            e.key("children");
+            e.usizes(&tops);
+            e.key("name");
+            e.str(&alloc::format!("{} root", skin.name));
+            e.raw(b"}");
+            extra_roots.push(extra_base.saturating_add(extra_count));
+            extra_count = extra_count.saturating_add(1);
             // Those tops are roots no longer.
             for t in tops {
                 if let Some(a) = adopted.get_mut(t) {
@@ -812,36 +994,42 @@ fn build(
                 }
             }
         }
-        skins.push(Value::Object(s));
+        let j = &mut skins;
+        j.sep();
+        j.raw(b"{");
+        if let Some(a) = ibm_accessor {
+            j.key_usize("inverseBindMatrices", a);
+        }
+        j.key("joints");
+        j.usizes(&skin.joints);
+        j.key_str("name", &skin.name);
+        if let Some(sk) = skin.skeleton {
+            j.key_usize("skeleton", sk);
+        }
+        j.raw(b"}");
     }
 
-    // Children lists and scene roots.
-    for (i, node) in scene.nodes.iter().enumerate() {
-        let mut children: Vec<usize> = node.children.clone();
-        if let Some(extra) = extra_children.get(i) {
-            children.extend(extra);
-        }
-        if let (Some(n), false) = (nodes.get_mut(i), children.is_empty()) {
-            n.insert("children".into(), json!(children));
-        }
+    // Scene roots.
+    roots.extend(
+        (0..scene.nodes.len())
+            .filter(|&i| graph.parent.get(i).copied().flatten().is_none())
+            .filter(|&i| !adopted.get(i).copied().unwrap_or(false)),
+    );
+    roots.extend(extra_roots);
+    if !extra_nodes.out.is_empty() {
+        nodes.sep();
+        nodes.raw(&extra_nodes.out);
     }
-    let mut roots: Vec<usize> = (0..scene.nodes.len())
-        .filter(|&i| graph.parent.get(i).copied().flatten().is_none())
-        .filter(|&i| !adopted.get(i).copied().unwrap_or(false))
-        .collect();
-    for (k, n) in extra_nodes.iter().enumerate() {
-        if n.contains_key("children") {
-            roots.push(extra_base.saturating_add(k));
-        }
-    }
-    nodes.extend(extra_nodes);
+    drop(extra_nodes);
 
     // Animations.
-    let mut animations = Vec::new();
+    let mut animations = Json::new();
+    let mut pointer = false;
     let mut time_cache: Vec<(Vec<u32>, usize)> = Vec::new();
     for (ai, anim) in scene.animations.iter().enumerate() {
-        if let Some(a) = animation(
+        pointer |= animation(
             &mut buf,
+            &mut animations,
             &mut time_cache,
             scene,
             anim,
@@ -849,73 +1037,95 @@ fn build(
             options,
             &mesh_map,
             &mesh_targets,
-        )? {
-            animations.push(a);
-        }
+        )?;
     }
 
-    // Assemble.
-    if !buf.bin.is_empty() {
-        let mut b = Map::new();
-        b.insert("byteLength".into(), buf.bin.len().into());
-        if let Some(uri) = bin_uri {
-            b.insert("uri".into(), uri.into());
-        }
-        root.insert("buffers".into(), json!([b]));
-        root.insert("bufferViews".into(), Value::Array(buf.views));
-        root.insert("accessors".into(), Value::Array(buf.accessors));
-    }
-    let mut put = |key: &str, v: Vec<Value>| {
-        if !v.is_empty() {
-            root.insert(key.into(), Value::Array(v));
+    // Assemble, the keys in order.
+    let mut root = Json::new();
+    let list = |root: &mut Json, key: &str, v: &Json| {
+        if !v.out.is_empty() {
+            root.key(key);
+            root.raw(b"[");
+            root.raw(&v.out);
+            root.raw(b"]");
         }
     };
-    put("images", images);
-    put("samplers", samplers.into_iter().map(|(_, s)| s).collect());
-    put("textures", textures);
-    put("materials", materials);
-    put("meshes", meshes);
-    put("cameras", cameras);
-    put("skins", skins);
-    let pointer = animations.iter().any(|a| {
-        a.get("channels")
-            .and_then(Value::as_array)
-            .is_some_and(|c| {
-                c.iter()
-                    .any(|c| c.pointer("/target/path").and_then(Value::as_str) == Some("pointer"))
-            })
-    });
-    put("animations", animations);
-    put("nodes", nodes.into_iter().map(Value::Object).collect());
+    root.raw(b"{");
+    let has_bin = !buf.bin.is_empty();
+    if has_bin {
+        list(&mut root, "accessors", &buf.accessors);
+    }
+    list(&mut root, "animations", &animations);
+    root.key("asset");
+    root.raw(b"{");
+    root.key_str(
+        "generator",
+        concat!("idmodel-gltf ", env!("CARGO_PKG_VERSION")),
+    );
+    root.key_str("version", "2.0");
+    root.raw(b"}");
+    if has_bin {
+        list(&mut root, "bufferViews", &buf.views);
+        root.key("buffers");
+        root.raw(b"[{");
+        root.key_usize("byteLength", buf.bin.len());
+        if let Some(uri) = bin_uri {
+            root.key_str("uri", uri);
+        }
+        root.raw(b"}]");
+    }
+    list(&mut root, "cameras", &cameras);
     if pointer {
         // Used, not required: clients without it keep each camera's static yfov.
-        extension_used(&mut root, "KHR_animation_pointer");
+        root.key("extensionsUsed");
+        root.raw(b"[\"KHR_animation_pointer\"]");
     }
-    let mut sc = Map::new();
+    list(&mut root, "images", &images);
+    list(&mut root, "materials", &materials);
+    list(&mut root, "meshes", &meshes);
+    list(&mut root, "nodes", &nodes);
+    list(&mut root, "samplers", &samplers);
+    root.raw(b",\"scene\":0,\"scenes\":[{");
+    if !scene.extras.is_empty() {
+        root.key("extras");
+        crate::extras::write_json(&mut root, &scene.extras);
+    }
     if !scene.name.is_empty() {
-        sc.insert("name".into(), scene.name.clone().into());
+        root.key_str("name", &scene.name);
     }
     if !roots.is_empty() {
-        sc.insert("nodes".into(), json!(roots));
+        root.key("nodes");
+        root.usizes(&roots);
     }
-    if !scene.extras.is_empty() {
-        sc.insert("extras".into(), crate::extras::to_json(&scene.extras));
-    }
-    root.insert("scenes".into(), json!([sc]));
-    root.insert("scene".into(), 0.into());
-    Ok((Value::Object(root), buf.bin, beside))
+    root.raw(b"}]");
+    list(&mut root, "skins", &skins);
+    list(&mut root, "textures", &textures);
+    root.raw(b"}");
+    Ok((root.out, buf.bin, beside))
 }
 
-/// Adds `name` to the root's `extensionsUsed` (once).
-fn extension_used(root: &mut Map<String, Value>, name: &str) {
-    let used = root
-        .entry("extensionsUsed")
-        .or_insert_with(|| Value::Array(Vec::new()));
-    if let Value::Array(list) = used
-        && !list.iter().any(|v| v == name)
-    {
-        list.push(name.into());
-    }
+/// Writes a texture entry `{"sampler":s,"source":i}` for the image just written (the
+/// `image_count`th) and returns its index.
+fn texture_entry(
+    textures: &mut Json,
+    count: &mut usize,
+    sampler: usize,
+    image_count: usize,
+) -> usize {
+    textures.sep();
+    textures.raw(b"{");
+    textures.key_usize("sampler", sampler);
+    textures.key_usize("source", image_count.saturating_sub(1));
+    textures.raw(b"}");
+    *count = count.saturating_add(1);
+    count.saturating_sub(1)
+}
+
+/// Writes a texture reference `{"index":t}`.
+fn texture_ref(j: &mut Json, t: usize) {
+    j.raw(b"{");
+    j.key_usize("index", t);
+    j.raw(b"}");
 }
 
 /// The fixed rotation of the child node that carries a glTF camera, so that it looks
@@ -937,13 +1147,14 @@ fn camera_fix(axes: Axes) -> [f32; 4] {
 #[allow(clippy::too_many_arguments)] // one call site; the arguments are the build state
 fn primitive(
     buf: &mut Buffers,
+    j: &mut Json,
     p: &Primitive,
     what: &str,
     axes: Axes,
     options: &ExportOptions,
     skinned: Option<bool>,
     joint_limit: Option<usize>,
-) -> Result<Value> {
+) -> Result<()> {
     let n = p.positions.len();
     let u = u32::try_from(n).map_err(|_| ExportError::TooLarge("a primitive's vertex count"))?;
     let same = |len: usize, attr: &str| {
@@ -970,29 +1181,22 @@ fn primitive(
     finite(&p.positions, &alloc::format!("{what} POSITION"))?;
     finite(&p.uvs, &alloc::format!("{what} TEXCOORD_0"))?;
 
-    let mut attrs = Map::new();
-    let pos: Vec<[f32; 3]> = p.positions.iter().map(|&v| axes.point(v)).collect();
-    attrs.insert(
-        "POSITION".into(),
-        buf.floats(&pos, Some(ARRAY_BUFFER), true)?.into(),
-    );
-    if !p.normals.is_empty() {
-        let nor: Vec<[f32; 3]> = p
-            .normals
-            .iter()
-            .map(|&v| axes.point(unit_or_up(v)))
-            .collect();
-        attrs.insert(
-            "NORMAL".into(),
-            buf.floats(&nor, Some(ARRAY_BUFFER), false)?.into(),
-        );
-    }
-    if !p.uvs.is_empty() {
-        attrs.insert(
-            "TEXCOORD_0".into(),
-            buf.floats(&p.uvs, Some(ARRAY_BUFFER), false)?.into(),
-        );
-    }
+    let position = buf.floats_map(&p.positions, |v| axes.point(v), Some(ARRAY_BUFFER), true)?;
+    let normal = if p.normals.is_empty() {
+        None
+    } else {
+        Some(buf.floats_map(
+            &p.normals,
+            |v| axes.point(unit_or_up(v)),
+            Some(ARRAY_BUFFER),
+            false,
+        )?)
+    };
+    let texcoord = if p.uvs.is_empty() {
+        None
+    } else {
+        Some(buf.floats(&p.uvs, Some(ARRAY_BUFFER), false)?)
+    };
     match (skinned, p.influences.is_empty()) {
         (Some(true), true) => {
             return Err(invalid!(
@@ -1006,6 +1210,8 @@ fn primitive(
         }
         _ => {}
     }
+    // JOINTS_0, WEIGHTS_0, and JOINTS_1, WEIGHTS_1 when a vertex needs the second set.
+    let mut skin_sets: [Option<(usize, usize)>; 2] = [None, None];
     if !p.influences.is_empty() {
         let mut joints: [Vec<[u16; 4]>; 2] = [Vec::with_capacity(n), Vec::with_capacity(n)];
         let mut weights: [Vec<[f32; 4]>; 2] = [Vec::with_capacity(n), Vec::with_capacity(n)];
@@ -1029,21 +1235,15 @@ fn primitive(
         }
         let [j0, j1] = &joints;
         let [w0, w1] = &weights;
-        attrs.insert("JOINTS_0".into(), buf.joints(j0)?.into());
-        attrs.insert(
-            "WEIGHTS_0".into(),
-            buf.floats(w0, Some(ARRAY_BUFFER), false)?.into(),
-        );
+        let a = buf.joints(j0)?;
+        skin_sets[0] = Some((a, buf.floats(w0, Some(ARRAY_BUFFER), false)?));
         if need_second {
-            attrs.insert("JOINTS_1".into(), buf.joints(j1)?.into());
-            attrs.insert(
-                "WEIGHTS_1".into(),
-                buf.floats(w1, Some(ARRAY_BUFFER), false)?.into(),
-            );
+            let a = buf.joints(j1)?;
+            skin_sets[1] = Some((a, buf.floats(w1, Some(ARRAY_BUFFER), false)?));
         }
     }
 
-    let mut targets = Vec::with_capacity(p.targets.len());
+    let mut targets: Vec<(usize, Option<usize>)> = Vec::with_capacity(p.targets.len());
     for (ti, t) in p.targets.iter().enumerate() {
         if t.positions.len() != n || !(t.normals.is_empty() || t.normals.len() == n) {
             return Err(invalid!(
@@ -1060,20 +1260,13 @@ fn primitive(
             &t.normals,
             &alloc::format!("{what} morph target {ti} NORMAL"),
         )?;
-        let mut ta = Map::new();
-        let d: Vec<[f32; 3]> = t.positions.iter().map(|&v| axes.point(v)).collect();
-        ta.insert(
-            "POSITION".into(),
-            buf.floats(&d, Some(ARRAY_BUFFER), true)?.into(),
-        );
-        if !t.normals.is_empty() && !p.normals.is_empty() {
-            let d: Vec<[f32; 3]> = t.normals.iter().map(|&v| axes.point(v)).collect();
-            ta.insert(
-                "NORMAL".into(),
-                buf.floats(&d, Some(ARRAY_BUFFER), false)?.into(),
-            );
-        }
-        targets.push(Value::Object(ta));
+        let position = buf.floats_map(&t.positions, |v| axes.point(v), Some(ARRAY_BUFFER), true)?;
+        let normal = if !t.normals.is_empty() && !p.normals.is_empty() {
+            Some(buf.floats_map(&t.normals, |v| axes.point(v), Some(ARRAY_BUFFER), false)?)
+        } else {
+            None
+        };
+        targets.push((position, normal));
     }
 
     let tris: Vec<u32> = p
@@ -1084,22 +1277,55 @@ fn primitive(
             _ => [0, 0, 0], // chunks_exact yields only whole triangles
         })
         .collect();
-    let mut prim = Map::new();
-    prim.insert("attributes".into(), Value::Object(attrs));
-    prim.insert("indices".into(), buf.indices(&tris)?.into());
-    prim.insert("mode".into(), 4.into());
+    let indices = buf.indices(&tris)?;
+    drop(tris);
+
+    j.raw(b"{");
+    j.key("attributes");
+    j.raw(b"{");
+    for (set, (joints, _)) in skin_sets.iter().flatten().enumerate() {
+        j.key(if set == 0 { "JOINTS_0" } else { "JOINTS_1" });
+        j.usize(*joints);
+    }
+    if let Some(a) = normal {
+        j.key_usize("NORMAL", a);
+    }
+    j.key_usize("POSITION", position);
+    if let Some(a) = texcoord {
+        j.key_usize("TEXCOORD_0", a);
+    }
+    for (set, (_, weights)) in skin_sets.iter().flatten().enumerate() {
+        j.key(if set == 0 { "WEIGHTS_0" } else { "WEIGHTS_1" });
+        j.usize(*weights);
+    }
+    j.raw(b"}");
+    j.key_usize("indices", indices);
     if let Some(m) = p.material {
-        prim.insert("material".into(), m.into());
+        j.key_usize("material", m);
     }
+    j.raw(b",\"mode\":4");
     if !targets.is_empty() {
-        prim.insert("targets".into(), Value::Array(targets));
+        j.key("targets");
+        j.raw(b"[");
+        for (position, normal) in targets {
+            j.sep();
+            j.raw(b"{");
+            if let Some(a) = normal {
+                j.key_usize("NORMAL", a);
+            }
+            j.key_usize("POSITION", position);
+            j.raw(b"}");
+        }
+        j.raw(b"]");
     }
-    Ok(Value::Object(prim))
+    j.raw(b"}");
+    Ok(())
 }
 
 #[allow(clippy::too_many_arguments)] // one call site; the arguments are the build state
 fn animation(
     buf: &mut Buffers,
+    out: &mut Json,
     time_cache: &mut Vec<(Vec<u32>, usize)>,
     scene: &Scene,
     anim: &Animation,
@@ -1107,10 +1333,12 @@ fn animation(
     options: &ExportOptions,
     mesh_map: &[Option<usize>],
     mesh_targets: &[usize],
-) -> Result<Option<Value>> {
+) -> Result<bool> {
     let axes = options.axes;
-    let mut channels = Vec::new();
-    let mut samplers = Vec::new();
+    let mut channels = Json::new();
+    let mut samplers = Json::new();
+    let mut sampler_count = 0usize;
+    let mut uses_pointer = false;
     let mut seen: Vec<(usize, &'static str)> = Vec::new();
     for (ci, ch) in anim.channels.iter().enumerate() {
         let what = alloc::format!("animation {ai} ({:?}) channel {ci}", anim.name);
@@ -1248,26 +1476,46 @@ fn animation(
             Interpolation::Linear => "LINEAR",
             Interpolation::Step => "STEP",
         };
-        samplers.push(json!({"input": input, "output": output, "interpolation": interpolation}));
+        samplers.sep();
+        samplers.raw(b"{");
+        samplers.key_usize("input", input);
+        samplers.key_str("interpolation", interpolation);
+        samplers.key_usize("output", output);
+        samplers.raw(b"}");
+        sampler_count = sampler_count.saturating_add(1);
+        channels.sep();
+        channels.raw(b"{");
+        channels.key_usize("sampler", sampler_count.saturating_sub(1));
+        channels.key("target");
+        channels.raw(b"{");
         // KHR_animation_pointer: the target is the pointer, with no node.
-        let target = match pointer {
-            Some(p) => json!({
-                "path": "pointer",
-                "extensions": {"KHR_animation_pointer": {"pointer": p}},
-            }),
-            None => json!({"node": ch.node, "path": path}),
-        };
-        channels.push(json!({
-            "sampler": samplers.len().saturating_sub(1),
-            "target": target,
-        }));
+        match pointer {
+            Some(p) => {
+                channels.raw(b"\"extensions\":{\"KHR_animation_pointer\":{");
+                channels.key_str("pointer", &p);
+                channels.raw(b"}},\"path\":\"pointer\"");
+                uses_pointer = true;
+            }
+            None => {
+                channels.key_usize("node", ch.node);
+                channels.key_str("path", path);
+            }
+        }
+        channels.raw(b"}}");
     }
-    if channels.is_empty() {
-        return Ok(None);
+    if channels.out.is_empty() {
+        return Ok(false);
     }
-    Ok(Some(
-        json!({"name": anim.name, "channels": channels, "samplers": samplers}),
-    ))
+    out.sep();
+    out.raw(b"{\"channels\":[");
+    out.raw(&channels.out);
+    out.raw(b"]");
+    out.key_str("name", &anim.name);
+    out.key("samplers");
+    out.raw(b"[");
+    out.raw(&samplers.out);
+    out.raw(b"]}");
+    Ok(uses_pointer)
 }
 
 /// Converted channel values.

@@ -28,6 +28,53 @@ pub fn to_json(extras: &Extras) -> serde_json::Value {
     )
 }
 
+/// Writes the extras as a JSON object, as `serde_json` writes [`to_json`]'s value: keys
+/// sorted, a repeated key written once with its last value.
+pub(crate) fn write_json(j: &mut crate::json::Json, extras: &Extras) {
+    write_object(j, &extras.0);
+}
+
+fn write_object(j: &mut crate::json::Json, entries: &[(String, Value)]) {
+    // serde_json's map sorts its keys, and a later insertion of a key replaces the value.
+    let mut order: alloc::vec::Vec<usize> = (0..entries.len()).collect();
+    order.sort_by(|&a, &b| {
+        let key = |i: usize| entries.get(i).map(|(k, _)| k.as_str());
+        key(a).cmp(&key(b)).then(a.cmp(&b))
+    });
+    j.raw(b"{");
+    let mut keys = order.iter().filter_map(|&i| entries.get(i)).peekable();
+    while let Some((k, v)) = keys.next() {
+        if keys.peek().is_some_and(|(next, _)| next == k) {
+            continue; // the last of equal keys wins
+        }
+        j.sep();
+        j.str(k);
+        j.raw(b":");
+        write_value(j, v);
+    }
+    j.raw(b"}");
+}
+
+fn write_value(j: &mut crate::json::Json, v: &Value) {
+    match v {
+        Value::Null => j.raw(b"null"),
+        Value::Bool(true) => j.raw(b"true"),
+        Value::Bool(false) => j.raw(b"false"),
+        Value::Int(i) => j.int(*i),
+        Value::Float(f) => j.f32(*f),
+        Value::Str(s) => j.str(s),
+        Value::List(l) => {
+            j.raw(b"[");
+            for v in l {
+                j.sep();
+                write_value(j, v);
+            }
+            j.raw(b"]");
+        }
+        Value::Object(o) => write_object(j, o),
+    }
+}
+
 /// The extras of a JSON object (anything else gives none). Numbers with a fraction or
 /// exponent become [`Value::Float`], others [`Value::Int`] (or `Float` when they do not fit
 /// an `i64`).

@@ -43,10 +43,6 @@ pub struct Md2<'a> {
     num_frames: usize,
     num_xyz: usize,
     glcmds: &'a [u8],
-    gl_commands: usize,
-    gl_vertices: usize,
-    gl_triangles: usize,
-    gl_error: Option<Error>,
 }
 
 impl fmt::Debug for Md2<'_> {
@@ -58,7 +54,7 @@ impl fmt::Debug for Md2<'_> {
             .field("st", &self.st.len())
             .field("triangles", &self.triangles.len())
             .field("frames", &self.num_frames)
-            .field("gl_commands", &self.gl_commands)
+            .field("gl_commands", &self.gl_walk().map_or(0, |g| g.0))
             .finish()
     }
 }
@@ -115,10 +111,12 @@ impl<'a> Md2<'a> {
     ///   or a negative offset; an empty block's offset is ignored;
     /// * a triangle `index_xyz` outside `0..num_xyz` or `index_st` outside `0..num_st`.
     ///
-    /// The GL command stream is validated too (strip/fan headers, 3 words per vertex,
-    /// vertex indices below `num_xyz`, a terminating 0 within `num_glcmds`), but a bad
-    /// one is set aside rather than refused, because Quake II loads such files and real
-    /// ones exist: see [`Md2::gl_commands_error`] and [`Md2::parse_strict`].
+    /// The GL command stream is only bounded here (its block must fit in `data`); it is
+    /// walked and validated when it is first asked for (strip/fan headers, 3 words per
+    /// vertex, vertex indices below `num_xyz`, a terminating 0 within `num_glcmds`:
+    /// [`Md2::gl_commands_checked`], [`Md2::gl_commands`], [`Md2::check`]), and a bad one
+    /// is set aside rather than refused, because Quake II loads such files and real ones
+    /// exist: see [`Md2::gl_commands_error`] and [`Md2::parse_strict`] (which walks it).
     ///
     /// Accepted although odd (see [`Md2::check`]): engine limits such as more than 2048
     /// vertices, a skin taller than 480, no GL commands at all (`num_glcmds = 0`),
@@ -288,13 +286,8 @@ impl<'a> Md2<'a> {
             }
         }
 
-        let ofs_glcmds = usize::try_from(header.ofs_glcmds.get()).unwrap_or(0);
-        let (gl_commands, gl_vertices, gl_triangles, gl_error) =
-            match validate_glcmds(glcmds, ofs_glcmds, num_xyz, GlLayout::Quake2) {
-                Ok((c, v, t)) => (c, v, t, None),
-                Err(e) => (0, 0, 0, Some(e)),
-            };
-
+        // The GL command list is walked when it is first asked for ([`Md2::gl_walk`]),
+        // not here: loading a model for the triangle list never pays for it.
         Ok(Self {
             data,
             header,
@@ -306,10 +299,6 @@ impl<'a> Md2<'a> {
             num_frames,
             num_xyz,
             glcmds,
-            gl_commands,
-            gl_vertices,
-            gl_triangles,
-            gl_error,
         })
     }
 
@@ -317,10 +306,15 @@ impl<'a> Md2<'a> {
     /// (see [`Md2::gl_commands_error`]).
     pub fn parse_strict(data: &'a [u8]) -> Result<Self> {
         let md2 = Self::parse(data)?;
-        match md2.gl_error {
-            Some(e) => Err(e),
-            None => Ok(md2),
-        }
+        md2.gl_walk()?;
+        Ok(md2)
+    }
+
+    /// Walks the GL command list (every call: the view stays a small `Copy` type with
+    /// nothing cached): `(commands, vertices, triangles)`, or why it is set aside.
+    fn gl_walk(&self) -> Result<(usize, usize, usize)> {
+        let base = usize::try_from(self.header.ofs_glcmds.get()).unwrap_or(0);
+        validate_glcmds(self.glcmds, base, self.num_xyz, GlLayout::Quake2)
     }
 
     /// Why the GL command list was set aside, when it was: it overruns `num_glcmds`, has
@@ -328,15 +322,18 @@ impl<'a> Md2<'a> {
     /// renderer would read out of bounds on such a list; the loader does not check it, and
     /// two UFO:AI files in the corpus (vertices written as `index, s, t`) have one, so the
     /// model still parses: [`Md2::gl_commands`] is then empty and [`Md2::check`] reports it.
-    pub const fn gl_commands_error(&self) -> Option<Error> {
-        self.gl_error
+    ///
+    /// [`Md2::parse`] does not walk the list; this does (each call), as do the other GL
+    /// accessors.
+    pub fn gl_commands_error(&self) -> Option<Error> {
+        self.gl_walk().err()
     }
 
     /// True when a GL command list is present but laid out as `index, s, t` per vertex
     /// (instead of `s, t, index`) and valid that way, as some UFO:AI exporters wrote it.
     /// Such a list is not decoded (Quake II would not read it that way either).
     pub fn gl_commands_look_swapped(&self) -> bool {
-        self.gl_error.is_some() && {
+        self.gl_commands_error().is_some() && {
             let base = usize::try_from(self.header.ofs_glcmds.get()).unwrap_or(0);
             validate_glcmds(self.glcmds, base, self.num_xyz, GlLayout::IndexFirst).is_ok()
         }
@@ -458,24 +455,32 @@ impl<'a> Md2<'a> {
     /// The GL commands (strips and fans) up to the terminating 0; empty when the file has
     /// none or when they were set aside ([`Md2::gl_commands_error`]).
     pub fn gl_commands(&self) -> GlCommands<'a> {
-        GlCommands {
-            rest: if self.gl_error.is_some() {
-                &[]
-            } else {
-                self.glcmds
-            },
-            remaining: self.gl_commands,
-        }
+        self.gl_commands_checked().unwrap_or(GlCommands {
+            rest: &[],
+            remaining: 0,
+        })
     }
 
-    /// Total vertices over all GL commands.
-    pub const fn gl_vertex_count(&self) -> usize {
-        self.gl_vertices
+    /// The GL commands, checked now: the validated iterator ([`Md2::gl_commands`]), or
+    /// the error that sets the list aside ([`Md2::gl_commands_error`]). An empty iterator
+    /// when the file has none.
+    pub fn gl_commands_checked(&self) -> Result<GlCommands<'a>> {
+        let (commands, _, _) = self.gl_walk()?;
+        Ok(GlCommands {
+            rest: self.glcmds,
+            remaining: commands,
+        })
     }
 
-    /// Total triangles the GL commands draw (`n − 2` per strip or fan of `n` vertices).
-    pub const fn gl_triangle_count(&self) -> usize {
-        self.gl_triangles
+    /// Total vertices over all GL commands (0 when the list is set aside).
+    pub fn gl_vertex_count(&self) -> usize {
+        self.gl_walk().map_or(0, |g| g.1)
+    }
+
+    /// Total triangles the GL commands draw (`n − 2` per strip or fan of `n` vertices; 0
+    /// when the list is set aside).
+    pub fn gl_triangle_count(&self) -> usize {
+        self.gl_walk().map_or(0, |g| g.2)
     }
 }
 

@@ -331,6 +331,31 @@ fn gl_command_without_terminator_is_set_aside() {
     ) && f.severity == Severity::Hazard));
 }
 
+/// `parse` does not walk the GL commands (issue #19): a list whose every word is bad
+/// still parses, and the checked accessor gives the error `check` and `parse_strict` give.
+#[test]
+fn gl_commands_checked_when_asked_for() {
+    let mut fx = Fx::valid();
+    fx.glcmds[0] = -4; // a fan of 4 needs 12 words, 10 remain
+    let bytes = fx.build();
+    let md2 = Md2::parse(&bytes).unwrap();
+    let e = md2.gl_commands_checked().unwrap_err();
+    assert_eq!(md2.gl_commands_error(), Some(e));
+    assert_eq!(Md2::parse_strict(&bytes).unwrap_err(), e);
+    assert_eq!((md2.gl_vertex_count(), md2.gl_triangle_count()), (0, 0));
+    assert!(md2.findings(Engine::Quake2).iter().any(|f| matches!(
+        f.kind,
+        FindingKind::GlCommandsInvalid { error, .. } if error == e
+    )));
+
+    let good = Fx::valid().build();
+    let md2 = Md2::parse(&good).unwrap();
+    let checked: Vec<_> = md2.gl_commands_checked().unwrap().collect();
+    assert!(!checked.is_empty());
+    assert_eq!(checked.len(), md2.gl_commands().count());
+    assert_eq!(md2.gl_commands_error(), None);
+}
+
 #[test]
 fn gl_command_overruns_num_glcmds() {
     let mut fx = Fx::valid();

@@ -146,8 +146,12 @@ pub fn export_and_validate(test: &str, scene: &Scene) -> serde_json::Value {
         }
         validate(&glb_path);
         validate(&gltf_path);
+        let pretty: serde_json::Value = serde_json::from_slice(&files.json).unwrap();
+        // The writer writes what serde_json writes for the same document (sorted keys,
+        // its float and string forms, its indentation): the files stay as they were.
+        assert_eq!(serde_json::to_vec_pretty(&pretty).unwrap(), files.json);
         if axes == Axes::YUp {
-            json = serde_json::from_slice(&files.json).unwrap();
+            json = pretty;
         }
     }
     json
@@ -164,6 +168,14 @@ pub fn check_glb_container(glb: &[u8]) -> serde_json::Value {
     assert_eq!(json_len % 4, 0);
     assert_eq!(&glb[16..20], b"JSON");
     let json: serde_json::Value = serde_json::from_slice(&glb[20..20 + json_len]).unwrap();
+    // Compact, as serde_json writes the same document, then the padding spaces.
+    let compact = serde_json::to_vec(&json).unwrap();
+    assert_eq!(&glb[20..20 + compact.len()], &compact[..]);
+    assert!(
+        glb[20 + compact.len()..20 + json_len]
+            .iter()
+            .all(|&b| b == b' ')
+    );
     let rest = 20 + json_len;
     if rest < glb.len() {
         let bin_len = u32_at(rest);
