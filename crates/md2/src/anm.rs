@@ -195,51 +195,7 @@ pub fn anm_atoi(s: &[u8]) -> i32 {
 /// C's `atof` for the forms `.anm` files use: sign, digits, one dot, digits, an optional
 /// `e`/`E` exponent; anything else ends the number (no digits: 0).
 pub fn anm_atof(s: &[u8]) -> f32 {
-    let mut i = 0usize;
-    let at = |i: usize| s.get(i).copied().unwrap_or(0);
-    while at(i).is_ascii_whitespace() {
-        i = i.saturating_add(1);
-    }
-    let neg = at(i) == b'-';
-    if matches!(at(i), b'-' | b'+') {
-        i = i.saturating_add(1);
-    }
-    let mut v: f64 = 0.0;
-    while at(i).is_ascii_digit() {
-        v = v * 10.0 + f64::from(at(i).wrapping_sub(b'0'));
-        i = i.saturating_add(1);
-    }
-    if at(i) == b'.' {
-        i = i.saturating_add(1);
-        let mut scale = 0.1f64;
-        while at(i).is_ascii_digit() {
-            v += f64::from(at(i).wrapping_sub(b'0')) * scale;
-            scale *= 0.1;
-            i = i.saturating_add(1);
-        }
-    }
-    if matches!(at(i), b'e' | b'E') {
-        let mut j = i.saturating_add(1);
-        let eneg = at(j) == b'-';
-        if matches!(at(j), b'-' | b'+') {
-            j = j.saturating_add(1);
-        }
-        let mut e: i32 = 0;
-        while at(j).is_ascii_digit() {
-            e = e
-                .saturating_mul(10)
-                .saturating_add(i32::from(at(j).wrapping_sub(b'0')))
-                .min(400);
-            j = j.saturating_add(1);
-        }
-        v *= libm_pow10(if eneg { e.saturating_neg() } else { e });
-    }
-    let v = if neg { -v } else { v };
-    // An f64 beyond f32's range becomes ±infinity, as C's conversion does.
-    #[allow(clippy::cast_possible_truncation, clippy::as_conversions)]
-    // f64 → f32 rounding is the intent
-    let f = v as f32;
-    f
+    idmodel_core::number::atof_with(s, libm_pow10)
 }
 
 /// 10^e by repeated multiplication (exact enough for the exponents `.anm` files use).
