@@ -385,9 +385,7 @@ impl Mdl<'_> {
         if !ENGINES.contains(&engine) {
             return;
         }
-        let mut emit = |kind: FindingKind, severity: Severity| {
-            sink(Finding::new(kind, severity, engine));
-        };
+        let mut emit = |kind, severity| sink(Finding::new(kind, severity, engine));
         let sw = engine == Engine::WinQuake;
         let gl = engine == Engine::GlQuake;
         let qs = engine == Engine::QuakeSpasm;
