@@ -4,7 +4,7 @@
 
 use idmodel_md3::{
     AnimFindingKind, AnimId, AnimationCfg, Engine, EntryKind, Footsteps, Gender, Md3, Model,
-    Severity, Skin, SkinFindingKind, TextErrorKind, write,
+    Severity, Skin, SkinFinding, SkinFindingKind, TextErrorKind, write,
 };
 
 fn pairs(text: &str) -> Vec<(String, String)> {
@@ -13,6 +13,13 @@ fn pairs(text: &str) -> Vec<(String, String)> {
         .surface_entries()
         .map(|e| (e.name().to_string(), e.shader().to_string()))
         .collect()
+}
+
+/// The ioquake3 findings of the `.skin` text `text`.
+fn ioq3_skin_findings(text: &str) -> Vec<SkinFinding<'_>> {
+    Skin::parse(text.as_bytes())
+        .unwrap()
+        .findings(None, Engine::Ioq3)
 }
 
 fn p(a: &str, b: &str) -> (String, String) {
@@ -57,8 +64,7 @@ fn skin_tag_with_shader_swallows_the_next_name() {
         pairs("tag_head,foo\nh_head,x.tga"),
         [p("foo", "h_head"), p(",x.tga", "")]
     );
-    let skin = Skin::parse(b"tag_head,foo\nh_head,x.tga").unwrap();
-    let f = skin.findings(None, Engine::Ioq3);
+    let f = ioq3_skin_findings("tag_head,foo\nh_head,x.tga");
     assert!(
         f.iter()
             .any(|f| f.kind == SkinFindingKind::TagSwallowsNext { line: 1 })
@@ -84,9 +90,7 @@ fn skin_missing_shader_pulls_the_next_line() {
 #[test]
 fn skin_uppercase_tag_is_not_skipped() {
     assert_eq!(pairs("TAG_head,\nh,x"), [p("TAG_head", "h"), p(",x", "")]);
-    let f = Skin::parse(b"TAG_head,\nh,x")
-        .unwrap()
-        .findings(None, Engine::Ioq3);
+    let f = ioq3_skin_findings("TAG_head,\nh,x");
     assert!(
         f.iter()
             .any(|f| f.kind == SkinFindingKind::TagNotSkipped { line: 1 })
@@ -136,9 +140,7 @@ fn skin_limits_per_engine() {
 
 #[test]
 fn skin_empty_is_refused_by_the_player_code() {
-    let f = Skin::parse(b"tag_head\n")
-        .unwrap()
-        .findings(None, Engine::Ioq3);
+    let f = ioq3_skin_findings("tag_head\n");
     assert_eq!(f[0].kind, SkinFindingKind::NoSurfaces);
     assert_eq!(f[0].severity, Severity::Refused);
 }

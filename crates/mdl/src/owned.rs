@@ -577,6 +577,14 @@ fn tc(onseam: i32, s: i32, t: i32) -> TexCoord {
     TexCoord { onseam, s, t }
 }
 
+/// A triangle of the examples.
+fn tri(faces_front: i32, vertices: [u32; 3]) -> Tri {
+    Tri {
+        faces_front,
+        vertices,
+    }
+}
+
 impl Model {
     /// [`write()`] as a method.
     pub fn write(&self) -> Result<Vec<u8>> {
@@ -621,10 +629,7 @@ impl Model {
             size: 8.0,
             skins: vec![SkinData::Single((0u8..16).collect())],
             texcoords: vec![tc(0, 0, 0), tc(0, 3, 0), tc(0, 0, 3)],
-            triangles: vec![Tri {
-                faces_front: 1,
-                vertices: [0, 1, 2],
-            }],
+            triangles: vec![tri(1, [0, 1, 2])],
             frames: vec![FrameData::Single(pose)],
             trailing: Vec::new(),
         }
@@ -656,16 +661,7 @@ impl Model {
             },
         ];
         m.texcoords = vec![tc(0x20, 0, 0), tc(0, 3, 0), tc(0, 0, 3), tc(0x20, 0, 3)];
-        m.triangles = vec![
-            Tri {
-                faces_front: 1,
-                vertices: [0, 1, 2],
-            },
-            Tri {
-                faces_front: 0,
-                vertices: [0, 2, 3],
-            },
-        ];
+        m.triangles = vec![tri(1, [0, 1, 2]), tri(0, [0, 2, 3])];
         let pose = |name: &str, k: f32| {
             let pts = [
                 [0.0, 0.0, k],
