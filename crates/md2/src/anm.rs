@@ -33,6 +33,7 @@ use core::fmt;
 
 use idmodel_core::anim::Clip;
 use idmodel_core::bytes::Name;
+use idmodel_core::bytes::line_column as line_col;
 
 /// The most clips the engine reads from one file (`MAX_ANIMS`).
 pub const MAX_ANIMS: usize = 128;
@@ -74,19 +75,6 @@ impl fmt::Display for AnmError {
 }
 
 impl core::error::Error for AnmError {}
-
-/// 1-based line and column of byte `offset` of `text`.
-fn line_col(text: &[u8], offset: usize) -> (u32, u32) {
-    let before = text.get(..offset).unwrap_or(text);
-    let line = before.iter().filter(|&&b| b == b'\n').count();
-    let start = before
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |p| p.saturating_add(1));
-    let col = before.len().saturating_sub(start);
-    let to_u32 = |n: usize| u32::try_from(n.saturating_add(1)).unwrap_or(u32::MAX);
-    (to_u32(line), to_u32(col))
-}
 
 fn is_space(b: u8) -> bool {
     b <= b' ' || b >= 0x80

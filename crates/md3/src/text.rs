@@ -79,17 +79,7 @@ impl LineCounter {
 }
 
 /// 1-based line and column of byte `offset`.
-pub fn line_col(text: &[u8], offset: usize) -> (u32, u32) {
-    let before = text.get(..offset).unwrap_or(text);
-    let line = before.iter().filter(|&&b| b == b'\n').count();
-    let line_start = before
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |p| p.saturating_add(1));
-    let col = before.len().saturating_sub(line_start);
-    let to_u32 = |n: usize| u32::try_from(n.saturating_add(1)).unwrap_or(u32::MAX);
-    (to_u32(line), to_u32(col))
-}
+pub(crate) use idmodel_core::bytes::line_column as line_col;
 
 impl fmt::Display for TextErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

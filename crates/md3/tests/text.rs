@@ -4,7 +4,7 @@
 
 use idmodel_md3::{
     AnimFindingKind, AnimId, AnimationCfg, Engine, EntryKind, Footsteps, Gender, Md3, Model,
-    Severity, Skin, SkinFinding, SkinFindingKind, TextErrorKind, write,
+    Severity, Skin, SkinFinding, SkinFindingKind, TextError, TextErrorKind, write,
 };
 
 fn pairs(text: &str) -> Vec<(String, String)> {
@@ -20,6 +20,14 @@ fn ioq3_skin_findings(text: &str) -> Vec<SkinFinding<'_>> {
     Skin::parse(text.as_bytes())
         .unwrap()
         .findings(None, Engine::Ioq3)
+}
+
+/// Why the Quake III table of the `animation.cfg` text `text` cannot be built.
+fn q3_error(text: &str) -> TextError {
+    AnimationCfg::parse(text.as_bytes())
+        .unwrap()
+        .q3()
+        .unwrap_err()
 }
 
 fn p(a: &str, b: &str) -> (String, String) {
@@ -223,10 +231,7 @@ fn animcfg_numbers() {
 #[test]
 fn animcfg_stray_token_after_25_entries_fails() {
     let text = entries(25, |_| 0) + "fixedlegs\n";
-    let e = AnimationCfg::parse(text.as_bytes())
-        .unwrap()
-        .q3()
-        .unwrap_err();
+    let e = q3_error(&text);
     assert_eq!(
         e.kind,
         TextErrorKind::MissingAnimations {
@@ -240,10 +245,7 @@ fn animcfg_stray_token_after_25_entries_fails() {
 #[test]
 fn animcfg_too_few_entries() {
     let text = entries(24, |_| 0);
-    let e = AnimationCfg::parse(text.as_bytes())
-        .unwrap()
-        .q3()
-        .unwrap_err();
+    let e = q3_error(&text);
     assert_eq!(
         e.kind,
         TextErrorKind::MissingAnimations {
@@ -315,10 +317,7 @@ fn animcfg_without_numbers_hangs_vanilla() {
 #[test]
 fn animcfg_too_long_and_empty() {
     let text = " ".repeat(19_999);
-    let e = AnimationCfg::parse(text.as_bytes())
-        .unwrap()
-        .q3()
-        .unwrap_err();
+    let e = q3_error(&text);
     assert!(matches!(
         e.kind,
         TextErrorKind::TooLong {
