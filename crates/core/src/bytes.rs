@@ -292,6 +292,27 @@ impl PartialEq<&str> for Name<'_> {
     }
 }
 
+/// The 1-based (line, column) of byte `offset` of the text `src` (columns count bytes;
+/// an offset past the end is the end): for the errors of the text side files, computed
+/// only when an error is built.
+///
+/// ```
+/// use idmodel_core::bytes::line_column;
+/// assert_eq!(line_column(b"ab\ncd", 4), (2, 2));
+/// assert_eq!(line_column(b"ab", 0), (1, 1));
+/// ```
+pub fn line_column(src: &[u8], offset: usize) -> (u32, u32) {
+    let before = src.get(..offset).unwrap_or(src);
+    let lines = before.iter().filter(|&&b| b == b'\n').count();
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |p| p.saturating_add(1));
+    let column = before.len().saturating_sub(line_start);
+    let to_u32 = |n: usize| u32::try_from(n.saturating_add(1)).unwrap_or(u32::MAX);
+    (to_u32(lines), to_u32(column))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -245,6 +245,86 @@ pub fn display<F: Finding + ?Sized>(finding: &F, f: &mut fmt::Formatter<'_>) -> 
     finding.write_message(f)
 }
 
+/// What a format's finding kind says for itself: the stable code and the message of a
+/// finding of that kind. With [`Found`], the one struct every format's finding type is
+/// (`idmodel_mdl::Finding` is `Found<idmodel_mdl::FindingKind>`, and so on).
+///
+/// ```
+/// use core::fmt;
+/// use idmodel_core::{Engine, Finding, Severity, findings::{self, Found}};
+///
+/// #[derive(Debug, Clone, Copy, PartialEq)]
+/// struct Odd(u32);
+/// impl findings::Kind for Odd {
+///     fn code(&self) -> &'static str { "odd" }
+///     fn write_message(found: &Found<Self>, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+///         write!(f, "{} odd things for {}", found.kind.0, found.engine.display_name())
+///     }
+/// }
+///
+/// let found = Found::new(Odd(3), Severity::Hazard, Engine::Quake2);
+/// assert_eq!(found.to_string(), "quake2: hazard: 3 odd things for Quake II");
+/// assert_eq!((found.code(), found.severity()), ("odd", Severity::Hazard));
+/// ```
+pub trait Kind: Sized {
+    /// A stable, lowercase, hyphenated name of the kind (see [`Finding::code`]).
+    fn code(&self) -> &'static str;
+
+    /// Writes the message of `found`, a finding of this kind, without the
+    /// `engine: severity: ` prefix (see [`Finding::write_message`]); the message may
+    /// depend on the finding's engine and severity.
+    fn write_message(found: &Found<Self>, f: &mut fmt::Formatter<'_>) -> fmt::Result;
+}
+
+/// One thing an engine would do with a file: a finding of kind `K`, the struct behind
+/// every format's finding type. It implements [`Finding`] and displays as [`display`]
+/// writes it (`engine: severity: message`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Found<K> {
+    /// What was found.
+    pub kind: K,
+    /// How bad it is for the engine.
+    pub severity: Severity,
+    /// The engine the finding is about.
+    pub engine: Engine,
+}
+
+impl<K> Found<K> {
+    /// A finding of `kind` at `severity` for `engine`.
+    pub const fn new(kind: K, severity: Severity, engine: Engine) -> Self {
+        Self {
+            kind,
+            severity,
+            engine,
+        }
+    }
+}
+
+impl<K: Kind> Finding for Found<K> {
+    fn severity(&self) -> Severity {
+        self.severity
+    }
+
+    fn engine(&self) -> Engine {
+        self.engine
+    }
+
+    fn code(&self) -> &'static str {
+        self.kind.code()
+    }
+
+    fn write_message(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        K::write_message(self, f)
+    }
+}
+
+/// Shown as `engine: severity: message` ([`display`]).
+impl<K: Kind> fmt::Display for Found<K> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        display(self, f)
+    }
+}
+
 /// The first `N` findings of a check, kept without an allocator (from [`first`]).
 #[derive(Debug, Clone)]
 pub struct First<F, const N: usize> {

@@ -9,9 +9,12 @@
 //! * [`anorms`]: the 162-entry vertex normal table of MDL and MD2, and its encoder.
 //! * [`trivertx`]: id's packed vertex of MDL and MD2 and its decode.
 //! * [`anim`]: frame-name clips, the one animation shape of the MDL and MD2 crates.
+//! * [`number`]: C's `atof` for the decimal forms of the engines' text side files.
 //! * [`md3_normal`]: the MD3 lat/long normal codec, engine-exact and ideal.
 //! * [`quat`]: Doom 3's quaternion and joint maths, operation for operation.
 //! * [`vec`]: small vector and quaternion helpers (axes to quaternion, rigid matrices).
+//! * [`shading`]: the GL blend factors and glTF alpha mode of Quake III shaders and
+//!   Doom 3 materials.
 //! * [`detect`]: what a buffer holds (the four formats and their common impostors).
 //! * [`findings`]: the one vocabulary of engine findings ([`Severity`], [`Engine`], the
 //!   [`Finding`] trait and its one display shape), and a fixed-capacity collector.
@@ -44,7 +47,9 @@ pub mod detect;
 pub mod error;
 pub mod findings;
 pub mod md3_normal;
+pub mod number;
 pub mod quat;
+pub mod shading;
 pub mod trivertx;
 pub mod vec;
 

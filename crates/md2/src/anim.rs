@@ -5,7 +5,7 @@ use core::iter::FusedIterator;
 use idmodel_core::anim::Clips;
 use idmodel_core::bytes::Name;
 
-use crate::view::{Frames, Md2};
+use crate::view::{Frame, Frames, Md2};
 
 /// A run of frames sharing a name stem (`stand01` … `stand40` → `stand`): `name` and
 /// `frames`, the frame numbers. The one clip shape of every format crate,
@@ -29,8 +29,9 @@ impl<'a> Md2<'a> {
     /// # Ok(()) }
     /// ```
     pub fn animations(&self) -> Animations<'a> {
+        let name: fn(Frame<'a>) -> Name<'a> = frame_name;
         Animations {
-            clips: Clips::new(FrameNames(self.frames()), frame_name_stem),
+            clips: Clips::new(self.frames().map(name), frame_name_stem),
         }
     }
 }
@@ -60,15 +61,10 @@ pub fn frame_name_stem(name: &[u8]) -> &[u8] {
 }
 
 /// The names of a model's frames, in order.
-#[derive(Debug, Clone)]
-struct FrameNames<'a>(Frames<'a>);
+type FrameNames<'a> = core::iter::Map<Frames<'a>, fn(Frame<'a>) -> Name<'a>>;
 
-impl<'a> Iterator for FrameNames<'a> {
-    type Item = Name<'a>;
-
-    fn next(&mut self) -> Option<Name<'a>> {
-        self.0.next().map(|f| f.name())
-    }
+fn frame_name(frame: Frame<'_>) -> Name<'_> {
+    frame.name()
 }
 
 /// Iterator over [`Md2::animations`].

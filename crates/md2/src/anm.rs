@@ -33,6 +33,7 @@ use core::fmt;
 
 use idmodel_core::anim::Clip;
 use idmodel_core::bytes::Name;
+use idmodel_core::bytes::line_column as line_col;
 
 /// The most clips the engine reads from one file (`MAX_ANIMS`).
 pub const MAX_ANIMS: usize = 128;
@@ -74,19 +75,6 @@ impl fmt::Display for AnmError {
 }
 
 impl core::error::Error for AnmError {}
-
-/// 1-based line and column of byte `offset` of `text`.
-fn line_col(text: &[u8], offset: usize) -> (u32, u32) {
-    let before = text.get(..offset).unwrap_or(text);
-    let line = before.iter().filter(|&&b| b == b'\n').count();
-    let start = before
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |p| p.saturating_add(1));
-    let col = before.len().saturating_sub(start);
-    let to_u32 = |n: usize| u32::try_from(n.saturating_add(1)).unwrap_or(u32::MAX);
-    (to_u32(line), to_u32(col))
-}
 
 fn is_space(b: u8) -> bool {
     b <= b' ' || b >= 0x80
@@ -195,51 +183,7 @@ pub fn anm_atoi(s: &[u8]) -> i32 {
 /// C's `atof` for the forms `.anm` files use: sign, digits, one dot, digits, an optional
 /// `e`/`E` exponent; anything else ends the number (no digits: 0).
 pub fn anm_atof(s: &[u8]) -> f32 {
-    let mut i = 0usize;
-    let at = |i: usize| s.get(i).copied().unwrap_or(0);
-    while at(i).is_ascii_whitespace() {
-        i = i.saturating_add(1);
-    }
-    let neg = at(i) == b'-';
-    if matches!(at(i), b'-' | b'+') {
-        i = i.saturating_add(1);
-    }
-    let mut v: f64 = 0.0;
-    while at(i).is_ascii_digit() {
-        v = v * 10.0 + f64::from(at(i).wrapping_sub(b'0'));
-        i = i.saturating_add(1);
-    }
-    if at(i) == b'.' {
-        i = i.saturating_add(1);
-        let mut scale = 0.1f64;
-        while at(i).is_ascii_digit() {
-            v += f64::from(at(i).wrapping_sub(b'0')) * scale;
-            scale *= 0.1;
-            i = i.saturating_add(1);
-        }
-    }
-    if matches!(at(i), b'e' | b'E') {
-        let mut j = i.saturating_add(1);
-        let eneg = at(j) == b'-';
-        if matches!(at(j), b'-' | b'+') {
-            j = j.saturating_add(1);
-        }
-        let mut e: i32 = 0;
-        while at(j).is_ascii_digit() {
-            e = e
-                .saturating_mul(10)
-                .saturating_add(i32::from(at(j).wrapping_sub(b'0')))
-                .min(400);
-            j = j.saturating_add(1);
-        }
-        v *= libm_pow10(if eneg { e.saturating_neg() } else { e });
-    }
-    let v = if neg { -v } else { v };
-    // An f64 beyond f32's range becomes ±infinity, as C's conversion does.
-    #[allow(clippy::cast_possible_truncation, clippy::as_conversions)]
-    // f64 → f32 rounding is the intent
-    let f = v as f32;
-    f
+    idmodel_core::number::atof_with(s, libm_pow10)
 }
 
 /// 10^e by repeated multiplication (exact enough for the exponents `.anm` files use).

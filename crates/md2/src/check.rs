@@ -3,7 +3,7 @@
 
 use core::fmt;
 
-use idmodel_core::findings::{self, Engine, Severity};
+use idmodel_core::findings::{self, Engine, Found, Severity};
 
 use idmodel_core::anorms::NUM_VERTEX_NORMALS;
 
@@ -169,38 +169,15 @@ impl FindingKind {
 }
 
 /// One engine finding.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Finding {
-    /// What was found.
-    pub kind: FindingKind,
-    /// How bad it is.
-    pub severity: Severity,
-    /// The engine it applies to.
-    pub engine: Engine,
-}
+pub type Finding = Found<FindingKind>;
 
-/// Shown as `engine: severity: message` ([`findings::display`]).
-impl fmt::Display for Finding {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        findings::display(self, f)
-    }
-}
-
-impl findings::Finding for Finding {
-    fn severity(&self) -> Severity {
-        self.severity
-    }
-
-    fn engine(&self) -> Engine {
-        self.engine
-    }
-
+impl findings::Kind for FindingKind {
     fn code(&self) -> &'static str {
-        self.kind.code()
+        self.code()
     }
 
-    fn write_message(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.kind {
+    fn write_message(found: &Found<Self>, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match found.kind {
             FindingKind::TooManyVertices { count } => write!(
                 f,
                 "{count} vertices; Quake II refuses more than {MAX_VERTS} (\"has too many vertices\")"
@@ -338,11 +315,7 @@ impl Md2<'_> {
             return;
         }
         let mut emit = |severity: Severity, kind: FindingKind| {
-            sink(Finding {
-                kind,
-                severity,
-                engine,
-            });
+            sink(Finding::new(kind, severity, engine));
         };
         let nverts = self.vertex_count();
         if nverts > MAX_VERTS {

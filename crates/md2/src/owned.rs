@@ -483,11 +483,7 @@ pub fn build_gl_commands(model: &Model) -> Vec<i32> {
         for is_strip in [false, true] {
             for startv in 0..3 {
                 cur.clear();
-                if is_strip {
-                    strip_length(tris, &mut used, i, startv, &mut cur);
-                } else {
-                    fan_length(tris, &mut used, i, startv, &mut cur);
-                }
+                grow(tris, &mut used, i, startv, is_strip, &mut cur);
                 if cur.tris.len() > best.tris.len() {
                     core::mem::swap(&mut best, &mut cur);
                     best_is_strip = is_strip;
@@ -562,7 +558,17 @@ fn find_next(
     None
 }
 
-fn strip_length(tris: &[Triangle], used: &mut [u8], start: usize, startv: usize, s: &mut Strip) {
+/// qdata's `StripLength` (`strip`) or `FanLength` (not `strip`): the strip or fan grown
+/// from triangle `start` entered at corner `startv`, into `s`. A strip swaps which edge
+/// end it replaces at each triangle; a fan keeps its first corner.
+fn grow(
+    tris: &[Triangle],
+    used: &mut [u8],
+    start: usize,
+    startv: usize,
+    strip: bool,
+    s: &mut Strip,
+) {
     let Some(last) = tris.get(start) else { return };
     if let Some(u) = used.get_mut(start) {
         *u = 2;
@@ -571,8 +577,14 @@ fn strip_length(tris: &[Triangle], used: &mut [u8], start: usize, startv: usize,
     s.verts.push(corner(last, startv.wrapping_add(1)));
     s.verts.push(corner(last, startv.wrapping_add(2)));
     s.tris.push(start);
-    let mut m1 = corner(last, startv.wrapping_add(2));
-    let mut m2 = corner(last, startv.wrapping_add(1));
+    let (mut m1, mut m2) = if strip {
+        (
+            corner(last, startv.wrapping_add(2)),
+            corner(last, startv.wrapping_add(1)),
+        )
+    } else {
+        (corner(last, startv), corner(last, startv.wrapping_add(2)))
+    };
     // qdata restarts the search after each match and stops at the first matching
     // triangle that is already used.
     while let Some((j, k)) = find_next(tris, start, m1, m2) {
@@ -581,38 +593,12 @@ fn strip_length(tris: &[Triangle], used: &mut [u8], start: usize, startv: usize,
         }
         let Some(check) = tris.get(j) else { break };
         let new = corner(check, k.wrapping_add(2));
-        if s.tris.len() % 2 == 1 {
+        if !strip || s.tris.len() % 2 == 1 {
             m2 = new;
         } else {
             m1 = new;
         }
         s.verts.push(new);
-        s.tris.push(j);
-        if let Some(u) = used.get_mut(j) {
-            *u = 2;
-        }
-    }
-    clear_temp(used, start);
-}
-
-fn fan_length(tris: &[Triangle], used: &mut [u8], start: usize, startv: usize, s: &mut Strip) {
-    let Some(last) = tris.get(start) else { return };
-    if let Some(u) = used.get_mut(start) {
-        *u = 2;
-    }
-    s.verts.push(corner(last, startv));
-    s.verts.push(corner(last, startv.wrapping_add(1)));
-    s.verts.push(corner(last, startv.wrapping_add(2)));
-    s.tris.push(start);
-    let m1 = corner(last, startv);
-    let mut m2 = corner(last, startv.wrapping_add(2));
-    while let Some((j, k)) = find_next(tris, start, m1, m2) {
-        if used.get(j).copied().unwrap_or(1) != 0 {
-            break;
-        }
-        let Some(check) = tris.get(j) else { break };
-        m2 = corner(check, k.wrapping_add(2));
-        s.verts.push(m2);
         s.tris.push(j);
         if let Some(u) = used.get_mut(j) {
             *u = 2;

@@ -278,20 +278,24 @@ fn frames_run_past_end() {
     assert!(matches!(fx.err().kind(), ErrorKind::Truncated { .. }));
 }
 
+/// Asserts that `e` is an `IndexOutOfRange` of `what` (`index`, `len`) at byte `offset`.
+fn assert_index_error(
+    e: &idmodel_md2::Error,
+    what: &'static str,
+    index: i64,
+    len: u64,
+    offset: i32,
+) {
+    assert_eq!(e.kind(), ErrorKind::IndexOutOfRange { what, index, len });
+    assert_eq!(e.offset(), u64::try_from(offset).unwrap());
+}
+
 #[test]
 fn triangle_vertex_index_out_of_range() {
     let mut fx = Fx::valid();
     fx.tri[1] = 3;
     let e = fx.err();
-    assert_eq!(
-        e.kind(),
-        ErrorKind::IndexOutOfRange {
-            what: "triangle index_xyz",
-            index: 3,
-            len: 3
-        }
-    );
-    assert_eq!(e.offset(), u64::try_from(OFS_TRIS + 2).unwrap());
+    assert_index_error(&e, "triangle index_xyz", 3, 3, OFS_TRIS + 2);
 }
 
 #[test]
@@ -299,15 +303,7 @@ fn triangle_negative_st_index() {
     let mut fx = Fx::valid();
     fx.tri[5] = -1;
     let e = fx.err();
-    assert_eq!(
-        e.kind(),
-        ErrorKind::IndexOutOfRange {
-            what: "triangle index_st",
-            index: -1,
-            len: 3
-        }
-    );
-    assert_eq!(e.offset(), u64::try_from(OFS_TRIS + 10).unwrap());
+    assert_index_error(&e, "triangle index_st", -1, 3, OFS_TRIS + 10);
 }
 
 #[test]
@@ -393,15 +389,7 @@ fn gl_command_vertex_index_out_of_range() {
         .unwrap()
         .gl_commands_error()
         .unwrap();
-    assert_eq!(
-        e.kind(),
-        ErrorKind::IndexOutOfRange {
-            what: "GL command vertex index",
-            index: 3,
-            len: 3
-        }
-    );
-    assert_eq!(e.offset(), u64::try_from(OFS_GLCMDS + 36).unwrap());
+    assert_index_error(&e, "GL command vertex index", 3, 3, OFS_GLCMDS + 36);
 }
 
 #[test]

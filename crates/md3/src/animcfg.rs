@@ -6,7 +6,7 @@
 use core::fmt;
 
 use idmodel_core::Name;
-use idmodel_core::findings::{self, Engine, Severity};
+use idmodel_core::findings::{self, Engine, Found, Severity};
 
 use crate::text::{LineCounter, TextError, TextErrorKind, Token, Tokenizer, WordEnd};
 
@@ -604,13 +604,7 @@ impl<'a> AnimationCfg<'a> {
         }
         let text = self.text;
         let mut lines = LineCounter::default();
-        let mut emit = |kind, severity| {
-            sink(AnimFinding {
-                kind,
-                severity,
-                engine,
-            })
-        };
+        let mut emit = |kind, severity| sink(AnimFinding::new(kind, severity, engine));
         let _ = keywords(text, &mut |e| {
             let (kind, tok) = match e {
                 KeywordEvent::Unknown(t) => (0, t),
@@ -819,38 +813,15 @@ impl AnimFindingKind<'_> {
 }
 
 /// One thing the game would do with an `animation.cfg`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct AnimFinding<'a> {
-    /// What was found.
-    pub kind: AnimFindingKind<'a>,
-    /// How bad it is.
-    pub severity: Severity,
-    /// The engine.
-    pub engine: Engine,
-}
+pub type AnimFinding<'a> = Found<AnimFindingKind<'a>>;
 
-/// Shown as `engine: severity: message` ([`findings::display`]).
-impl fmt::Display for AnimFinding<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        findings::display(self, f)
-    }
-}
-
-impl findings::Finding for AnimFinding<'_> {
-    fn severity(&self) -> Severity {
-        self.severity
-    }
-
-    fn engine(&self) -> Engine {
-        self.engine
-    }
-
+impl findings::Kind for AnimFindingKind<'_> {
     fn code(&self) -> &'static str {
-        self.kind.code()
+        self.code()
     }
 
-    fn write_message(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.kind {
+    fn write_message(found: &Found<Self>, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match found.kind {
             AnimFindingKind::UnknownToken { line, token } => write!(
                 f,
                 "line {line}: unknown token '{}' is skipped; a number after it would start the animations early",

@@ -5,7 +5,7 @@
 use core::fmt;
 
 use idmodel_core::Name;
-use idmodel_core::findings::{self, Engine, Severity};
+use idmodel_core::findings::{self, Engine, Found, Severity};
 
 use crate::view::Md3;
 
@@ -188,44 +188,21 @@ impl FindingKind<'_> {
 }
 
 /// One thing an engine would do with the file.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Finding<'a> {
-    /// What was found.
-    pub kind: FindingKind<'a>,
-    /// How bad it is for [`Finding::engine`].
-    pub severity: Severity,
-    /// The engine the finding is about.
-    pub engine: Engine,
-}
+pub type Finding<'a> = Found<FindingKind<'a>>;
 
-/// Shown as `engine: severity: message` ([`findings::display`]).
-impl fmt::Display for Finding<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        findings::display(self, f)
-    }
-}
-
-impl findings::Finding for Finding<'_> {
-    fn severity(&self) -> Severity {
-        self.severity
-    }
-
-    fn engine(&self) -> Engine {
-        self.engine
-    }
-
+impl findings::Kind for FindingKind<'_> {
     fn code(&self) -> &'static str {
-        self.kind.code()
+        self.code()
     }
 
-    fn write_message(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let p = self.engine.display_name();
-        match self.kind {
+    fn write_message(found: &Found<Self>, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let p = found.engine.display_name();
+        match found.kind {
             FindingKind::TooManyVerts {
                 surface,
                 count,
                 max,
-            } => match self.engine {
+            } => match found.engine {
                 Engine::Ioq3 => write!(
                     f,
                     "surface {surface} has {count} vertices; {p} loads at most {max} per surface and quietly refuses the model"
@@ -239,7 +216,7 @@ impl findings::Finding for Finding<'_> {
                 surface,
                 count,
                 max,
-            } => match self.engine {
+            } => match found.engine {
                 Engine::Ioq3 => write!(
                     f,
                     "surface {surface} has {count} triangles; {p} loads at most {max} per surface and quietly refuses the model"
@@ -358,13 +335,7 @@ impl<'a> Md3<'a> {
         else {
             return;
         };
-        let mut emit = |kind, severity| {
-            sink(Finding {
-                kind,
-                severity,
-                engine,
-            })
-        };
+        let mut emit = |kind, severity| sink(Finding::new(kind, severity, engine));
         let declared = |what, surface, count, max| FindingKind::AboveDeclaredMax {
             what,
             surface,

@@ -35,6 +35,9 @@
 //! # Ok::<(), idmodel_md3::TextError>(())
 //! ```
 
+/// The GL blend factors and glTF alpha modes, shared with Doom 3 materials.
+pub use idmodel_core::shading::{AlphaMode, BlendFactor};
+
 use crate::text::{TextError, TextErrorKind, Token, Tokenizer, WordEnd, line_col};
 
 /// The stages kept per shader: ioq3's `MAX_SHADER_STAGES` (vanilla does not check; more
@@ -219,47 +222,6 @@ pub enum Cull {
     Back,
     /// `cull none` / `twosided` / `disable`: both sides drawn.
     TwoSided,
-}
-
-/// A GL blend factor of `blendFunc`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[allow(missing_docs)] // the GL names say it
-pub enum BlendFactor {
-    Zero,
-    One,
-    SrcColor,
-    OneMinusSrcColor,
-    DstColor,
-    OneMinusDstColor,
-    SrcAlpha,
-    OneMinusSrcAlpha,
-    DstAlpha,
-    OneMinusDstAlpha,
-    SrcAlphaSaturate,
-}
-
-impl BlendFactor {
-    /// `NameToSrcBlendMode`/`NameToDstBlendMode`: a `GL_*` name (case-insensitive);
-    /// unknown names are `GL_ONE`, as the engine reads them (with a warning).
-    pub fn from_name(name: &[u8]) -> (Self, bool) {
-        const NAMES: [(&str, BlendFactor); 11] = [
-            ("GL_ZERO", BlendFactor::Zero),
-            ("GL_ONE", BlendFactor::One),
-            ("GL_SRC_COLOR", BlendFactor::SrcColor),
-            ("GL_ONE_MINUS_SRC_COLOR", BlendFactor::OneMinusSrcColor),
-            ("GL_DST_COLOR", BlendFactor::DstColor),
-            ("GL_ONE_MINUS_DST_COLOR", BlendFactor::OneMinusDstColor),
-            ("GL_SRC_ALPHA", BlendFactor::SrcAlpha),
-            ("GL_ONE_MINUS_SRC_ALPHA", BlendFactor::OneMinusSrcAlpha),
-            ("GL_DST_ALPHA", BlendFactor::DstAlpha),
-            ("GL_ONE_MINUS_DST_ALPHA", BlendFactor::OneMinusDstAlpha),
-            ("GL_SRC_ALPHA_SATURATE", BlendFactor::SrcAlphaSaturate),
-        ];
-        NAMES
-            .iter()
-            .find(|(n, _)| eq(name, n))
-            .map_or((BlendFactor::One, false), |&(_, f)| (f, true))
-    }
 }
 
 /// A stage's `blendFunc`: source and destination factors.
@@ -453,20 +415,6 @@ pub struct Shader<'a> {
     num_stages: usize,
     /// The first thing that makes the engine use its default shader instead.
     pub failure: Option<Failure<'a>>,
-}
-
-/// The glTF alpha mode a shader maps to (§3.9).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum AlphaMode {
-    /// `OPAQUE`.
-    Opaque,
-    /// `MASK` with this `alphaCutoff`.
-    Mask {
-        /// The cutoff (`GE128`: 0.5; `GT0`: 0.5/255).
-        cutoff: f32,
-    },
-    /// `BLEND`.
-    Blend,
 }
 
 /// What a glTF material needs from a shader.

@@ -4,7 +4,7 @@
 use core::fmt;
 
 use idmodel_core::Name;
-use idmodel_core::findings::{self, Engine, Severity};
+use idmodel_core::findings::{self, Engine, Found, Severity};
 
 use crate::text::{LineCounter, TextError, Tokenizer, WordEnd};
 use crate::view::Md3;
@@ -176,13 +176,7 @@ impl<'a> Skin<'a> {
             Engine::Quake3 => (MAX_SKIN_SURFACES_QUAKE3, Severity::Hazard),
             _ => return,
         };
-        let mut emit = |kind, severity| {
-            sink(SkinFinding {
-                kind,
-                severity,
-                engine,
-            })
-        };
+        let mut emit = |kind, severity| sink(SkinFinding::new(kind, severity, engine));
         if self.surfaces == 0 {
             emit(SkinFindingKind::NoSurfaces, Severity::Refused);
         }
@@ -436,43 +430,20 @@ impl SkinFindingKind<'_> {
 }
 
 /// One thing an engine would do with a `.skin` file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct SkinFinding<'a> {
-    /// What was found.
-    pub kind: SkinFindingKind<'a>,
-    /// How bad it is.
-    pub severity: Severity,
-    /// The engine.
-    pub engine: Engine,
-}
+pub type SkinFinding<'a> = Found<SkinFindingKind<'a>>;
 
-/// Shown as `engine: severity: message` ([`findings::display`]).
-impl fmt::Display for SkinFinding<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        findings::display(self, f)
-    }
-}
-
-impl findings::Finding for SkinFinding<'_> {
-    fn severity(&self) -> Severity {
-        self.severity
-    }
-
-    fn engine(&self) -> Engine {
-        self.engine
-    }
-
+impl findings::Kind for SkinFindingKind<'_> {
     fn code(&self) -> &'static str {
-        self.kind.code()
+        self.code()
     }
 
-    fn write_message(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let p = self.engine.display_name();
-        match self.kind {
+    fn write_message(found: &Found<Self>, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let p = found.engine.display_name();
+        match found.kind {
             SkinFindingKind::NoSurfaces => {
                 f.write_str("the skin has no surface entries; the engine treats it as missing")
             }
-            SkinFindingKind::TooManySurfaces { count, max } => match self.engine {
+            SkinFindingKind::TooManySurfaces { count, max } => match found.engine {
                 Engine::Ioq3 => write!(
                     f,
                     "{count} surface entries; {p} keeps the first {max} and ignores the rest"

@@ -79,17 +79,7 @@ impl LineCounter {
 }
 
 /// 1-based line and column of byte `offset`.
-pub fn line_col(text: &[u8], offset: usize) -> (u32, u32) {
-    let before = text.get(..offset).unwrap_or(text);
-    let line = before.iter().filter(|&&b| b == b'\n').count();
-    let line_start = before
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |p| p.saturating_add(1));
-    let col = before.len().saturating_sub(line_start);
-    let to_u32 = |n: usize| u32::try_from(n.saturating_add(1)).unwrap_or(u32::MAX);
-    (to_u32(line), to_u32(col))
-}
+pub(crate) use idmodel_core::bytes::line_column as line_col;
 
 impl fmt::Display for TextErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -179,6 +169,27 @@ impl<'a> Tokenizer<'a> {
         self.text.get(i).copied().unwrap_or(0)
     }
 
+    /// Past the `/* … */` comment at the position (to the end of the text if it never
+    /// closes).
+    fn skip_block_comment(&mut self) {
+        self.pos = self.pos.saturating_add(2);
+        while self.byte(self.pos) != 0
+            && (self.byte(self.pos) != b'*' || self.byte(self.pos.saturating_add(1)) != b'/')
+        {
+            self.pos = self.pos.saturating_add(1);
+        }
+        if self.byte(self.pos) != 0 {
+            self.pos = self.pos.saturating_add(2);
+        }
+    }
+
+    /// Up to the next line break (or the end of the text).
+    fn skip_to_line_end(&mut self) {
+        while !matches!(self.byte(self.pos), 0 | b'\n') {
+            self.pos = self.pos.saturating_add(1);
+        }
+    }
+
     /// The next token; an empty token means the end of the text (or `""`). The only
     /// error is a `"` string that never closes.
     pub(crate) fn next(&mut self) -> Result<Token<'a>, TextError> {
@@ -194,20 +205,9 @@ impl<'a> Tokenizer<'a> {
             let next = self.byte(self.pos.saturating_add(1));
             if c == b'/' && next == b'/' {
                 self.pos = self.pos.saturating_add(2);
-                while !matches!(self.byte(self.pos), 0 | b'\n') {
-                    self.pos = self.pos.saturating_add(1);
-                }
+                self.skip_to_line_end();
             } else if c == b'/' && next == b'*' {
-                self.pos = self.pos.saturating_add(2);
-                while self.byte(self.pos) != 0
-                    && (self.byte(self.pos) != b'*'
-                        || self.byte(self.pos.saturating_add(1)) != b'/')
-                {
-                    self.pos = self.pos.saturating_add(1);
-                }
-                if self.byte(self.pos) != 0 {
-                    self.pos = self.pos.saturating_add(2);
-                }
+                self.skip_block_comment();
             } else {
                 break;
             }
@@ -279,20 +279,9 @@ impl<'a> Tokenizer<'a> {
             let next = self.byte(self.pos.saturating_add(1));
             if c == b'/' && next == b'/' {
                 // Up to the line break, which the next round sees.
-                while !matches!(self.byte(self.pos), 0 | b'\n') {
-                    self.pos = self.pos.saturating_add(1);
-                }
+                self.skip_to_line_end();
             } else if c == b'/' && next == b'*' {
-                self.pos = self.pos.saturating_add(2);
-                while self.byte(self.pos) != 0
-                    && (self.byte(self.pos) != b'*'
-                        || self.byte(self.pos.saturating_add(1)) != b'/')
-                {
-                    self.pos = self.pos.saturating_add(1);
-                }
-                if self.byte(self.pos) != 0 {
-                    self.pos = self.pos.saturating_add(2);
-                }
+                self.skip_block_comment();
             } else {
                 return self.next();
             }

@@ -245,6 +245,16 @@ fn read_surface(
     Ok((surface, next))
 }
 
+/// The magics of the formats an MD3 is mistaken for, named in the `BadMagic` refusal.
+const NEIGHBOURS: [(&[u8; 4], &str); 6] = [
+    (b"IDP2", "a Quake II MD2 model"),
+    (b"IDPO", "a Quake MDL model"),
+    (b"IDP4", "a Quake III MD4 model"),
+    (b"RDM5", "an MDR model"),
+    (b"IDPC", "a Return to Castle Wolfenstein MDC model"),
+    (b"IDST", "a Half-Life studio model"),
+];
+
 impl<'a> Md3<'a> {
     /// Parses and validates `data`. See the type docs for what is checked.
     ///
@@ -262,27 +272,12 @@ impl<'a> Md3<'a> {
     pub fn parse(data: &'a [u8]) -> Result<Self> {
         let header = bytes::read_at::<raw::Header>(data, 0)?;
         if header.ident != raw::IDENT {
-            let kind = match &header.ident {
-                b"IDP2" => ErrorKind::WrongFormat {
-                    found: "a Quake II MD2 model",
-                },
-                b"IDPO" => ErrorKind::WrongFormat {
-                    found: "a Quake MDL model",
-                },
-                b"IDP4" => ErrorKind::WrongFormat {
-                    found: "a Quake III MD4 model",
-                },
-                b"RDM5" => ErrorKind::WrongFormat {
-                    found: "an MDR model",
-                },
-                b"IDPC" => ErrorKind::WrongFormat {
-                    found: "a Return to Castle Wolfenstein MDC model",
-                },
-                b"IDST" => ErrorKind::WrongFormat {
-                    found: "a Half-Life studio model",
-                },
-                m => ErrorKind::BadMagic(*m),
-            };
+            let kind = NEIGHBOURS
+                .iter()
+                .find(|(magic, _)| **magic == header.ident)
+                .map_or(ErrorKind::BadMagic(header.ident), |&(_, found)| {
+                    ErrorKind::WrongFormat { found }
+                });
             return Err(err(kind, 0));
         }
         let version = header.version.get();

@@ -4,7 +4,7 @@
 
 use idmodel_md3::{
     AnimFindingKind, AnimId, AnimationCfg, Engine, EntryKind, Footsteps, Gender, Md3, Model,
-    Severity, Skin, SkinFindingKind, TextErrorKind, write,
+    Severity, Skin, SkinFinding, SkinFindingKind, TextError, TextErrorKind, write,
 };
 
 fn pairs(text: &str) -> Vec<(String, String)> {
@@ -13,6 +13,21 @@ fn pairs(text: &str) -> Vec<(String, String)> {
         .surface_entries()
         .map(|e| (e.name().to_string(), e.shader().to_string()))
         .collect()
+}
+
+/// The ioquake3 findings of the `.skin` text `text`.
+fn ioq3_skin_findings(text: &str) -> Vec<SkinFinding<'_>> {
+    Skin::parse(text.as_bytes())
+        .unwrap()
+        .findings(None, Engine::Ioq3)
+}
+
+/// Why the Quake III table of the `animation.cfg` text `text` cannot be built.
+fn q3_error(text: &str) -> TextError {
+    AnimationCfg::parse(text.as_bytes())
+        .unwrap()
+        .q3()
+        .unwrap_err()
 }
 
 fn p(a: &str, b: &str) -> (String, String) {
@@ -57,8 +72,7 @@ fn skin_tag_with_shader_swallows_the_next_name() {
         pairs("tag_head,foo\nh_head,x.tga"),
         [p("foo", "h_head"), p(",x.tga", "")]
     );
-    let skin = Skin::parse(b"tag_head,foo\nh_head,x.tga").unwrap();
-    let f = skin.findings(None, Engine::Ioq3);
+    let f = ioq3_skin_findings("tag_head,foo\nh_head,x.tga");
     assert!(
         f.iter()
             .any(|f| f.kind == SkinFindingKind::TagSwallowsNext { line: 1 })
@@ -84,9 +98,7 @@ fn skin_missing_shader_pulls_the_next_line() {
 #[test]
 fn skin_uppercase_tag_is_not_skipped() {
     assert_eq!(pairs("TAG_head,\nh,x"), [p("TAG_head", "h"), p(",x", "")]);
-    let f = Skin::parse(b"TAG_head,\nh,x")
-        .unwrap()
-        .findings(None, Engine::Ioq3);
+    let f = ioq3_skin_findings("TAG_head,\nh,x");
     assert!(
         f.iter()
             .any(|f| f.kind == SkinFindingKind::TagNotSkipped { line: 1 })
@@ -136,9 +148,7 @@ fn skin_limits_per_engine() {
 
 #[test]
 fn skin_empty_is_refused_by_the_player_code() {
-    let f = Skin::parse(b"tag_head\n")
-        .unwrap()
-        .findings(None, Engine::Ioq3);
+    let f = ioq3_skin_findings("tag_head\n");
     assert_eq!(f[0].kind, SkinFindingKind::NoSurfaces);
     assert_eq!(f[0].severity, Severity::Refused);
 }
@@ -221,10 +231,7 @@ fn animcfg_numbers() {
 #[test]
 fn animcfg_stray_token_after_25_entries_fails() {
     let text = entries(25, |_| 0) + "fixedlegs\n";
-    let e = AnimationCfg::parse(text.as_bytes())
-        .unwrap()
-        .q3()
-        .unwrap_err();
+    let e = q3_error(&text);
     assert_eq!(
         e.kind,
         TextErrorKind::MissingAnimations {
@@ -238,10 +245,7 @@ fn animcfg_stray_token_after_25_entries_fails() {
 #[test]
 fn animcfg_too_few_entries() {
     let text = entries(24, |_| 0);
-    let e = AnimationCfg::parse(text.as_bytes())
-        .unwrap()
-        .q3()
-        .unwrap_err();
+    let e = q3_error(&text);
     assert_eq!(
         e.kind,
         TextErrorKind::MissingAnimations {
@@ -313,10 +317,7 @@ fn animcfg_without_numbers_hangs_vanilla() {
 #[test]
 fn animcfg_too_long_and_empty() {
     let text = " ".repeat(19_999);
-    let e = AnimationCfg::parse(text.as_bytes())
-        .unwrap()
-        .q3()
-        .unwrap_err();
+    let e = q3_error(&text);
     assert!(matches!(
         e.kind,
         TextErrorKind::TooLong {

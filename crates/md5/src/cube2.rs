@@ -147,48 +147,7 @@ impl<'a> Word<'a> {
 
     /// `parsefloat` (C's `strtod` for decimal forms); 0 when the word is no number.
     pub fn float(&self) -> f32 {
-        let s = self.raw.trim_ascii_start();
-        let at = |i: usize| s.get(i).copied().unwrap_or(0);
-        let mut i = 0usize;
-        let neg = at(0) == b'-';
-        if matches!(at(0), b'-' | b'+') {
-            i = 1;
-        }
-        let mut v = 0.0f64;
-        while at(i).is_ascii_digit() {
-            v = v * 10.0 + f64::from(at(i).wrapping_sub(b'0'));
-            i = i.saturating_add(1);
-        }
-        if at(i) == b'.' {
-            i = i.saturating_add(1);
-            let mut scale = 0.1f64;
-            while at(i).is_ascii_digit() {
-                v += f64::from(at(i).wrapping_sub(b'0')) * scale;
-                scale *= 0.1;
-                i = i.saturating_add(1);
-            }
-        }
-        if matches!(at(i), b'e' | b'E') {
-            let mut j = i.saturating_add(1);
-            let eneg = at(j) == b'-';
-            if matches!(at(j), b'-' | b'+') {
-                j = j.saturating_add(1);
-            }
-            let mut e = 0i32;
-            while at(j).is_ascii_digit() {
-                e = e
-                    .saturating_mul(10)
-                    .saturating_add(i32::from(at(j).wrapping_sub(b'0')))
-                    .min(400);
-                j = j.saturating_add(1);
-            }
-            v *= libm::pow(10.0, f64::from(if eneg { e.saturating_neg() } else { e }));
-        }
-        let v = if neg { -v } else { v };
-        #[allow(clippy::as_conversions, clippy::cast_possible_truncation)]
-        // f64 → f32 rounding is the intent
-        let f = v as f32;
-        f
+        idmodel_core::number::atof_with(self.raw, |e| libm::pow(10.0, f64::from(e)))
     }
 }
 

@@ -380,15 +380,7 @@ impl Md5Error {
 
 /// The 1-based (line, column) of byte `offset` in `src`; only called when an error is built.
 pub fn line_column(src: &[u8], offset: usize) -> (u32, u32) {
-    let before = src.get(..offset).unwrap_or(src);
-    let lines = before.iter().filter(|&&b| b == b'\n').count();
-    let line_start = before
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |p| p.saturating_add(1));
-    let column = before.len().saturating_sub(line_start);
-    let to_u32 = |n: usize| u32::try_from(n.saturating_add(1)).unwrap_or(u32::MAX);
-    (to_u32(lines), to_u32(column))
+    idmodel_core::bytes::line_column(src, offset)
 }
 
 impl fmt::Display for Md5Error {

@@ -41,6 +41,11 @@
 //! # Ok::<(), idmodel_md5::Md5Error>(())
 //! ```
 
+/// The glTF alpha mode, shared with Quake III shaders.
+pub use idmodel_core::shading::AlphaMode;
+/// The GL blend factor of a stage's `blend`, shared with Quake III shaders.
+pub use idmodel_core::shading::BlendFactor as GlFactor;
+
 use crate::error::{Expected, Found, Md5Error, Md5ErrorKind, Result};
 use crate::lexer::{Lexer, Parser, Token, TokenKind};
 use crate::types::CommentRule;
@@ -274,47 +279,6 @@ impl<'a> Iterator for Decls<'a> {
 }
 
 impl core::iter::FusedIterator for Decls<'_> {}
-
-/// An OpenGL blend factor of a stage's `blend`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[allow(missing_docs)] // the GL names say it
-pub enum GlFactor {
-    Zero,
-    One,
-    SrcColor,
-    OneMinusSrcColor,
-    DstColor,
-    OneMinusDstColor,
-    SrcAlpha,
-    OneMinusSrcAlpha,
-    DstAlpha,
-    OneMinusDstAlpha,
-    SrcAlphaSaturate,
-}
-
-impl GlFactor {
-    /// A `gl_*` name (case-insensitive); unknown names are `GL_ONE` with `false`, as
-    /// `NameToSrcBlendMode`/`NameToDstBlendMode` warn and read them.
-    pub fn from_name(name: &[u8]) -> (Self, bool) {
-        const NAMES: [(&str, GlFactor); 11] = [
-            ("gl_zero", GlFactor::Zero),
-            ("gl_one", GlFactor::One),
-            ("gl_src_color", GlFactor::SrcColor),
-            ("gl_one_minus_src_color", GlFactor::OneMinusSrcColor),
-            ("gl_dst_color", GlFactor::DstColor),
-            ("gl_one_minus_dst_color", GlFactor::OneMinusDstColor),
-            ("gl_src_alpha", GlFactor::SrcAlpha),
-            ("gl_one_minus_src_alpha", GlFactor::OneMinusSrcAlpha),
-            ("gl_dst_alpha", GlFactor::DstAlpha),
-            ("gl_one_minus_dst_alpha", GlFactor::OneMinusDstAlpha),
-            ("gl_src_alpha_saturate", GlFactor::SrcAlphaSaturate),
-        ];
-        NAMES
-            .iter()
-            .find(|(n, _)| eq(name, n))
-            .map_or((GlFactor::One, false), |&(_, f)| (f, true))
-    }
-}
 
 /// A stage's `blend`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -656,20 +620,6 @@ pub struct Material<'a> {
     num_stages: usize,
     /// The first thing Doom would refuse (it then uses its default material).
     pub failure: Option<Failure<'a>>,
-}
-
-/// The glTF alpha mode (ASSETS.md §5).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum AlphaMode {
-    /// `OPAQUE`.
-    Opaque,
-    /// `MASK` with this cutoff.
-    Mask {
-        /// `alphaCutoff`: just above the `alphaTest` value, (⌊255·v⌋ + 0.5) / 255.
-        cutoff: f32,
-    },
-    /// `BLEND`.
-    Blend,
 }
 
 /// What a glTF material needs from a Doom 3 material.

@@ -178,15 +178,10 @@ pub struct Animations<'a> {
 }
 
 /// The names of a model's frame entries, in order.
-#[derive(Debug, Clone)]
-struct FrameNames<'a>(Frames<'a>);
+type FrameNames<'a> = core::iter::Map<Frames<'a>, fn(Frame<'a>) -> Name<'a>>;
 
-impl<'a> Iterator for FrameNames<'a> {
-    type Item = Name<'a>;
-
-    fn next(&mut self) -> Option<Name<'a>> {
-        self.0.next().map(|f| f.name())
-    }
+fn frame_name(frame: Frame<'_>) -> Name<'_> {
+    frame.name()
 }
 
 impl<'a> Iterator for Animations<'a> {
@@ -213,8 +208,9 @@ impl<'a> Mdl<'a> {
     /// # }
     /// ```
     pub fn animations(&self) -> Animations<'a> {
+        let name: fn(Frame<'a>) -> Name<'a> = frame_name;
         Animations {
-            clips: Clips::new(FrameNames(self.frames()), frame_name_base),
+            clips: Clips::new(self.frames().map(name), frame_name_base),
         }
     }
 }

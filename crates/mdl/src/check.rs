@@ -4,7 +4,7 @@
 
 use core::fmt;
 
-use idmodel_core::findings::{self, Engine, Severity};
+use idmodel_core::findings::{self, Engine, Found, Severity};
 
 use crate::raw::ALIAS_ONSEAM;
 use crate::{Flags, Mdl};
@@ -209,43 +209,20 @@ impl FindingKind {
 }
 
 /// One finding of [`Mdl::check`].
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Finding {
-    /// What was found.
-    pub kind: FindingKind,
-    /// How bad it is for the engine.
-    pub severity: Severity,
-    /// The engine it is about.
-    pub engine: Engine,
-}
+pub type Finding = Found<FindingKind>;
 
-/// Shown as `engine: severity: message` ([`findings::display`]).
-impl fmt::Display for Finding {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        findings::display(self, f)
-    }
-}
-
-impl findings::Finding for Finding {
-    fn severity(&self) -> Severity {
-        self.severity
-    }
-
-    fn engine(&self) -> Engine {
-        self.engine
-    }
-
+impl findings::Kind for FindingKind {
     fn code(&self) -> &'static str {
-        self.kind.code()
+        self.code()
     }
 
-    fn write_message(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.kind {
+    fn write_message(found: &Found<Self>, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match found.kind {
             FindingKind::TooManyVertices { count, max } => write!(
                 f,
                 "{count} vertices, more than the {max} it allows (MAXALIASVERTS); it stops with an error"
             ),
-            FindingKind::TooManyTriangles { count, max } => match self.severity {
+            FindingKind::TooManyTriangles { count, max } => match found.severity {
                 Severity::Refused => write!(
                     f,
                     "{count} triangles, more than the {max} it allows (MAXALIASTRIS); it stops with an error"
@@ -259,7 +236,7 @@ impl findings::Finding for Finding {
                 f,
                 "{count} triangles can overflow its 8192-word display-list buffer when the mesh does not form long strips (from 1171 triangles)"
             ),
-            FindingKind::TooManyPoses { count, max } => match self.severity {
+            FindingKind::TooManyPoses { count, max } => match found.severity {
                 Severity::Refused => write!(
                     f,
                     "{count} animation poses, more than the {max} it allows (MAXALIASFRAMES); it stops with an error"
@@ -275,7 +252,7 @@ impl findings::Finding for Finding {
                     "{count} skins, more than the {max} it allows; it stops with an error"
                 )
             }
-            FindingKind::SkinTooTall { height } => match self.severity {
+            FindingKind::SkinTooTall { height } => match found.severity {
                 Severity::Refused => write!(
                     f,
                     "skin height {height} is over {MAX_SKIN_HEIGHT}; it stops with an error"
@@ -294,7 +271,7 @@ impl findings::Finding for Finding {
                 entry,
                 index,
                 value,
-            } => match self.severity {
+            } => match found.severity {
                 Severity::Refused => write!(
                     f,
                     "{group} group {entry} has interval {index} = {value} (must be > 0); it stops with an error"
@@ -330,7 +307,7 @@ impl findings::Finding for Finding {
                 s,
                 t,
                 count,
-            } => match self.severity {
+            } => match found.severity {
                 Severity::Hazard => write!(
                     f,
                     "{count} texture coordinates lie outside the skin (first: vertex {vertex} at s={s}, t={t}); the software renderer reads texels out of bounds"
@@ -340,7 +317,7 @@ impl findings::Finding for Finding {
                     "{count} texture coordinates lie outside the skin (first: vertex {vertex} at s={s}, t={t}); the texture wraps"
                 ),
             },
-            FindingKind::UnterminatedFrameName { pose } => match self.severity {
+            FindingKind::UnterminatedFrameName { pose } => match found.severity {
                 Severity::Hazard => write!(
                     f,
                     "the name of pose {pose} fills all 16 bytes with no terminator; strcpy copies past the end of the name buffer"
@@ -354,7 +331,7 @@ impl findings::Finding for Finding {
                 f,
                 "synctype {value} is neither 0 (sync) nor 1 (random); it is treated as sync"
             ),
-            FindingKind::UnknownFlags { bits } => match self.engine {
+            FindingKind::UnknownFlags { bits } => match found.engine {
                 Engine::QuakeSpasm => write!(
                     f,
                     "flag bits {bits:#x} have no meaning and are dropped at load"
@@ -408,13 +385,7 @@ impl Mdl<'_> {
         if !ENGINES.contains(&engine) {
             return;
         }
-        let mut emit = |kind: FindingKind, severity: Severity| {
-            sink(Finding {
-                kind,
-                severity,
-                engine,
-            });
-        };
+        let mut emit = |kind, severity| sink(Finding::new(kind, severity, engine));
         let sw = engine == Engine::WinQuake;
         let gl = engine == Engine::GlQuake;
         let qs = engine == Engine::QuakeSpasm;

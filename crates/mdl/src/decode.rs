@@ -208,6 +208,20 @@ impl Mdl<'_> {
         }
     }
 
+    /// [`Mdl::weld_sizes`], after checking that an index slice of `indices` entries
+    /// holds the indices.
+    fn weld_sizes_for(&self, indices: usize) -> Result<WeldSizes> {
+        let sizes = self.weld_sizes();
+        if indices < sizes.indices {
+            return Err(too_small(
+                "welded mesh indices for the output slice",
+                indices,
+                sizes.indices,
+            ));
+        }
+        Ok(sizes)
+    }
+
     /// Builds the welded mesh the way QuakeSpasm does (`GL_MakeAliasModelDisplayLists_VBO`):
     /// one output vertex per (source vertex, seam side) in order of first use, where the
     /// back side is used by back-facing triangles at seam vertices. Indices keep the
@@ -238,14 +252,7 @@ impl Mdl<'_> {
         indices: &mut [u32],
         scratch: &mut [u32],
     ) -> Result<usize> {
-        let sizes = self.weld_sizes();
-        if indices.len() < sizes.indices {
-            return Err(too_small(
-                "welded mesh indices for the output slice",
-                indices.len(),
-                sizes.indices,
-            ));
-        }
+        self.weld_sizes_for(indices.len())?;
         let scratch_len = scratch.len();
         let remap_len = self.vertex_count().saturating_mul(2);
         let remap = scratch.get_mut(..remap_len).ok_or_else(|| {
@@ -346,14 +353,7 @@ impl Mdl<'_> {
             uvs,
             indices,
         } = out;
-        let sizes = self.weld_sizes();
-        if indices.len() < sizes.indices {
-            return Err(too_small(
-                "welded mesh indices for the output slice",
-                indices.len(),
-                sizes.indices,
-            ));
-        }
+        let sizes = self.weld_sizes_for(indices.len())?;
         let scratch_len = scratch.len();
         let (remap, order) = scratch
             .get_mut(..sizes.scratch)

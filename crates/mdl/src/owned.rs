@@ -270,30 +270,24 @@ fn to_i32(value: usize, what: &'static str, at: usize) -> Result<i32> {
     })
 }
 
+/// An output size past `usize`, at output offset `at`.
+fn too_big(at: usize) -> Error {
+    Error::at(
+        ErrorKind::TooMany {
+            what: "output bytes",
+            count: u64::MAX,
+            max: u64::try_from(usize::MAX).unwrap_or(u64::MAX),
+        },
+        at,
+    )
+}
+
 fn add(a: usize, b: usize, at: usize) -> Result<usize> {
-    a.checked_add(b).ok_or_else(|| {
-        Error::at(
-            ErrorKind::TooMany {
-                what: "output bytes",
-                count: u64::MAX,
-                max: u64::try_from(usize::MAX).unwrap_or(u64::MAX),
-            },
-            at,
-        )
-    })
+    a.checked_add(b).ok_or_else(|| too_big(at))
 }
 
 fn mul(a: usize, b: usize, at: usize) -> Result<usize> {
-    a.checked_mul(b).ok_or_else(|| {
-        Error::at(
-            ErrorKind::TooMany {
-                what: "output bytes",
-                count: u64::MAX,
-                max: u64::try_from(usize::MAX).unwrap_or(u64::MAX),
-            },
-            at,
-        )
-    })
+    a.checked_mul(b).ok_or_else(|| too_big(at))
 }
 
 /// The exact size [`write_into`] needs for `model`, after checking that the model can be
@@ -346,42 +340,29 @@ pub fn written_size(model: &Model) -> Result<usize> {
         to_i32(n, what, at)?;
     }
     let mut size = size_of::<raw::Header>();
+    let add_image = |size: usize, img: &[u8]| {
+        if img.len() != image {
+            return Err(bad_count(
+                "skin image bytes (must be width × height)",
+                img.len(),
+                size,
+            ));
+        }
+        add(size, image, size)
+    };
     for skin in &model.skins {
         size = add(size, 4, size)?;
         match skin {
-            SkinData::Single(img) => {
-                if img.len() != image {
-                    return Err(bad_count(
-                        "skin image bytes (must be width × height)",
-                        img.len(),
-                        size,
-                    ));
-                }
-                size = add(size, image, size)?;
-            }
+            SkinData::Single(img) => size = add_image(size, img)?,
             SkinData::Group { intervals, images } => {
-                if images.is_empty() {
-                    return Err(bad_count("skin group numskins", 0, size));
-                }
-                to_i32(images.len(), "skin group numskins", size)?;
-                if intervals.len() != images.len() {
-                    return Err(bad_count(
-                        "skin group intervals (must be one per image)",
-                        intervals.len(),
-                        size,
-                    ));
-                }
-                size = add(size, 4, size)?;
-                size = add(size, mul(4, intervals.len(), size)?, size)?;
+                let counts = (images.len(), intervals.len());
+                let what = (
+                    "skin group numskins",
+                    "skin group intervals (must be one per image)",
+                );
+                size = group_header(size, counts, what, 4)?;
                 for img in images {
-                    if img.len() != image {
-                        return Err(bad_count(
-                            "skin image bytes (must be width × height)",
-                            img.len(),
-                            size,
-                        ));
-                    }
-                    size = add(size, image, size)?;
+                    size = add_image(size, img)?;
                 }
             }
         }
@@ -427,19 +408,12 @@ pub fn written_size(model: &Model) -> Result<usize> {
             FrameData::Group {
                 intervals, poses, ..
             } => {
-                if poses.is_empty() {
-                    return Err(bad_count("frame group numframes", 0, size));
-                }
-                to_i32(poses.len(), "frame group numframes", size)?;
-                if intervals.len() != poses.len() {
-                    return Err(bad_count(
-                        "frame group intervals (must be one per pose)",
-                        intervals.len(),
-                        size,
-                    ));
-                }
-                size = add(size, 12, size)?;
-                size = add(size, mul(4, intervals.len(), size)?, size)?;
+                let counts = (poses.len(), intervals.len());
+                let what = (
+                    "frame group numframes",
+                    "frame group intervals (must be one per pose)",
+                );
+                size = group_header(size, counts, what, 12)?;
                 for p in poses {
                     check_pose(p, size)?;
                     size = add(size, pose_size, size)?;
@@ -448,6 +422,26 @@ pub fn written_size(model: &Model) -> Result<usize> {
         }
     }
     add(size, model.trailing.len(), size)
+}
+
+/// Checks the counts `(items, intervals)` of a skin or frame group starting at output
+/// offset `size` (`what` names its count field, `per` what a mismatched interval count
+/// is called) and returns the offset after its `head`-byte header and its intervals.
+fn group_header(
+    size: usize,
+    (items, intervals): (usize, usize),
+    (what, per): (&'static str, &'static str),
+    head: usize,
+) -> Result<usize> {
+    if items == 0 {
+        return Err(bad_count(what, 0, size));
+    }
+    to_i32(items, what, size)?;
+    if intervals != items {
+        return Err(bad_count(per, intervals, size));
+    }
+    let size = add(size, head, size)?;
+    add(size, mul(4, intervals, size)?, size)
 }
 
 struct Out<'b> {
@@ -578,6 +572,19 @@ pub fn write(model: &Model) -> Result<Vec<u8>> {
     Ok(buf)
 }
 
+/// A texture coordinate of the examples.
+fn tc(onseam: i32, s: i32, t: i32) -> TexCoord {
+    TexCoord { onseam, s, t }
+}
+
+/// A triangle of the examples.
+fn tri(faces_front: i32, vertices: [u32; 3]) -> Tri {
+    Tri {
+        faces_front,
+        vertices,
+    }
+}
+
 impl Model {
     /// [`write()`] as a method.
     pub fn write(&self) -> Result<Vec<u8>> {
@@ -621,27 +628,8 @@ impl Model {
             flags: Flags::default(),
             size: 8.0,
             skins: vec![SkinData::Single((0u8..16).collect())],
-            texcoords: vec![
-                TexCoord {
-                    onseam: 0,
-                    s: 0,
-                    t: 0,
-                },
-                TexCoord {
-                    onseam: 0,
-                    s: 3,
-                    t: 0,
-                },
-                TexCoord {
-                    onseam: 0,
-                    s: 0,
-                    t: 3,
-                },
-            ],
-            triangles: vec![Tri {
-                faces_front: 1,
-                vertices: [0, 1, 2],
-            }],
+            texcoords: vec![tc(0, 0, 0), tc(0, 3, 0), tc(0, 0, 3)],
+            triangles: vec![tri(1, [0, 1, 2])],
             frames: vec![FrameData::Single(pose)],
             trailing: Vec::new(),
         }
@@ -672,38 +660,8 @@ impl Model {
                     .collect(),
             },
         ];
-        m.texcoords = vec![
-            TexCoord {
-                onseam: 0x20,
-                s: 0,
-                t: 0,
-            },
-            TexCoord {
-                onseam: 0,
-                s: 3,
-                t: 0,
-            },
-            TexCoord {
-                onseam: 0,
-                s: 0,
-                t: 3,
-            },
-            TexCoord {
-                onseam: 0x20,
-                s: 0,
-                t: 3,
-            },
-        ];
-        m.triangles = vec![
-            Tri {
-                faces_front: 1,
-                vertices: [0, 1, 2],
-            },
-            Tri {
-                faces_front: 0,
-                vertices: [0, 2, 3],
-            },
-        ];
+        m.texcoords = vec![tc(0x20, 0, 0), tc(0, 3, 0), tc(0, 0, 3), tc(0x20, 0, 3)];
+        m.triangles = vec![tri(1, [0, 1, 2]), tri(0, [0, 2, 3])];
         let pose = |name: &str, k: f32| {
             let pts = [
                 [0.0, 0.0, k],

@@ -9,6 +9,11 @@ use idmodel_mdl::{Flags, FrameData, Mdl, Model, Quantizer, SeamRule, SkinData, T
 /// group of 3 images), a single frame `idle1` and a frame group `spin1`..`spin4`.
 fn sample_model() -> Model {
     let (w, h) = (16u32, 8u32);
+    let tc = |onseam, s, t| TexCoord { onseam, s, t };
+    let tri = |faces_front, vertices| Tri {
+        faces_front,
+        vertices,
+    };
     let base = |r: f32, turn: f32| -> [[f32; 3]; 5] {
         // libm, not std: the sample must have the same bytes on every platform.
         let (s, c) = (libm::sinf(turn) * r, libm::cosf(turn) * r);
@@ -69,57 +74,19 @@ fn sample_model() -> Model {
             },
         ],
         texcoords: vec![
-            TexCoord {
-                onseam: 0x20,
-                s: 0,
-                t: 7,
-            },
-            TexCoord {
-                onseam: 0,
-                s: 4,
-                t: 7,
-            },
-            TexCoord {
-                onseam: 0,
-                s: 7,
-                t: 7,
-            },
-            TexCoord {
-                onseam: 0,
-                s: 4,
-                t: 4,
-            },
-            TexCoord {
-                onseam: 0x20,
-                s: 4,
-                t: 0,
-            },
+            tc(0x20, 0, 7),
+            tc(0, 4, 7),
+            tc(0, 7, 7),
+            tc(0, 4, 4),
+            tc(0x20, 4, 0),
         ],
         triangles: vec![
-            Tri {
-                faces_front: 1,
-                vertices: [0, 4, 1],
-            },
-            Tri {
-                faces_front: 1,
-                vertices: [1, 4, 2],
-            },
-            Tri {
-                faces_front: 0,
-                vertices: [2, 4, 3],
-            },
-            Tri {
-                faces_front: 0,
-                vertices: [3, 4, 0],
-            },
-            Tri {
-                faces_front: 1,
-                vertices: [0, 1, 2],
-            },
-            Tri {
-                faces_front: 1,
-                vertices: [0, 2, 3],
-            },
+            tri(1, [0, 4, 1]),
+            tri(1, [1, 4, 2]),
+            tri(0, [2, 4, 3]),
+            tri(0, [3, 4, 0]),
+            tri(1, [0, 1, 2]),
+            tri(1, [0, 2, 3]),
         ],
         frames: vec![
             FrameData::Single(pose("idle1", 0.0)),
