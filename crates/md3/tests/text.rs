@@ -19,6 +19,24 @@ fn p(a: &str, b: &str) -> (String, String) {
     (a.into(), b.into())
 }
 
+/// The ioq3 findings of the `.skin` text `text` (for no model).
+fn skin_findings(text: &[u8]) -> Vec<idmodel_md3::SkinFinding<'_>> {
+    Skin::parse(text).unwrap().findings(None, Engine::Ioq3)
+}
+
+/// Whether `f` holds a finding of `kind`.
+fn has(f: &[idmodel_md3::SkinFinding<'_>], kind: SkinFindingKind<'_>) -> bool {
+    f.iter().any(|f| f.kind == kind)
+}
+
+/// The Quake III error of the `animation.cfg` text `text`, which must fail.
+fn q3_error(text: &str) -> idmodel_md3::TextError {
+    AnimationCfg::parse(text.as_bytes())
+        .unwrap()
+        .q3()
+        .unwrap_err()
+}
+
 #[test]
 fn skin_separators() {
     for t in [
@@ -33,12 +51,8 @@ fn skin_separators() {
 #[test]
 fn skin_space_before_comma_gives_comma_shader() {
     assert_eq!(pairs("h_head ,x"), [p("h_head", ",x")]);
-    let skin = Skin::parse(b"h_head ,x").unwrap();
-    let f = skin.findings(None, Engine::Ioq3);
-    assert!(
-        f.iter()
-            .any(|f| f.kind == SkinFindingKind::CommaShader { line: 1 })
-    );
+    let f = skin_findings(b"h_head ,x");
+    assert!(has(&f, SkinFindingKind::CommaShader { line: 1 }));
 }
 
 #[test]
@@ -57,12 +71,8 @@ fn skin_tag_with_shader_swallows_the_next_name() {
         pairs("tag_head,foo\nh_head,x.tga"),
         [p("foo", "h_head"), p(",x.tga", "")]
     );
-    let skin = Skin::parse(b"tag_head,foo\nh_head,x.tga").unwrap();
-    let f = skin.findings(None, Engine::Ioq3);
-    assert!(
-        f.iter()
-            .any(|f| f.kind == SkinFindingKind::TagSwallowsNext { line: 1 })
-    );
+    let f = skin_findings(b"tag_head,foo\nh_head,x.tga");
+    assert!(has(&f, SkinFindingKind::TagSwallowsNext { line: 1 }));
     assert!(f.iter().any(|f| matches!(
         f.kind,
         SkinFindingKind::ShaderOnNextLine {
@@ -84,13 +94,8 @@ fn skin_missing_shader_pulls_the_next_line() {
 #[test]
 fn skin_uppercase_tag_is_not_skipped() {
     assert_eq!(pairs("TAG_head,\nh,x"), [p("TAG_head", "h"), p(",x", "")]);
-    let f = Skin::parse(b"TAG_head,\nh,x")
-        .unwrap()
-        .findings(None, Engine::Ioq3);
-    assert!(
-        f.iter()
-            .any(|f| f.kind == SkinFindingKind::TagNotSkipped { line: 1 })
-    );
+    let f = skin_findings(b"TAG_head,\nh,x");
+    assert!(has(&f, SkinFindingKind::TagNotSkipped { line: 1 }));
 }
 
 #[test]
@@ -136,9 +141,7 @@ fn skin_limits_per_engine() {
 
 #[test]
 fn skin_empty_is_refused_by_the_player_code() {
-    let f = Skin::parse(b"tag_head\n")
-        .unwrap()
-        .findings(None, Engine::Ioq3);
+    let f = skin_findings(b"tag_head\n");
     assert_eq!(f[0].kind, SkinFindingKind::NoSurfaces);
     assert_eq!(f[0].severity, Severity::Refused);
 }
@@ -152,10 +155,7 @@ fn skin_against_a_model() {
     let unknown: Vec<_> = skin.unknown_surfaces(&md3).map(|e| e.line).collect();
     assert_eq!(unknown, [2, 3]);
     let f = skin.findings(Some(&md3), Engine::Ioq3);
-    assert!(
-        f.iter()
-            .any(|f| f.kind == SkinFindingKind::UnskinnedSurface { surface: 1 })
-    );
+    assert!(has(&f, SkinFindingKind::UnskinnedSurface { surface: 1 }));
 }
 
 fn entries(n: usize, first: impl Fn(usize) -> i32) -> String {
@@ -221,10 +221,7 @@ fn animcfg_numbers() {
 #[test]
 fn animcfg_stray_token_after_25_entries_fails() {
     let text = entries(25, |_| 0) + "fixedlegs\n";
-    let e = AnimationCfg::parse(text.as_bytes())
-        .unwrap()
-        .q3()
-        .unwrap_err();
+    let e = q3_error(&text);
     assert_eq!(
         e.kind,
         TextErrorKind::MissingAnimations {
@@ -238,10 +235,7 @@ fn animcfg_stray_token_after_25_entries_fails() {
 #[test]
 fn animcfg_too_few_entries() {
     let text = entries(24, |_| 0);
-    let e = AnimationCfg::parse(text.as_bytes())
-        .unwrap()
-        .q3()
-        .unwrap_err();
+    let e = q3_error(&text);
     assert_eq!(
         e.kind,
         TextErrorKind::MissingAnimations {
@@ -313,10 +307,7 @@ fn animcfg_without_numbers_hangs_vanilla() {
 #[test]
 fn animcfg_too_long_and_empty() {
     let text = " ".repeat(19_999);
-    let e = AnimationCfg::parse(text.as_bytes())
-        .unwrap()
-        .q3()
-        .unwrap_err();
+    let e = q3_error(&text);
     assert!(matches!(
         e.kind,
         TextErrorKind::TooLong {

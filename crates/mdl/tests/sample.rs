@@ -68,59 +68,24 @@ fn sample_model() -> Model {
                 images: vec![image(1), image(2), image(3)],
             },
         ],
-        texcoords: vec![
-            TexCoord {
-                onseam: 0x20,
-                s: 0,
-                t: 7,
-            },
-            TexCoord {
-                onseam: 0,
-                s: 4,
-                t: 7,
-            },
-            TexCoord {
-                onseam: 0,
-                s: 7,
-                t: 7,
-            },
-            TexCoord {
-                onseam: 0,
-                s: 4,
-                t: 4,
-            },
-            TexCoord {
-                onseam: 0x20,
-                s: 4,
-                t: 0,
-            },
-        ],
-        triangles: vec![
-            Tri {
-                faces_front: 1,
-                vertices: [0, 4, 1],
-            },
-            Tri {
-                faces_front: 1,
-                vertices: [1, 4, 2],
-            },
-            Tri {
-                faces_front: 0,
-                vertices: [2, 4, 3],
-            },
-            Tri {
-                faces_front: 0,
-                vertices: [3, 4, 0],
-            },
-            Tri {
-                faces_front: 1,
-                vertices: [0, 1, 2],
-            },
-            Tri {
-                faces_front: 1,
-                vertices: [0, 2, 3],
-            },
-        ],
+        // (onseam, s, t) of each vertex.
+        texcoords: [(0x20, 0, 7), (0, 4, 7), (0, 7, 7), (0, 4, 4), (0x20, 4, 0)]
+            .map(|(onseam, s, t)| TexCoord { onseam, s, t })
+            .to_vec(),
+        // (facesfront, vertices) of each triangle.
+        triangles: [
+            (1, [0, 4, 1]),
+            (1, [1, 4, 2]),
+            (0, [2, 4, 3]),
+            (0, [3, 4, 0]),
+            (1, [0, 1, 2]),
+            (1, [0, 2, 3]),
+        ]
+        .map(|(faces_front, vertices)| Tri {
+            faces_front,
+            vertices,
+        })
+        .to_vec(),
         frames: vec![
             FrameData::Single(pose("idle1", 0.0)),
             FrameData::Group {
