@@ -455,6 +455,12 @@ fn check_same(load: &Buffers, b: &Reused, n: usize) {
     );
 }
 
+/// A format's two loads: allocating, and into reused buffers (vertices, indices).
+type Loads = (
+    fn(&[u8]) -> Buffers,
+    fn(&[u8], &mut Reused) -> (usize, usize),
+);
+
 /// Times a format's two loads, the allocating one and the one into reused buffers `b`
 /// (after checking that they agree), and puts `load_into_bytes`, `load_ns` and
 /// `load_alloc_ns`; the allocating load's buffers.
@@ -462,10 +468,7 @@ fn time_loads(
     budget: Duration,
     bytes: &[u8],
     put: &mut impl FnMut(&str, String),
-    (load, load_into): (
-        fn(&[u8]) -> Buffers,
-        fn(&[u8], &mut Reused) -> (usize, usize),
-    ),
+    (load, load_into): Loads,
     b: &mut Reused,
 ) -> Buffers {
     let loaded = load(bytes);

@@ -301,7 +301,7 @@ fn convert_to_glb_and_gltf_validates() {
         check_scene(
             j,
             &bytes,
-            &out.file_name().unwrap().to_string_lossy().into_owned(),
+            &out.file_name().unwrap().to_string_lossy(),
             frame,
         );
         // POSITION min/max: the used vertices of the base frame, Y-up unless kept.
