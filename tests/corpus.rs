@@ -41,10 +41,11 @@ fn every_corpus_model_is_detected() {
 
 #[test]
 fn malformed_half_life_file_is_named() {
-    let Some(dir) = common::corpus_dir("malformed_half_life_file_is_named") else {
+    let Some(files) =
+        common::corpus_ext_files("malformed_half_life_file_is_named", "malformed/mdl", "mdl")
+    else {
         return;
     };
-    let files = common::files_with_ext(&dir.join("malformed/mdl"), "mdl");
     assert!(!files.is_empty());
     for path in files {
         let bytes = std::fs::read(&path).unwrap();

@@ -179,11 +179,23 @@ fn mdl_load(bytes: &[u8]) -> Buffers {
         .unwrap();
     let verts = &verts[..n];
     let pose = m.pose(0).unwrap();
+    let uvs = verts.iter().map(|v| v.uv).collect();
+    attributes(n, uvs, indices, |p, nr| {
+        pose.welded_positions_into(verts, p);
+        pose.welded_normals_into(verts, nr);
+    })
+}
+
+/// `Buffers` of `n` positions and normals written by `fill`, and `uvs` and `indices`.
+fn attributes(
+    n: usize,
+    uvs: Vec<[f32; 2]>,
+    indices: Vec<u32>,
+    fill: impl FnOnce(&mut [[f32; 3]], &mut [[f32; 3]]),
+) -> Buffers {
     let mut positions = vec![[0.0f32; 3]; n];
     let mut normals = vec![[0.0f32; 3]; n];
-    pose.welded_positions_into(verts, &mut positions);
-    pose.welded_normals_into(verts, &mut normals);
-    let uvs = verts.iter().map(|v| v.uv).collect();
+    fill(&mut positions, &mut normals);
     Buffers {
         positions,
         normals,
@@ -268,18 +280,11 @@ fn md2_load(bytes: &[u8]) -> Buffers {
         .unwrap();
     let verts = &verts[..n];
     let frame = m.frame(0).unwrap();
-    let mut positions = vec![[0.0f32; 3]; n];
-    let mut normals = vec![[0.0f32; 3]; n];
-    frame.mesh_positions_into(verts, &mut positions);
-    frame.mesh_normals_into(verts, &mut normals);
     let uvs = verts.iter().map(|v| v.uv).collect();
-    Buffers {
-        positions,
-        normals,
-        uvs,
-        indices,
-        ..Buffers::default()
-    }
+    attributes(n, uvs, indices, |p, nr| {
+        frame.mesh_positions_into(verts, p);
+        frame.mesh_normals_into(verts, nr);
+    })
 }
 
 fn md2_all(m: &Md2<'_>, out: &mut [[f32; 3]]) -> f32 {
@@ -450,6 +455,33 @@ fn check_same(load: &Buffers, b: &Reused, n: usize) {
     );
 }
 
+/// A format's two loads: allocating, and into reused buffers (vertices, indices).
+type Loads = (
+    fn(&[u8]) -> Buffers,
+    fn(&[u8], &mut Reused) -> (usize, usize),
+);
+
+/// Times a format's two loads, the allocating one and the one into reused buffers `b`
+/// (after checking that they agree), and puts `load_into_bytes`, `load_ns` and
+/// `load_alloc_ns`; the allocating load's buffers.
+fn time_loads(
+    budget: Duration,
+    bytes: &[u8],
+    put: &mut impl FnMut(&str, String),
+    (load, load_into): Loads,
+    b: &mut Reused,
+) -> Buffers {
+    let loaded = load(bytes);
+    let (nv, ni) = load_into(bytes, b);
+    check_same(&loaded, b, nv);
+    put("load_into_bytes", Reused::bytes(nv, ni).to_string());
+    let t = median_ns(budget, || load_into(black_box(bytes), b));
+    put("load_ns", format!("{t:.0}"));
+    let t = median_ns(budget, || load(bytes));
+    put("load_alloc_ns", format!("{t:.0}"));
+    loaded
+}
+
 // ---------------------------------------------------------------- main
 
 fn main() {
@@ -467,23 +499,9 @@ fn main() {
 
     let (load, parse_ns, all): (Buffers, f64, Option<(usize, f64)>) = match ext.as_str() {
         "mdl" => {
-            let load = mdl_load(bytes);
-            let parse = median_ns(budget, || Mdl::parse(bytes).unwrap().pose_count());
             let mut b = Reused::default();
-            let (nv, ni) = mdl_load_into(bytes, &mut b);
-            check_same(&load, &b, nv);
-            put("load_into_bytes", Reused::bytes(nv, ni).to_string());
-            put(
-                "load_ns",
-                format!(
-                    "{:.0}",
-                    median_ns(budget, || mdl_load_into(black_box(bytes), &mut b))
-                ),
-            );
-            put(
-                "load_alloc_ns",
-                format!("{:.0}", median_ns(budget, || mdl_load(bytes))),
-            );
+            let load = time_loads(budget, bytes, &mut put, (mdl_load, mdl_load_into), &mut b);
+            let parse = median_ns(budget, || Mdl::parse(bytes).unwrap().pose_count());
             let mut soup = Reused::default();
             put("soup_verts", mdl_soup_into(bytes, &mut soup).to_string());
             put(
@@ -514,23 +532,9 @@ fn main() {
             (load, parse, Some((out.len() * 12, t)))
         }
         "md2" => {
-            let load = md2_load(bytes);
-            let parse = median_ns(budget, || Md2::parse(bytes).unwrap().frame_count());
             let mut b = Reused::default();
-            let (nv, ni) = md2_load_into(bytes, &mut b);
-            check_same(&load, &b, nv);
-            put("load_into_bytes", Reused::bytes(nv, ni).to_string());
-            put(
-                "load_ns",
-                format!(
-                    "{:.0}",
-                    median_ns(budget, || md2_load_into(black_box(bytes), &mut b))
-                ),
-            );
-            put(
-                "load_alloc_ns",
-                format!("{:.0}", median_ns(budget, || md2_load(bytes))),
-            );
+            let load = time_loads(budget, bytes, &mut put, (md2_load, md2_load_into), &mut b);
+            let parse = median_ns(budget, || Md2::parse(bytes).unwrap().frame_count());
             let (gv, gi) = md2_load_gl_into(bytes, &mut b);
             put("gl_verts", gv.to_string());
             put("gl_bytes", Reused::bytes(gv, gi).to_string());

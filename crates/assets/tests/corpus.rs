@@ -2,12 +2,7 @@
 //! `pak0.pak`'s MDLs (skins through the pak's `gfx/palette.lmp`, fullbrights as emissive)
 //! and the OpenArena `.pk3` (the kyonshi's shaders and TGAs from inside the archive).
 // Tests may index, unwrap and compute freely: a panic here is a failed assertion.
-#![allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::arithmetic_side_effects,
-    clippy::as_conversions
-)]
+#![allow(clippy::restriction)]
 
 use idmodel_assets::textures::{Format, ModelRef, Options, resolve};
 use idmodel_assets::{Files, GameFs, Profile};

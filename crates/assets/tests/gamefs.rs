@@ -3,11 +3,11 @@
 // Test helpers may index, unwrap and do plain arithmetic: a panic is a failed assertion.
 #![allow(clippy::restriction)]
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use idmodel_assets::pak::write as pak;
 use idmodel_assets::{Files, GameFs, Profile};
+use idmodel_test_support::zip_of;
 
 /// A fresh scratch folder for one test.
 fn scratch(test: &str) -> PathBuf {
@@ -20,16 +20,6 @@ fn scratch(test: &str) -> PathBuf {
 fn put(path: &Path, bytes: &[u8]) {
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(path, bytes).unwrap();
-}
-
-fn zip_of(files: &[(&str, &[u8])]) -> Vec<u8> {
-    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-    let opts = zip::write::SimpleFileOptions::default();
-    for (name, bytes) in files {
-        w.start_file(*name, opts).unwrap();
-        w.write_all(bytes).unwrap();
-    }
-    w.finish().unwrap().into_inner()
 }
 
 fn read(fs: &GameFs, path: &str) -> Option<String> {

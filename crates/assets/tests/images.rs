@@ -1,12 +1,7 @@
 //! Every image type the engines read, made by the tests (byte builders and the `image`
 //! encoders), decoded with the engines' rules, and the hostile cases refused.
 // Tests may index, unwrap and compute freely: a panic here is a failed assertion.
-#![allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::arithmetic_side_effects,
-    clippy::as_conversions
-)]
+#![allow(clippy::restriction)]
 
 mod common;
 

@@ -54,44 +54,36 @@ fn bad_magic() {
     );
 }
 
+/// One i32 header field of the fixture set to a hostile value: `(offset, value, refusal)`,
+/// each case named in a comment (and by its offset and value when it fails).
 #[test]
-fn directory_offset_inside_header() {
-    let mut b = one().into_vec();
-    patch(&mut b, 4, 8i32);
-    assert_eq!(
-        refused(b),
-        "t.pak: directory offset 8 (offset 4) is inside the header"
-    );
-}
-
-#[test]
-fn negative_directory_length() {
-    let mut b = one().into_vec();
-    patch(&mut b, 8, -64i32);
-    assert_eq!(
-        refused(b),
-        "t.pak: negative directory length -64 (offset 8)"
-    );
-}
-
-#[test]
-fn directory_length_not_whole_entries() {
-    let mut b = one().into_vec();
-    patch(&mut b, 8, 63i32);
-    assert_eq!(
-        refused(b),
-        "t.pak: directory length 63 (offset 8) is not a multiple of 64"
-    );
-}
-
-#[test]
-fn directory_past_end() {
-    let mut b = one().into_vec();
-    patch(&mut b, 8, 128i32);
-    assert_eq!(
-        refused(b),
-        "t.pak: directory at offset 16 (128 bytes) runs past the end of the file (80 bytes)"
-    );
+fn hostile_directory_fields_are_refused() {
+    for (at, value, why) in [
+        // directory offset inside header
+        (
+            4,
+            8,
+            "t.pak: directory offset 8 (offset 4) is inside the header",
+        ),
+        // negative directory length
+        (8, -64, "t.pak: negative directory length -64 (offset 8)"),
+        // directory length not whole entries
+        (
+            8,
+            63,
+            "t.pak: directory length 63 (offset 8) is not a multiple of 64",
+        ),
+        // directory past end
+        (
+            8,
+            128,
+            "t.pak: directory at offset 16 (128 bytes) runs past the end of the file (80 bytes)",
+        ),
+    ] {
+        let mut b = one().into_vec();
+        patch(&mut b, at, value);
+        assert_eq!(refused(b), why, "offset {at} = {value}");
+    }
 }
 
 /// A pak of `n` empty entries `f0`, `f1`, ….

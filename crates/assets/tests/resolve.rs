@@ -1,13 +1,7 @@
 //! Texture resolution per format over `MemFiles` (ASSETS.md §5): what each material gets,
 //! and the one warning line when nothing is found.
 // Tests may index, unwrap and compute freely: a panic here is a failed assertion.
-#![allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::arithmetic_side_effects,
-    clippy::as_conversions,
-    clippy::panic
-)]
+#![allow(clippy::restriction)]
 
 mod common;
 

@@ -2,16 +2,7 @@
 //! samples and (with `IDMODEL_CORPUS`) every corpus model; and the argument checks.
 // Tests index, unwrap and count freely, and call the unsafe extern functions with live
 // Rust buffers (each call's SAFETY is that every pointer is a live slice and its length).
-#![allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::arithmetic_side_effects,
-    clippy::as_conversions,
-    clippy::undocumented_unsafe_blocks,
-    clippy::multiple_unsafe_ops_per_block
-)]
+#![allow(clippy::restriction)]
 
 use std::path::{Path, PathBuf};
 

@@ -6,49 +6,13 @@
 //! The corpus' `assets/openarena/kyonshi.pk3` is read in place when `IDMODEL_CORPUS` is set.
 
 // Tests may index, unwrap and compute freely: a panic here is a failed assertion.
-#![allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::arithmetic_side_effects,
-    clippy::as_conversions
-)]
+#![allow(clippy::restriction)]
 
 mod common;
 
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use common::*;
-use idmodel::md3::{Model, TagInfo, write};
-
-fn scratch(test: &str) -> PathBuf {
-    scratch_dir("idmodel-archives", test)
-}
-
-fn part(tag: &[u8], origin: [f32; 3]) -> Vec<u8> {
-    let mut m = Model::example();
-    m.surfaces[1].name = b"arm".to_vec();
-    for frame in &mut m.tags {
-        frame[0] = TagInfo {
-            name: tag.to_vec(),
-            origin,
-            axis: [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
-        };
-    }
-    write(&m).unwrap()
-}
-
-fn zip_of(files: &[(&str, Vec<u8>)]) -> Vec<u8> {
-    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-    let opts = zip::write::SimpleFileOptions::default();
-    for (name, bytes) in files {
-        w.start_file(*name, opts).unwrap();
-        w.write_all(bytes).unwrap();
-    }
-    w.finish().unwrap().into_inner()
-}
 
 /// `dir/game.pk3`: a player `models/players/p` (with a `red` skin), a loose MD3
 /// `models/mapobjects/box.md3`, a shader script and an image.
@@ -78,7 +42,8 @@ fn pk3(dir: &Path) -> PathBuf {
         ));
     }
     let path = dir.join("game.pk3");
-    std::fs::write(&path, zip_of(&files)).unwrap();
+    let entries: Vec<(&str, &[u8])> = files.iter().map(|(n, b)| (*n, b.as_slice())).collect();
+    std::fs::write(&path, zip_of(&entries)).unwrap();
     path
 }
 

@@ -10,57 +10,21 @@
 //! ten times the file it becomes. Streaming the JSON, or one buffer view per attribute
 //! for all targets, is what reaching 2× needs.
 // Tests may index, unwrap and compute freely: a panic here is a failed assertion.
-#![allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::arithmetic_side_effects,
-    clippy::as_conversions,
-    clippy::std_instead_of_core,
-    clippy::std_instead_of_alloc,
-    clippy::unreachable,
-    missing_docs
-)]
+#![allow(clippy::restriction, missing_docs)]
 
 mod common;
 
+use std::ffi::OsStr;
 use std::path::Path;
 use std::process::Command;
 
-use common::{code, idmodel, scratch_dir, stderr};
+use common::{code, convert, idmodel, one_error_line, scratch_dir, stderr};
+use idmodel::{md2, mdl};
 
-/// An MD2 of `frames` frames (the example's 4 vertices), all in one clip `run`.
-fn md2_of(frames: usize) -> Vec<u8> {
-    let mut m = idmodel::md2::Model::example();
-    let f = m.frames[1].clone();
-    m.frames = (0..frames)
-        .map(|i| {
-            let mut g = f.clone();
-            g.name = format!("run{i}").into_bytes();
-            g.translate = [0.0, 0.0, (i % 7) as f32];
-            g
-        })
-        .collect();
-    idmodel::md2::write(&m).unwrap()
-}
+#[path = "../../scene/tests/crafted/mod.rs"]
+mod crafted;
 
-/// An MDL of `frames` single frames (the example's 3 vertices), all in one clip `run`.
-fn mdl_of(frames: usize) -> Vec<u8> {
-    let mut m = idmodel::mdl::Model::example();
-    let idmodel::mdl::FrameData::Single(pose) = m.frames[0].clone() else {
-        unreachable!("the example has a single frame")
-    };
-    m.frames = (0..frames)
-        .map(|i| {
-            let mut p = pose.clone();
-            p.name = idmodel::mdl::PoseData::name_field(&format!("run{i}"));
-            p.vertices[1].v[2] = (i % 200) as u8;
-            idmodel::mdl::FrameData::Single(p)
-        })
-        .collect();
-    m.write().unwrap()
-}
+use crafted::{CASES, crafted, md2_of};
 
 /// Peak resident size in bytes of `idmodel convert model -o out`, by `/usr/bin/time`
 /// (`None` where it is missing), and whether it exited 0.
@@ -91,17 +55,8 @@ fn crafted_many_frame_files_convert_linearly_or_refuse_with_one_line() {
     let one = dir.join("one.md2");
     std::fs::write(&one, md2_of(1)).unwrap();
     let baseline = peak_rss(&one, &dir.join("one.glb"));
-    for (ext, frames) in [
-        ("md2", 2_000),
-        ("md2", 16_000),
-        ("mdl", 2_000),
-        ("mdl", 16_000),
-    ] {
-        let bytes = if ext == "md2" {
-            md2_of(frames)
-        } else {
-            mdl_of(frames)
-        };
+    for (ext, frames) in CASES {
+        let bytes = crafted(ext, frames);
         let model = dir.join(format!("f{frames}.{ext}"));
         let out = dir.join(format!("f{frames}_{ext}.glb"));
         std::fs::write(&model, &bytes).unwrap();
@@ -120,18 +75,14 @@ fn crafted_many_frame_files_convert_linearly_or_refuse_with_one_line() {
         }
 
         // Over the limit: exit 1, one line naming the file and the limit.
-        let o = idmodel(&[
-            &"convert",
-            &model,
-            &"-o",
-            &out,
-            &"--force",
-            &"--max-output",
-            &"64K",
-        ]);
-        assert_eq!(code(&o), 1, "{}", stderr(&o));
-        let err = stderr(&o);
-        assert_eq!(err.lines().count(), 1, "{err}");
+        let forced = |extra: &[&str]| {
+            let mut args: Vec<&dyn AsRef<OsStr>> =
+                vec![&"convert", &model, &"-o", &out, &"--force"];
+            args.extend(extra.iter().map(|a| a as &dyn AsRef<OsStr>));
+            idmodel(&args)
+        };
+        let o = forced(&["--max-output", "64K"]);
+        let err = one_error_line(&o);
         assert!(
             err.contains(&format!("f{frames}.{ext}: the animated output would need ")),
             "{err}"
@@ -143,20 +94,9 @@ fn crafted_many_frame_files_convert_linearly_or_refuse_with_one_line() {
 
         // The plain dense weights (frames² floats) are refused over the limit too,
         // instead of allocating them.
-        let o = idmodel(&[
-            &"convert",
-            &model,
-            &"-o",
-            &out,
-            &"--force",
-            &"--dense-weights",
-            &"--max-output",
-            &"8M",
-        ]);
+        let o = forced(&["--dense-weights", "--max-output", "8M"]);
         if frames == 16_000 {
-            assert_eq!(code(&o), 1, "{}", stderr(&o));
-            let err = stderr(&o);
-            assert_eq!(err.lines().count(), 1, "{err}");
+            let err = one_error_line(&o);
             assert!(
                 err.contains("the dense morph weights of animation 0"),
                 "{err}"
@@ -176,10 +116,8 @@ fn dense_weights_write_the_plain_form_within_the_limit() {
     std::fs::write(&model, md2_of(40)).unwrap();
     let sparse = dir.join("sparse.glb");
     let dense = dir.join("dense.glb");
-    let o = idmodel(&[&"convert", &model, &"-o", &sparse]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
-    let o = idmodel(&[&"convert", &model, &"-o", &dense, &"--dense-weights"]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    convert(&model, &sparse, &[]);
+    convert(&model, &dense, &["--dense-weights"]);
     let (s, _) = common::glb(&sparse);
     let (d, _) = common::glb(&dense);
     let output = |j: &serde_json::Value| {

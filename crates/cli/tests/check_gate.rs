@@ -1,29 +1,15 @@
 //! `idmodel check` as a CI gate: `--fail-on`, `--json` (JSON Lines), findings shared by
 //! engines printed once, folders walked with a summary, and every exit code.
 // Tests may index, unwrap and compute freely: a panic here is a failed assertion.
-#![allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::arithmetic_side_effects,
-    clippy::as_conversions,
-    clippy::std_instead_of_core,
-    clippy::std_instead_of_alloc,
-    missing_docs
-)]
+#![allow(clippy::restriction, missing_docs)]
 
 mod common;
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
-use common::{code, corpus_dir, idmodel, sample_file, scratch_dir, stderr, stdout};
+use common::{code, corpus_dir, idmodel, sample_file, scratch, stderr, stdout};
 use serde_json::Value;
-
-fn scratch(test: &str) -> PathBuf {
-    scratch_dir("idmodel-check-gate", test)
-}
 
 /// `samples/sample.md2` with the i32 at byte `at` set to `value`, written to `dir/name`.
 fn patched_md2(dir: &Path, name: &str, at: usize, value: i32) -> PathBuf {

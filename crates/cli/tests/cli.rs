@@ -11,12 +11,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use common::{code, corpus_dir, idmodel, scratch_dir, stderr, walk};
-
-/// A fresh scratch folder for one test.
-fn scratch(test: &str) -> PathBuf {
-    scratch_dir("idmodel-cli-tests", test)
-}
+use common::{code, corpus_dir, idmodel, scratch, stderr, walk};
 
 /// Exit 1 and exactly one stderr line that names `file`, with no panic text.
 fn assert_one_line_failure(o: &Output, file: &Path, what: &str) {

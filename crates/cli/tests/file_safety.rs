@@ -19,12 +19,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{code, idmodel, sample_file, scratch_dir, stderr, stdout};
-
-/// A fresh scratch folder for one test.
-fn scratch(test: &str) -> PathBuf {
-    scratch_dir("idmodel-file-safety", test)
-}
+use common::{code, convert, idmodel, sample_file, scratch, stderr, stdout};
 
 /// Copies `samples/sample.<ext>` to `dir/name`.
 fn sample_as(ext: &str, dir: &Path, name: &str) -> PathBuf {
@@ -264,8 +259,7 @@ fn obj_over_an_existing_mtl() {
     // Nothing was written: not the .obj, not the textures.
     assert_eq!(names(&dir), ["knight.mdl", "knight.mtl"]);
     // --force replaces it (the .obj refers to it by name).
-    let o = idmodel(&[&"convert", &m, &"-o", &obj, &"--force"]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    convert(&m, &obj, &["--force"]);
     assert!(std::fs::read_to_string(&mtl).unwrap().contains("newmtl"));
 }
 
@@ -358,8 +352,7 @@ fn player_side_files_and_player_files() {
     let o = idmodel(&[&"convert", &player, &"-o", &out]);
     assert_one_line(&o, 2, &[&s(&derived), "--force"]);
     assert_kept(&derived, PRECIOUS);
-    let o = idmodel(&[&"convert", &player, &"-o", &out, &"--force"]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    convert(&player, &out, &["--force"]);
     assert_eq!(&std::fs::read(&derived).unwrap()[..4], b"glTF");
     // The player's own files are inputs.
     let head = player.join("head.md3");
@@ -393,8 +386,7 @@ fn folder_onto_itself_keeps_an_unrelated_glb() {
     // Nothing written: b.glb was not made either.
     assert_eq!(names(&folder), ["a.glb", "a.mdl", "b.md2"]);
     // --force replaces it, as asked.
-    let o = idmodel(&[&"convert", &folder, &"-o", &folder, &"--force"]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    convert(&folder, &folder, &["--force"]);
     assert_eq!(names(&folder), ["a.glb", "a.mdl", "b.glb", "b.md2"]);
 }
 
@@ -405,8 +397,7 @@ fn a_batch_run_twice_needs_force() {
     std::fs::create_dir(&folder).unwrap();
     sample_as("mdl", &folder, "a.mdl");
     let out = dir.join("out");
-    let o = idmodel(&[&"convert", &folder, &"-o", &out, &"--to", &"gltf"]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    convert(&folder, &out, &["--to", "gltf"]);
     // The user edits the .bin; a second run keeps it.
     let bin = precious(&out, "a.bin");
     std::fs::remove_file(out.join("a.gltf")).unwrap();
@@ -489,8 +480,7 @@ fn the_named_output_is_replaced_atomically_and_no_temporary_file_is_left() {
     let dir = scratch("replace");
     let m = sample_as("mdl", &dir, "m.mdl");
     let out = precious(&dir, "m.glb");
-    let o = idmodel(&[&"convert", &m, &"-o", &out]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    convert(&m, &out, &[]);
     assert_eq!(&std::fs::read(&out).unwrap()[..4], b"glTF");
     let png = precious(&dir, "m.png");
     let o = idmodel(&[&"render", &m, &"-o", &png, &"--size", &"32x32"]);
@@ -501,8 +491,7 @@ fn the_named_output_is_replaced_atomically_and_no_temporary_file_is_left() {
     let target = precious(&dir, "target.glb");
     let link = dir.join("link.glb");
     std::os::unix::fs::symlink("target.glb", &link).unwrap();
-    let o = idmodel(&[&"convert", &m, &"-o", &link]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    convert(&m, &link, &[]);
     assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
     assert_eq!(&std::fs::read(&target).unwrap()[..4], b"glTF");
     assert_eq!(
@@ -557,8 +546,7 @@ fn an_interrupted_write_leaves_the_old_files() {
         }
     }
     // Without the limit the same command works.
-    let o = idmodel(&[&"convert", &m, &"-o", &gltf, &"--force"]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    convert(&m, &gltf, &["--force"]);
     assert_ne!(std::fs::read(&bin).unwrap(), PRECIOUS);
 }
 

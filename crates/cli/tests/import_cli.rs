@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{code, corpus_files, idmodel, sample_file, scratch_dir, stderr};
+use common::{code, convert, corpus_files, idmodel, sample_file, scratch_dir, stderr};
 
 #[test]
 fn md3_through_glb_and_gltf_is_byte_identical() {
@@ -20,20 +20,13 @@ fn md3_through_glb_and_gltf_is_byte_identical() {
         for (ext, keep) in [("glb", false), ("gltf", true)] {
             let mid = dir.join(format!("{i}.{ext}"));
             let back = dir.join(format!("{i}_{ext}.md3"));
-            let mut args: Vec<&dyn AsRef<std::ffi::OsStr>> =
-                vec![&"convert", f, &"-o", &mid, &"--force"];
-            if keep {
-                args.push(&"--keep-axes");
-            }
-            let o = idmodel(&args);
-            assert_eq!(code(&o), 0, "{}: {}", f.display(), stderr(&o));
-            let mut args: Vec<&dyn AsRef<std::ffi::OsStr>> =
-                vec![&"convert", &mid, &"-o", &back, &"--force"];
-            if keep {
-                args.push(&"--keep-axes");
-            }
-            let o = idmodel(&args);
-            assert_eq!(code(&o), 0, "{}: {}", mid.display(), stderr(&o));
+            let extra: &[&str] = if keep {
+                &["--force", "--keep-axes"]
+            } else {
+                &["--force"]
+            };
+            convert(f, &mid, extra);
+            convert(&mid, &back, extra);
             assert_eq!(
                 std::fs::read(&back).unwrap(),
                 std::fs::read(f).unwrap(),
@@ -48,67 +41,37 @@ fn md3_through_glb_and_gltf_is_byte_identical() {
 fn engine_limits_pass_check_for_every_target_format() {
     let dir = scratch_dir("idmodel-import-cli", "engine");
     let glb = dir.join("m.glb");
-    let o = idmodel(&[&"convert", &sample_file("md3"), &"-o", &glb, &"--force"]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
-    for engine in ["quake3", "ioq3"] {
-        let out = dir.join(format!("{engine}.md3"));
-        let o = idmodel(&[
-            &"convert",
-            &glb,
-            &"-o",
-            &out,
-            &"--engine",
-            &engine,
-            &"--force",
-        ]);
-        assert_eq!(code(&o), 0, "{}", stderr(&o));
-        let o = idmodel(&[&"check", &"--engine", &engine, &out]);
-        assert_eq!(code(&o), 0, "{engine}: {}", stderr(&o));
-    }
-    // The other Quake formats: written within the named engine's limits, and checked so.
+    convert(&sample_file("md3"), &glb, &["--force"]);
+    // MD3 for both of its engines, and the other Quake formats: written within the named
+    // engine's limits, and checked so.
     for (ext, engine) in [
+        ("md3", "quake3"),
+        ("md3", "ioq3"),
         ("md2", "quake2"),
         ("mdl", "quakespasm"),
         ("mdl", "winquake"),
     ] {
         let out = dir.join(format!("{engine}.{ext}"));
-        let o = idmodel(&[
-            &"convert",
-            &glb,
-            &"-o",
-            &out,
-            &"--engine",
-            &engine,
-            &"--force",
-        ]);
-        assert_eq!(code(&o), 0, "{ext}: {}", stderr(&o));
+        convert(&glb, &out, &["--engine", engine, "--force"]);
         let o = idmodel(&[&"check", &"--engine", &engine, &out]);
         assert_eq!(code(&o), 0, "{ext} {engine}: {}", stderr(&o));
     }
     // An engine that does not load the target format is a usage error naming the ones that do.
-    let o = idmodel(&[
-        &"convert",
-        &glb,
-        &"-o",
-        &dir.join("y.md2"),
-        &"--engine",
-        &"quake3",
-    ]);
-    assert_eq!(code(&o), 2);
-    assert!(
-        stderr(&o).contains("does not load MD2 (quake2)"),
-        "{}",
-        stderr(&o)
-    );
-    let o = idmodel(&[
-        &"convert",
-        &glb,
-        &"-o",
-        &dir.join("x.md3"),
-        &"--engine",
-        &"quake2",
-    ]);
-    assert_eq!(code(&o), 2);
+    for (out, engine, says) in [
+        ("y.md2", "quake3", "does not load MD2 (quake2)"),
+        ("x.md3", "quake2", ""),
+    ] {
+        let o = idmodel(&[
+            &"convert",
+            &glb,
+            &"-o",
+            &dir.join(out),
+            &"--engine",
+            &engine,
+        ]);
+        assert_eq!(code(&o), 2, "{out} {engine}");
+        assert!(stderr(&o).contains(says), "{}", stderr(&o));
+    }
     // Never over the input.
     let o = idmodel(&[&"convert", &glb, &"-o", &glb, &"--to", &"md3", &"--force"]);
     assert_ne!(code(&o), 0);

@@ -14,23 +14,10 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use common::{
-    assert_refused_with_offset, code, convert, convert_to_text, corpus_files, coverage, f32_at,
-    glb_json, i16_at, i32_at, idmodel, info_json, name_at, obj_vertices, sample_file, scene_json,
-    scratch_dir, stderr, stdout, strings, validate,
-};
-
-fn scratch(test: &str) -> PathBuf {
-    scratch_dir("idmodel-md2-cli", test)
-}
+use common::*;
 
 fn sample() -> PathBuf {
     sample_file("md2")
-}
-
-/// Every `.md2` under `$IDMODEL_CORPUS/md2`, or `None` (with a notice) when unset.
-fn corpus_md2(test: &str) -> Option<Vec<PathBuf>> {
-    corpus_files(test, "md2", &["md2"])
 }
 
 // ---------------------------------------------------------------------------------------
@@ -108,20 +95,6 @@ fn corner_count(b: &[u8], h: &Header) -> usize {
         .len()
 }
 
-/// Bounds of `points` as (min, max).
-fn bounds(points: impl IntoIterator<Item = [f32; 3]>) -> ([f32; 3], [f32; 3]) {
-    points.into_iter().fold(
-        ([f32::INFINITY; 3], [f32::NEG_INFINITY; 3]),
-        |(mut lo, mut hi), p| {
-            for k in 0..3 {
-                lo[k] = lo[k].min(p[k]);
-                hi[k] = hi[k].max(p[k]);
-            }
-            (lo, hi)
-        },
-    )
-}
-
 /// Bounds of the vertices of frame `f` that a triangle uses.
 fn used_bounds(b: &[u8], h: &Header, f: usize) -> ([f32; 3], [f32; 3]) {
     let pos = positions(b, h, f);
@@ -129,7 +102,7 @@ fn used_bounds(b: &[u8], h: &Header, f: usize) -> ([f32; 3], [f32; 3]) {
         .iter()
         .flat_map(|(x, _)| x.map(|i| i as usize))
         .collect();
-    bounds(used.into_iter().map(|i| pos[i]))
+    bounds(used.into_iter().map(|i| pos[i])).unwrap()
 }
 
 /// Animation ranges by frame name, written here from the rule (trailing digits, then one
@@ -153,71 +126,38 @@ fn ranges(b: &[u8], h: &Header) -> Vec<(String, usize)> {
 }
 
 fn close(a: f64, b: f32) -> bool {
-    (a - f64::from(b)).abs() <= 1e-5 * f64::from(b.abs()).max(1.0)
+    close_to(a, f64::from(b), 1e-5)
 }
 
-fn assert_close3(got: &Value, want: [f32; 3], what: &str) {
-    let got: Vec<f64> = got
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_f64().unwrap())
-        .collect();
-    assert_eq!(got.len(), 3, "{what}");
-    for k in 0..3 {
-        assert!(close(got[k], want[k]), "{what}: {got:?} != {want:?}");
-    }
+fn assert_near3(got: &Value, want: [f32; 3], what: &str) {
+    assert_close3(got, want.map(f64::from), 1e-5, what);
 }
 
 // ---------------------------------------------------------------------------------------
 
 #[test]
 fn info_json_matches_the_header_and_the_raw_vertices() {
-    let mut files = vec![sample()];
-    files.extend(corpus_md2("info").unwrap_or_default());
-    for file in &files {
-        let bytes = std::fs::read(file).unwrap();
-        let h = header(&bytes);
-        let j = info_json(file);
-        let what = file.display().to_string();
-        let keys: BTreeSet<&str> = j.as_object().unwrap().keys().map(String::as_str).collect();
-        assert_eq!(
-            keys,
-            BTreeSet::from([
-                "format",
-                "frames",
-                "vertices",
-                "triangles",
-                "skins",
-                "bounds",
-                "clips"
-            ]),
-            "{what}"
-        );
-        assert_eq!(j["format"], "md2", "{what}");
+    let keys = "format frames vertices triangles skins bounds clips";
+    each_info("md2", keys, |file, bytes, j, what| {
+        let h = header(bytes);
         assert_eq!(j["frames"], h.num_frames, "{what}");
         assert_eq!(j["vertices"], h.num_xyz, "{what}");
         assert_eq!(j["triangles"], h.num_tris, "{what}");
         assert_eq!(j["skins"], h.num_skins, "{what}");
-        let (lo, hi) = bounds(positions(&bytes, &h, 0));
-        assert_close3(&j["bounds"]["min"], lo, &what);
-        assert_close3(&j["bounds"]["max"], hi, &what);
+        let (lo, hi) = bounds(positions(bytes, &h, 0)).unwrap();
+        assert_near3(&j["bounds"]["min"], lo, what);
+        assert_near3(&j["bounds"]["max"], hi, what);
 
         // The plain form: the same counts and the MD2 details.
-        let o = idmodel(&[&"info", file]);
-        assert_eq!(code(&o), 0, "{what}");
-        let plain = stdout(&o);
-        assert!(plain.contains("Quake II MD2"), "{plain}");
-        for row in ["GL commands", "animations", "frame names", "skin size"] {
-            assert!(plain.contains(row), "{what}: no {row} in\n{plain}");
-        }
+        let rows = ["GL commands", "animations", "frame names", "skin size"];
+        let plain = info_plain(file, "Quake II MD2", &rows);
         for i in 0..h.num_skins {
-            assert!(plain.contains(&skin_name(&bytes, &h, i)), "{plain}");
+            assert!(plain.contains(&skin_name(bytes, &h, i)), "{plain}");
         }
-        for (stem, _) in ranges(&bytes, &h).iter().take(5) {
+        for (stem, _) in ranges(bytes, &h).iter().take(5) {
             assert!(plain.contains(stem.as_str()), "{what}: {stem} in\n{plain}");
         }
-    }
+    });
 }
 
 /// A copy of the sample with the i32 header field at `at` set to `value`.
@@ -233,17 +173,7 @@ fn patched_sample(dir: &Path, name: &str, at: usize, value: i32) -> PathBuf {
 fn check_exit_codes() {
     let dir = scratch("check");
     let s = sample();
-    let o = idmodel(&[&"check", &s]);
-    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
-    assert!(
-        stdout(&o).trim_end().ends_with("ok (quake2)"),
-        "{}",
-        stdout(&o)
-    );
-    let o = idmodel(&[&"check", &s, &"--engine", &"quake2"]);
-    assert_eq!(code(&o), 0);
-    let o = idmodel(&[&"check", &s, &"--engine", &"ioq3"]);
-    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert_check_ok(&s, "quake2", "quake2", "ioq3");
 
     // A skin taller than 480 (skinheight at byte 12): Quake II refuses it.
     let tall = patched_sample(&dir, "tall.md2", 12, 481);
@@ -297,7 +227,7 @@ fn check_scene(j: &Value, bytes: &[u8], what: &str, frame: Option<usize>) {
     let prims = meshes[0]["primitives"].as_array().unwrap();
     assert_eq!(prims.len(), 1, "{what}: one primitive");
     let p = &prims[0];
-    let accessor = |i: &Value| &j["accessors"][i.as_u64().unwrap() as usize];
+    let accessor = |i: &Value| accessor(j, i);
     let pos = accessor(&p["attributes"]["POSITION"]);
     assert_eq!(pos["count"], corner_count(bytes, &h), "{what}: vertices");
     assert_eq!(accessor(&p["indices"])["count"], 3 * h.num_tris, "{what}");
@@ -314,10 +244,7 @@ fn check_scene(j: &Value, bytes: &[u8], what: &str, frame: Option<usize>) {
         let names: Vec<String> = (1..h.num_frames)
             .map(|f| frame_name(bytes, &h, f))
             .collect();
-        let got = strings(&meshes[0]["extras"]["targetNames"]);
-        if names.iter().all(|n| n.is_ascii()) {
-            assert_eq!(got, names, "{what}");
-        }
+        assert_target_names(&meshes[0], &names, what);
         let want = ranges(bytes, &h);
         assert_eq!(anims, want.len(), "{what}: one clip per frame-name range");
         for (a, (stem, n)) in j["animations"].as_array().unwrap().iter().zip(&want) {
@@ -366,90 +293,49 @@ fn check_scene(j: &Value, bytes: &[u8], what: &str, frame: Option<usize>) {
 #[test]
 fn convert_to_glb_and_gltf_validates() {
     let dir = scratch("convert");
-    let s = sample();
-    let bytes = std::fs::read(&s).unwrap();
-    let h = header(&bytes);
-    let mut written = Vec::new();
-    for (name, extra) in [
-        ("anim", vec![]),
-        ("keep", vec!["--keep-axes"]),
-        ("frame3", vec!["--frame", "3"]),
-    ] {
-        for ext in ["glb", "gltf"] {
-            let out = dir.join(format!("{name}.{ext}"));
-            convert(&s, &out, &extra);
-            if ext == "gltf" {
-                assert!(dir.join(format!("{name}.bin")).exists());
-            }
-            let j = scene_json(&out);
-            let frame = (name == "frame3").then_some(3);
-            check_scene(&j, &bytes, &format!("{name}.{ext}"), frame);
-            // POSITION min/max: the used vertices of the base frame, Y-up unless kept.
-            let (lo, hi) = used_bounds(&bytes, &h, frame.unwrap_or(0));
-            let yup = |p: [f32; 3]| {
-                if name == "keep" {
-                    p
-                } else {
-                    [p[1], p[2], p[0]]
-                }
-            };
-            let prim = &j["meshes"][0]["primitives"][0];
-            let pos = &j["accessors"][prim["attributes"]["POSITION"].as_u64().unwrap() as usize];
-            assert_close3(&pos["min"], yup(lo), name);
-            assert_close3(&pos["max"], yup(hi), name);
-            written.push(out);
-        }
-    }
+    let (s, bytes, h) = read_with(sample(), header);
     // Out of range: one line, exit 1, nothing written.
-    let out = dir.join("bad.glb");
-    let o = idmodel(&[&"convert", &s, &"-o", &out, &"--frame", &"5"]);
-    assert_eq!(code(&o), 1);
-    assert!(stderr(&o).contains("frame 5 is out of range: the model has 5 frames"));
-    assert_eq!(stderr(&o).lines().count(), 1);
-    assert!(!out.exists());
-    validate(&written);
+    assert_frame_out_of_range(&s, &dir.join("bad.glb"), 5);
+    each_glb_and_gltf(&s, &dir, &["--frame", "3"], |name, out, j| {
+        let frame = (name == "frame").then_some(3);
+        check_scene(
+            j,
+            &bytes,
+            &out.file_name().unwrap().to_string_lossy(),
+            frame,
+        );
+        // POSITION min/max: the used vertices of the base frame, Y-up unless kept.
+        let (lo, hi) = used_bounds(&bytes, &h, frame.unwrap_or(0));
+        let yup = |p: [f32; 3]| {
+            if name == "keep" {
+                p
+            } else {
+                [p[1], p[2], p[0]]
+            }
+        };
+        let prim = &j["meshes"][0]["primitives"][0];
+        let pos = &j["accessors"][prim["attributes"]["POSITION"].as_u64().unwrap() as usize];
+        assert_near3(&pos["min"], yup(lo), name);
+        assert_near3(&pos["max"], yup(hi), name);
+    });
 }
 
 /// The corpus files (all but the largest, which the corpus test converts) keep their
 /// structure through `convert`: vertex, target, clip and material counts.
 #[test]
 fn corpus_scenes_have_the_md2_structure() {
-    let Some(files) = corpus_md2("scene structure") else {
-        return;
-    };
-    let dir = scratch("corpus");
-    let mut written = Vec::new();
-    for (i, file) in files.iter().enumerate() {
-        let bytes = std::fs::read(file).unwrap();
-        if bytes.len() > 1 << 20 {
-            continue;
-        }
-        let out = dir.join(format!("{i}.glb"));
-        let o = idmodel(&[&"convert", file, &"-o", &out]);
-        assert_eq!(code(&o), 0, "{}: {}", file.display(), stderr(&o));
-        check_scene(&glb_json(&out), &bytes, &file.display().to_string(), None);
-        written.push(out);
-    }
-    assert!(!written.is_empty());
-    validate(&written);
+    let converted = convert_corpus_to_glb("scene structure", "md2", 1 << 20, |file, bytes, j| {
+        check_scene(j, bytes, &file.display().to_string(), None);
+    });
+    assert_ne!(converted, Some(0));
 }
 
 #[test]
 fn convert_to_obj() {
-    let dir = scratch("obj");
-    let s = sample();
-    let bytes = std::fs::read(&s).unwrap();
-    let h = header(&bytes);
-    for (frame, keep) in [(None, false), (Some(2usize), true)] {
-        let out = dir.join(format!("f{}.obj", frame.unwrap_or(0)));
-        let text = convert_to_text(&s, &out, frame, keep);
-        let count = |tag: &str| text.lines().filter(|l| l.starts_with(tag)).count();
-        let corners = corner_count(&bytes, &h);
-        assert_eq!(count("v "), corners);
-        assert_eq!(count("vt "), corners);
-        assert_eq!(count("vn "), corners);
-        assert_eq!(count("f "), h.num_tris);
-        let (lo, hi) = bounds(obj_vertices(&text));
+    let (s, bytes, h) = read_with(sample(), header);
+    each_obj(&s, &scratch("obj"), |frame, keep, out, text| {
+        assert_obj_counts(text, corner_count(&bytes, &h), h.num_tris);
+        let (lo, hi) = bounds(obj_vertices(text)).unwrap();
         let (wlo, whi) = used_bounds(&bytes, &h, frame.unwrap_or(0));
         let yup = |p: [f32; 3]| if keep { p } else { [p[1], p[2], p[0]] };
         for k in 0..3 {
@@ -458,35 +344,21 @@ fn convert_to_obj() {
         }
         // The skin is the material, named by its game path; the skin file is not in the
         // game data, so no map_Kd names it (every map_Kd is a file written beside).
-        let mtl = std::fs::read_to_string(out.with_extension("mtl")).unwrap();
+        let mtl = mtl_beside(out);
         let skin = skin_name(&bytes, &h, 0);
         assert!(
             mtl.contains(&format!("newmtl {}", skin.replace(' ', "_"))),
             "{mtl}"
         );
-        for l in mtl.lines().filter_map(|l| l.strip_prefix("map_Kd ")) {
-            assert!(out.with_file_name(l).is_file(), "{l}: {mtl}");
-        }
         assert!(text.contains("usemtl "), "{text}");
-    }
+    });
 }
 
 #[test]
 fn render_draws_a_plausible_area() {
     let dir = scratch("render");
     let s = sample();
-    for frame in ["0", "4"] {
-        let png = dir.join(format!("{frame}.png"));
-        let o = idmodel(&[
-            &"render", &s, &"-o", &png, &"--size", &"200x150", &"--frame", &frame,
-        ]);
-        assert_eq!(code(&o), 0, "{}", stderr(&o));
-        let fraction = coverage(&png, (200, 150));
-        assert!(
-            (0.02..=0.9).contains(&fraction),
-            "frame {frame}: {fraction}"
-        );
-    }
+    assert_frames_render(&s, &dir, &["0", "4"]);
 }
 
 /// A 320 KB file whose animation would need over a gigabyte of morph targets is refused
@@ -536,8 +408,7 @@ fn morph_amplification_is_refused() {
     let err = stderr(&o);
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("--frame N"), "{err}");
-    let o = idmodel(&[&"convert", &file, &"-o", &out, &"--frame", &"7"]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    convert(&file, &out, &["--frame", "7"]);
 }
 
 /// The `vn` lines of an OBJ.
@@ -589,12 +460,7 @@ fn anm_clips_and_degenerate_normals() {
     let glb = dir.join("alien.glb");
     convert(&model, &glb, &[]);
     let g = glb_json(&glb);
-    let names: Vec<&str> = g["animations"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|a| a["name"].as_str().unwrap())
-        .collect();
+    let names = name_list(&g["animations"]);
     assert_eq!(names, ["walk", "dead"]);
     validate(&[glb]);
 

@@ -15,15 +15,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use common::{
-    assert_refused_with_offset, code, convert, convert_to_text, corpus_files, corpus_subdir,
-    coverage, f32_at, glb_json, i16_at, i32_at, idmodel, info_json, name_at, nums, obj_vertices,
-    sample_file, scene_json, scratch_dir, stderr, stdout, strings, validate,
-};
-
-fn scratch(test: &str) -> PathBuf {
-    scratch_dir("idmodel-md3-cli", test)
-}
+use common::*;
 
 fn sample() -> PathBuf {
     sample_file("md3")
@@ -32,11 +24,6 @@ fn sample() -> PathBuf {
 /// `$IDMODEL_CORPUS/md3`, or `None` (with a notice) when unset.
 fn corpus_dir(test: &str) -> Option<PathBuf> {
     corpus_subdir(test, "md3")
-}
-
-/// Every `.md3` under `$IDMODEL_CORPUS/md3`, or `None` (with a notice) when unset.
-fn corpus_md3(test: &str) -> Option<Vec<PathBuf>> {
-    corpus_files(test, "md3", &["md3"])
 }
 
 // ---------------------------------------------------------------------------------------
@@ -114,28 +101,12 @@ fn frame_name(b: &[u8], h: &Header, f: usize) -> String {
     name_at(b, h.ofs_frames + 56 * f + 40, 16)
 }
 
-/// Bounds of `points` as (min, max).
-fn bounds(points: impl IntoIterator<Item = [f32; 3]>) -> Option<([f32; 3], [f32; 3])> {
-    points.into_iter().fold(None, |acc, p| {
-        let (mut lo, mut hi) = acc.unwrap_or((p, p));
-        for k in 0..3 {
-            lo[k] = lo[k].min(p[k]);
-            hi[k] = hi[k].max(p[k]);
-        }
-        Some((lo, hi))
-    })
-}
-
 fn close(a: f64, b: f32) -> bool {
-    (a - f64::from(b)).abs() <= 1e-4 * f64::from(b.abs()).max(1.0)
+    close_to(a, f64::from(b), 1e-4)
 }
 
-fn assert_close3(got: &Value, want: [f32; 3], what: &str) {
-    let got = nums(got);
-    assert_eq!(got.len(), 3, "{what}");
-    for k in 0..3 {
-        assert!(close(got[k], want[k]), "{what}: {got:?} != {want:?}");
-    }
+fn assert_near3(got: &Value, want: [f32; 3], what: &str) {
+    assert_close3(got, want.map(f64::from), 1e-4, what);
 }
 
 /// `q · v · q⁻¹` for a glTF quaternion `[x, y, z, w]`.
@@ -156,95 +127,55 @@ fn rotate(q: &[f64], v: [f64; 3]) -> [f64; 3] {
 /// Node index by name, and each node's parent.
 fn node_graph(j: &Value) -> (BTreeMap<String, usize>, BTreeMap<usize, usize>) {
     let mut names = BTreeMap::new();
-    let mut parent = BTreeMap::new();
     for (i, n) in j["nodes"].as_array().unwrap().iter().enumerate() {
         if let Some(name) = n["name"].as_str() {
             names.entry(name.to_owned()).or_insert(i);
         }
-        for c in n
-            .get("children")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            parent.insert(c.as_u64().unwrap() as usize, i);
-        }
     }
-    (names, parent)
-}
-
-fn accessor<'a>(j: &'a Value, i: &Value) -> &'a Value {
-    &j["accessors"][i.as_u64().unwrap() as usize]
+    (names, node_parents(j))
 }
 
 // ---------------------------------------------------------------------------------------
 
 #[test]
 fn info_json_matches_the_header_and_the_raw_vertices() {
-    let mut files = vec![sample()];
-    files.extend(corpus_md3("info").unwrap_or_default());
-    for file in &files {
-        let bytes = std::fs::read(file).unwrap();
-        let h = header(&bytes);
-        let j = info_json(file);
-        let what = file.display().to_string();
-        let keys: BTreeSet<&str> = j.as_object().unwrap().keys().map(String::as_str).collect();
-        assert_eq!(
-            keys,
-            BTreeSet::from([
-                "format",
-                "frames",
-                "vertices",
-                "triangles",
-                "surfaces",
-                "tags",
-                "bounds",
-                "clips",
-                "skin_names",
-                "shaders"
-            ]),
-            "{what}"
-        );
-        assert_eq!(j["format"], "md3", "{what}");
+    let keys = "format frames vertices triangles surfaces tags bounds clips skin_names shaders";
+    each_info("md3", keys, |file, bytes, j, what| {
+        let h = header(bytes);
+        let verts: usize = h.surfaces.iter().map(|s| s.num_verts).sum();
+        let tris: usize = h.surfaces.iter().map(|s| s.num_tris).sum();
         assert_eq!(j["frames"], h.num_frames, "{what}");
         assert_eq!(j["surfaces"], h.surfaces.len(), "{what}");
         assert_eq!(j["tags"], h.num_tags, "{what}");
-        let verts: usize = h.surfaces.iter().map(|s| s.num_verts).sum();
-        let tris: usize = h.surfaces.iter().map(|s| s.num_tris).sum();
         assert_eq!(j["vertices"], verts, "{what}");
         assert_eq!(j["triangles"], tris, "{what}");
         let b = bounds(
             h.surfaces
                 .iter()
                 .filter(|s| s.num_frames > 0)
-                .flat_map(|s| positions(&bytes, s, 0)),
+                .flat_map(|s| positions(bytes, s, 0)),
         );
         match b {
             Some((lo, hi)) => {
-                assert_close3(&j["bounds"]["min"], lo, &what);
-                assert_close3(&j["bounds"]["max"], hi, &what);
+                assert_near3(&j["bounds"]["min"], lo, what);
+                assert_near3(&j["bounds"]["max"], hi, what);
             }
             None => assert!(j["bounds"].is_null(), "{what}"),
         }
 
         // The plain form: the counts and the MD3 details.
-        let o = idmodel(&[&"info", file]);
-        assert_eq!(code(&o), 0, "{what}");
-        let plain = stdout(&o);
-        assert!(plain.contains("Quake III MD3"), "{plain}");
-        for row in ["skin file", "animations", "frame names", "findings"] {
-            assert!(plain.contains(row), "{what}: no {row} in\n{plain}");
-        }
+        let rows = ["skin file", "animations", "frame names", "findings"];
+        let plain = info_plain(file, "Quake III MD3", &rows);
         for s in &h.surfaces {
             if s.name.is_ascii() {
                 assert!(plain.contains(&format!("'{}'", s.name)), "{plain}");
             }
         }
         for t in 0..h.num_tags {
-            let name = tag(&bytes, &h, 0, t).0;
+            let name = tag(bytes, &h, 0, t).0;
             assert!(plain.contains(&name), "{what}: tag {name} in\n{plain}");
         }
-    }
+    });
 }
 
 #[test]
@@ -301,17 +232,7 @@ fn check_exit_codes() {
     let dir = scratch("check");
     let clean = dir.join("clean.md3");
     std::fs::write(&clean, clean_sample()).unwrap();
-    let o = idmodel(&[&"check", &clean]);
-    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
-    assert!(
-        stdout(&o).trim_end().ends_with("ok (quake3, ioq3)"),
-        "{}",
-        stdout(&o)
-    );
-    let o = idmodel(&[&"check", &clean, &"--engine", &"ioq3"]);
-    assert_eq!(code(&o), 0);
-    let o = idmodel(&[&"check", &clean, &"--engine", &"quake2"]);
-    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert_check_ok(&clean, "quake3, ioq3", "ioq3", "quake2");
 
     // The sample itself: 'arm_l' is renamed by both engines, a warning: printed once
     // for both, exit 0 by default (--fail-on hazard) and 1 with --fail-on warning.
@@ -436,10 +357,7 @@ fn check_scene(j: &Value, bytes: &[u8], what: &str, frame: Option<usize>) {
             let names: Vec<String> = (1..h.num_frames)
                 .map(|f| frame_name(bytes, &h, f))
                 .collect();
-            let got = strings(&meshes[0]["extras"]["targetNames"]);
-            if names.iter().all(|n| n.is_ascii()) {
-                assert_eq!(got, names, "{what}");
-            }
+            assert_target_names(&meshes[0], &names, what);
         }
     }
     // Tags: one node each, children of the model's node.
@@ -464,25 +382,17 @@ fn check_scene(j: &Value, bytes: &[u8], what: &str, frame: Option<usize>) {
 #[test]
 fn convert_to_glb_and_gltf_validates() {
     let dir = scratch("convert");
-    let s = sample();
-    let bytes = std::fs::read(&s).unwrap();
-    let h = header(&bytes);
-    let mut written = Vec::new();
-    for (name, extra) in [
-        ("anim", vec![]),
-        ("keep", vec!["--keep-axes"]),
-        ("frame2", vec!["--frame", "2", "--keep-axes"]),
-    ] {
-        for ext in ["glb", "gltf"] {
-            let out = dir.join(format!("{name}.{ext}"));
-            convert(&s, &out, &extra);
-            if ext == "gltf" {
-                assert!(dir.join(format!("{name}.bin")).exists());
-            }
-            let j = scene_json(&out);
-            let frame = (name == "frame2").then_some(2);
-            let what = format!("{name}.{ext}");
-            check_scene(&j, &bytes, &what, frame);
+    let (s, bytes, h) = read_with(sample(), header);
+    // Out of range: one line, exit 1, nothing written.
+    assert_frame_out_of_range(&s, &dir.join("bad.glb"), 3);
+    each_glb_and_gltf(
+        &s,
+        &dir,
+        &["--frame", "2", "--keep-axes"],
+        |name, out, j| {
+            let frame = (name == "frame").then_some(2);
+            let what = out.file_name().unwrap().to_string_lossy().into_owned();
+            check_scene(j, &bytes, &what, frame);
             let base = frame.unwrap_or(0);
             let keep = name != "anim";
             let yup = |p: [f32; 3]| if keep { p } else { [p[1], p[2], p[0]] };
@@ -494,31 +404,26 @@ fn convert_to_glb_and_gltf_validates() {
                 .zip(&h.surfaces)
             {
                 let (lo, hi) = bounds(positions(&bytes, surf, base)).unwrap();
-                let pos = accessor(&j, &p["attributes"]["POSITION"]);
+                let pos = accessor(j, &p["attributes"]["POSITION"]);
                 let (lo, hi) = (yup(lo), yup(hi));
                 let (lo, hi) = (
                     [0, 1, 2].map(|k| lo[k].min(hi[k])),
                     [0, 1, 2].map(|k| lo[k].max(hi[k])),
                 );
-                assert_close3(&pos["min"], lo, &what);
-                assert_close3(&pos["max"], hi, &what);
+                assert_near3(&pos["min"], lo, &what);
+                assert_near3(&pos["max"], hi, &what);
             }
             // Materials: the surfaces' shader names.
-            let mats: Vec<&str> = j["materials"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|m| m["name"].as_str().unwrap())
-                .collect();
+            let mats = name_list(&j["materials"]);
             let shaders: Vec<String> = h.surfaces.iter().filter_map(|s| s.shader.clone()).collect();
             assert_eq!(mats, shaders, "{what}");
             // No image file is in the game data: no image, never a URI to a missing file.
             assert!(j.get("images").is_none(), "{what}: {}", j["images"]);
             // The tag node sits at the tag of the base frame, turned to its axes.
-            let (names, _) = node_graph(&j);
+            let (names, _) = node_graph(j);
             let (tname, origin, axis) = tag(&bytes, &h, base, 0);
             let node = &j["nodes"][names[&tname]];
-            assert_close3(&node["translation"], yup(origin), &what);
+            assert_near3(&node["translation"], yup(origin), &what);
             let q = node.get("rotation").map_or(vec![0.0, 0.0, 0.0, 1.0], nums);
             for (k, row) in axis.iter().enumerate() {
                 let mut e = [0.0f32; 3];
@@ -530,7 +435,7 @@ fn convert_to_glb_and_gltf_validates() {
                     assert!(close(got[c], want[c]), "{what}: axis {k}: {got:?} {want:?}");
                 }
             }
-            if name != "frame2" {
+            if name != "frame" {
                 // One clip of all 3 frames at the 15 fps default: weights, and the tag's
                 // translation and rotation.
                 let a = &j["animations"].as_array().unwrap()[0];
@@ -546,86 +451,47 @@ fn convert_to_glb_and_gltf_validates() {
                     BTreeSet::from(["weights", "translation", "rotation"]),
                     "{what}"
                 );
-                let input = accessor(&j, &a["samplers"][0]["input"]);
+                let input = accessor(j, &a["samplers"][0]["input"]);
                 assert_eq!(input["count"], h.num_frames, "{what}");
                 let max = input["max"][0].as_f64().unwrap();
                 assert!(close(max, (h.num_frames as f32 - 1.0) / 15.0), "{max}");
             }
-            written.push(out);
-        }
-    }
-    // Out of range: one line, exit 1, nothing written.
-    let out = dir.join("bad.glb");
-    let o = idmodel(&[&"convert", &s, &"-o", &out, &"--frame", &"3"]);
-    assert_eq!(code(&o), 1);
-    assert!(
-        stderr(&o).contains("frame 3 is out of range: the model has 3 frames"),
-        "{}",
-        stderr(&o)
+        },
     );
-    assert_eq!(stderr(&o).lines().count(), 1);
-    assert!(!out.exists());
-    validate(&written);
 }
 
 /// The corpus files keep their structure through `convert` (the corpus test converts,
 /// validates and renders every one of them too); the kyonshi legs get the cfg's clips.
 #[test]
 fn corpus_scenes_have_the_md3_structure() {
-    let Some(files) = corpus_md3("scene structure") else {
-        return;
-    };
-    let dir = scratch("corpus");
-    let mut written = Vec::new();
-    for (i, file) in files.iter().enumerate() {
-        let bytes = std::fs::read(file).unwrap();
-        let out = dir.join(format!("{i}.glb"));
-        let o = idmodel(&[&"convert", file, &"-o", &out]);
-        assert_eq!(code(&o), 0, "{}: {}", file.display(), stderr(&o));
-        let j = glb_json(&out);
-        check_scene(&j, &bytes, &file.display().to_string(), None);
+    convert_corpus_to_glb("scene structure", "md3", usize::MAX, |file, bytes, j| {
+        check_scene(j, bytes, &file.display().to_string(), None);
         if file.ends_with("oa_kyonshi/lower.md3") {
             let clips = j["animations"].as_array().unwrap();
             // 6 BOTH + 12 LEGS + LEGS_BACKCR and LEGS_BACKWALK.
             assert_eq!(clips.len(), 20);
             let walk = clips.iter().find(|c| c["name"] == "LEGS_WALK").unwrap();
-            let input = accessor(&j, &walk["samplers"][0]["input"]);
+            let input = accessor(j, &walk["samplers"][0]["input"]);
             assert_eq!(input["count"], 7);
             // 15 fps: (int)(1000 / 15) = 66 ms a frame.
             assert!(close(input["max"][0].as_f64().unwrap(), 6.0 * 0.066));
-            let mats: BTreeSet<&str> = j["materials"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|m| m["name"].as_str().unwrap())
-                .collect();
+            let mats: BTreeSet<&str> = name_list(&j["materials"]).into_iter().collect();
             assert!(
                 mats.contains("models/players/kyonshi/dress.tga"),
                 "{mats:?}"
             );
         }
-        written.push(out);
-    }
-    validate(&written);
+    });
 }
 
 #[test]
 fn convert_to_obj() {
-    let dir = scratch("obj");
-    let s = sample();
-    let bytes = std::fs::read(&s).unwrap();
-    let h = header(&bytes);
-    for (frame, keep) in [(None, false), (Some(2usize), true)] {
-        let out = dir.join(format!("f{}.obj", frame.unwrap_or(0)));
-        let text = convert_to_text(&s, &out, frame, keep);
-        let count = |tag: &str| text.lines().filter(|l| l.starts_with(tag)).count();
+    let (s, bytes, h) = read_with(sample(), header);
+    each_obj(&s, &scratch("obj"), |frame, keep, out, text| {
         let verts: usize = h.surfaces.iter().map(|s| s.num_verts).sum();
         let tris: usize = h.surfaces.iter().map(|s| s.num_tris).sum();
-        assert_eq!(count("v "), verts);
-        assert_eq!(count("vt "), verts);
-        assert_eq!(count("vn "), verts);
-        assert_eq!(count("f "), tris);
-        let (lo, hi) = bounds(obj_vertices(&text)).unwrap();
+        assert_obj_counts(text, verts, tris);
+        let (lo, hi) = bounds(obj_vertices(text)).unwrap();
         let (wlo, whi) = bounds(
             h.surfaces
                 .iter()
@@ -639,7 +505,7 @@ fn convert_to_obj() {
         }
         // The shaders' images are in no game data here: no map_Kd names a missing file
         // (every map_Kd is a file written beside), each shader is a material.
-        let mtl = std::fs::read_to_string(out.with_extension("mtl")).unwrap();
+        let mtl = mtl_beside(out);
         for surf in &h.surfaces {
             let shader = surf.shader.as_deref().unwrap();
             assert!(
@@ -647,37 +513,20 @@ fn convert_to_obj() {
                 "{mtl}"
             );
         }
-        for l in mtl.lines().filter_map(|l| l.strip_prefix("map_Kd ")) {
-            assert!(out.with_file_name(l).is_file(), "{l}: {mtl}");
-        }
-    }
+    });
 }
 
 #[test]
 fn render_draws_a_plausible_area() {
     let dir = scratch("render");
     let s = sample();
-    for frame in ["0", "2"] {
-        let png = dir.join(format!("{frame}.png"));
-        let o = idmodel(&[
-            &"render", &s, &"-o", &png, &"--size", &"200x150", &"--frame", &frame,
-        ]);
-        assert_eq!(code(&o), 0, "{}", stderr(&o));
-        let fraction = coverage(&png, (200, 150));
-        assert!(
-            (0.02..=0.9).contains(&fraction),
-            "frame {frame}: {fraction}"
-        );
-    }
+    assert_frames_render(&s, &dir, &["0", "2"]);
     // A model with tags and no surfaces is drawn as tag markers.
     let mut b = std::fs::read(&s).unwrap();
     b[84..88].copy_from_slice(&0i32.to_le_bytes());
     let tags_only = dir.join("tags.md3");
     std::fs::write(&tags_only, &b).unwrap();
-    let png = dir.join("tags.png");
-    let o = idmodel(&[&"render", &tags_only, &"-o", &png, &"--size", &"200x150"]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
-    let fraction = coverage(&png, (200, 150));
+    let fraction = render_coverage(&tags_only, &dir.join("tags.png"), &[]);
     assert!((0.005..=0.9).contains(&fraction), "tags: {fraction}");
 }
 
@@ -749,36 +598,23 @@ fn player_folders_are_assembled() {
         let j = scene_json(&out);
         check_player(&j, ext);
         // No animation.cfg: one all-frames clip per animated part.
-        let clips: Vec<&str> = j["animations"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|a| a["name"].as_str().unwrap())
-            .collect();
+        let clips = name_list(&j["animations"]);
         assert_eq!(clips, ["lower", "upper"]);
-        let mats: Vec<&str> = j["materials"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|m| m["name"].as_str().unwrap())
-            .collect();
+        let mats = name_list(&j["materials"]);
         assert!(mats.contains(&"models/head.tga"), "{mats:?}");
         written.push(out);
     }
     // An output folder gets <folder name>.glb.
     let outdir = dir.join("outdir");
-    let o = idmodel(&[&"convert", &player, &"-o", &outdir]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    convert(&player, &outdir, &[]);
     assert!(outdir.join("sampleplayer.glb").exists());
     // One frame: no clips; .obj has the three parts.
     let still = dir.join("still.glb");
-    let o = idmodel(&[&"convert", &player, &"-o", &still, &"--frame", &"1"]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    convert(&player, &still, &["--frame", "1"]);
     assert!(glb_json(&still).get("animations").is_none());
     written.push(still);
     let obj = dir.join("player.obj");
-    let o = idmodel(&[&"convert", &player, &"-o", &obj]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    convert(&player, &obj, &[]);
     let text = std::fs::read_to_string(&obj).unwrap();
     assert_eq!(text.lines().filter(|l| l.starts_with("v ")).count(), 3 * 8);
     // Without head.md3 the folder is a batch again.

@@ -11,20 +11,15 @@
 
 mod common;
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
 use common::sample_file as sample;
 use common::{
-    code, corpus_files, corpus_subdir, coverage, glb, idmodel, info_json, nums, scratch_dir,
-    stderr, stdout, validate,
+    assert_close3, bounds, close_to, code, convert, corpus_files, corpus_subdir, glb, idmodel,
+    info_json, node_parents, nums, render_coverage, scratch, stderr, stdout, validate,
 };
-
-fn scratch(test: &str) -> PathBuf {
-    scratch_dir("idmodel-md5-cli", test)
-}
 
 /// `$IDMODEL_CORPUS/md5`, or `None` (with a notice) when unset.
 fn corpus_dir(test: &str) -> Option<PathBuf> {
@@ -227,23 +222,7 @@ fn read_md5mesh(src: &[u8]) -> RawModel {
 fn doom_rotate(xyz: [f64; 3], v: [f64; 3]) -> [f64; 3] {
     let [x, y, z] = xyz;
     let w = (1.0 - (x * x + y * y + z * z)).abs().sqrt();
-    let r = [
-        [
-            1.0 - 2.0 * (y * y + z * z),
-            2.0 * (x * y - w * z),
-            2.0 * (x * z + w * y),
-        ],
-        [
-            2.0 * (x * y + w * z),
-            1.0 - 2.0 * (x * x + z * z),
-            2.0 * (y * z - w * x),
-        ],
-        [
-            2.0 * (x * z - w * y),
-            2.0 * (y * z + w * x),
-            1.0 - 2.0 * (x * x + y * y),
-        ],
-    ];
+    let r = idmodel_test_support::rotation_matrix([x, y, z, w]);
     [0, 1, 2].map(|k| r[0][k] * v[0] + r[1][k] * v[1] + r[2][k] * v[2])
 }
 
@@ -270,27 +249,12 @@ fn bind_positions(m: &RawModel) -> Vec<Vec<[f64; 3]>> {
         .collect()
 }
 
-fn bounds(points: impl IntoIterator<Item = [f64; 3]>) -> Option<([f64; 3], [f64; 3])> {
-    points.into_iter().fold(None, |acc, p| {
-        let (mut lo, mut hi) = acc.unwrap_or((p, p));
-        for k in 0..3 {
-            lo[k] = lo[k].min(p[k]);
-            hi[k] = hi[k].max(p[k]);
-        }
-        Some((lo, hi))
-    })
-}
-
 fn close(a: f64, b: f64) -> bool {
-    (a - b).abs() <= 1e-3 * b.abs().max(1.0)
+    close_to(a, b, 1e-3)
 }
 
-fn assert_close3(got: &Value, want: [f64; 3], what: &str) {
-    let got = nums(got);
-    assert_eq!(got.len(), 3, "{what}");
-    for k in 0..3 {
-        assert!(close(got[k], want[k]), "{what}: {got:?} != {want:?}");
-    }
+fn assert_near3(got: &Value, want: [f64; 3], what: &str) {
+    assert_close3(got, want, 1e-3, what);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -385,17 +349,7 @@ fn local_matrix(n: &Value) -> Mat4 {
 /// Every node's world matrix.
 fn world_matrices(j: &Value) -> Vec<Mat4> {
     let nodes = j["nodes"].as_array().unwrap();
-    let mut parent = BTreeMap::new();
-    for (i, n) in nodes.iter().enumerate() {
-        for c in n
-            .get("children")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            parent.insert(c.as_u64().unwrap() as usize, i);
-        }
-    }
+    let parent = node_parents(j);
     (0..nodes.len())
         .map(|mut i| {
             let mut m = local_matrix(&nodes[i]);
@@ -510,8 +464,8 @@ fn info_json_matches_the_text() {
                 assert!(j.get("skins").is_none() && j.get("surfaces").is_none());
                 match bounds(bind_positions(&m).into_iter().flatten()) {
                     Some((lo, hi)) => {
-                        assert_close3(&j["bounds"]["min"], lo, &what);
-                        assert_close3(&j["bounds"]["max"], hi, &what);
+                        assert_near3(&j["bounds"]["min"], lo, &what);
+                        assert_near3(&j["bounds"]["max"], hi, &what);
                     }
                     None => assert!(j["bounds"].is_null(), "{what}"),
                 }
@@ -532,8 +486,8 @@ fn info_json_matches_the_text() {
                     (Some(0), Some(0))
                 );
                 assert!(j.get("meshes").is_none(), "{what}");
-                assert_close3(&j["bounds"]["min"], lo, &what);
-                assert_close3(&j["bounds"]["max"], hi, &what);
+                assert_near3(&j["bounds"]["min"], lo, &what);
+                assert_near3(&j["bounds"]["max"], hi, &what);
             }
             _ => {
                 let mut c = Cursor::new(&src);
@@ -710,8 +664,8 @@ fn convert_to_glb_and_gltf_validates() {
     let raw = read_md5mesh(&std::fs::read(&mesh).unwrap());
     let (lo, hi) = bounds(bind_positions(&raw).into_iter().flatten()).unwrap();
     let pos = &j["accessors"][prim["attributes"]["POSITION"].as_u64().unwrap() as usize];
-    assert_close3(&pos["min"], lo, "POSITION min");
-    assert_close3(&pos["max"], hi, "POSITION max");
+    assert_near3(&pos["min"], lo, "POSITION min");
+    assert_near3(&pos["max"], hi, "POSITION max");
     // In the bind pose, glTF skinning leaves every vertex where Doom puts it.
     let skinned = gltf_skinned(&j, &bin);
     let flat: Vec<[f64; 3]> = bind_positions(&raw).into_iter().flatten().collect();
@@ -966,8 +920,7 @@ fn convert_to_obj() {
     let dir = scratch("obj");
     let (mesh, anim) = (sample("md5mesh"), sample("md5anim"));
     let obj = dir.join("m.obj");
-    let o = idmodel(&[&"convert", &mesh, &"-o", &obj, &"--keep-axes"]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    convert(&mesh, &obj, &["--keep-axes"]);
     let text = std::fs::read_to_string(&obj).unwrap();
     assert_eq!(text.lines().filter(|l| l.starts_with("f ")).count(), 16);
     assert!(text.lines().filter(|l| l.starts_with("v ")).count() >= 12);
@@ -999,8 +952,7 @@ fn convert_to_obj() {
     assert_ne!(bounds(obj_positions(&posed)).unwrap(), got);
     // The anim alone draws its bones; a camera has nothing to draw.
     let bones = dir.join("b.obj");
-    let o = idmodel(&[&"convert", &anim, &"-o", &bones]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    convert(&anim, &bones, &[]);
     let o = idmodel(&[&"convert", &sample("md5camera"), &"-o", &dir.join("c.obj")]);
     assert_eq!(code(&o), 1);
     assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
@@ -1010,28 +962,13 @@ fn convert_to_obj() {
 fn render_draws_a_plausible_area() {
     let dir = scratch("render");
     let (mesh, anim) = (sample("md5mesh"), sample("md5anim"));
-    let cases: [(&str, Vec<&dyn AsRef<std::ffi::OsStr>>, f64); 3] = [
-        ("bind", vec![&mesh], 0.02),
-        (
-            "posed",
-            vec![&mesh, &"--anim", &anim, &"--frame", &"2"],
-            0.02,
-        ),
-        ("bones", vec![&anim], 0.002),
-    ];
-    for (name, args, least) in cases {
-        let png = dir.join(format!("{name}.png"));
-        let mut all: Vec<&dyn AsRef<std::ffi::OsStr>> = vec![&"render"];
-        all.extend(args);
-        all.extend([
-            &"-o" as &dyn AsRef<std::ffi::OsStr>,
-            &png,
-            &"--size",
-            &"200x150",
-        ]);
-        let o = idmodel(&all);
-        assert_eq!(code(&o), 0, "{name}: {}", stderr(&o));
-        let fraction = coverage(&png, (200, 150));
+    let anim_arg = anim.to_str().unwrap();
+    for (name, model, extra, least) in [
+        ("bind", &mesh, &[][..], 0.02),
+        ("posed", &mesh, &["--anim", anim_arg, "--frame", "2"], 0.02),
+        ("bones", &anim, &[], 0.002),
+    ] {
+        let fraction = render_coverage(model, &dir.join(format!("{name}.png")), extra);
         assert!((least..=0.9).contains(&fraction), "{name}: {fraction}");
     }
     let o = idmodel(&[&"render", &sample("md5camera"), &"-o", &dir.join("c.png")]);

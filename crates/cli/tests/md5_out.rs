@@ -7,15 +7,9 @@
 
 mod common;
 
-use std::path::PathBuf;
-
 use common::sample_file as sample;
-use common::{code, idmodel, scratch_dir, stderr, stdout};
+use common::{code, convert, idmodel, scratch, stderr, stdout};
 use idmodel::md5::{anim, camera, mesh};
-
-fn scratch(test: &str) -> PathBuf {
-    scratch_dir("idmodel-md5-out", test)
-}
 
 #[test]
 fn a_skinned_glb_becomes_an_md5mesh_and_its_anims() {
@@ -68,11 +62,9 @@ fn a_skinned_glb_becomes_an_md5mesh_and_its_anims() {
 fn an_animated_camera_becomes_an_md5camera() {
     let dir = scratch("camera");
     let glb = dir.join("shots.glb");
-    let o = idmodel(&[&"convert", &sample("md5camera"), &"-o", &glb]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    convert(&sample("md5camera"), &glb, &[]);
     let cam = dir.join("shots.md5camera");
-    let o = idmodel(&[&"convert", &glb, &"-o", &cam]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    convert(&glb, &cam, &[]);
     let c = camera::Camera::parse(&std::fs::read(&cam).unwrap()).unwrap();
     let orig = camera::Camera::parse(&std::fs::read(sample("md5camera")).unwrap()).unwrap();
     assert_eq!(c.frames.len(), orig.frames.len());

@@ -16,8 +16,8 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use common::{
-    corpus_files, coverage, f32_at, i32_at, idmodel, info_json, name_at, sample_file, scratch_dir,
-    stderr, stdout, validate,
+    convert, corpus_files, f32_at, i32_at, idmodel, info_json, name_at, render_coverage,
+    sample_file, scratch, stderr, stdout, validate,
 };
 
 // ---------------------------------------------------------------------------------------
@@ -156,11 +156,6 @@ fn welded_count(raw: &Raw) -> usize {
 
 fn sample() -> PathBuf {
     sample_file("mdl")
-}
-
-/// A fresh scratch folder for one test.
-fn scratch(test: &str) -> PathBuf {
-    scratch_dir("idmodel-cli-mdl", test)
 }
 
 /// The corpus MDL files, or `None` (with a notice) when `IDMODEL_CORPUS` is unset.
@@ -389,14 +384,7 @@ fn check_exit_codes() {
 /// Converts `file` to `.gltf` and checks the structure against the bytes.
 fn check_gltf(file: &Path, out: &Path) {
     let raw = read_raw(&std::fs::read(file).unwrap());
-    let o = idmodel(&[&"convert", &file, &"-o", &out]);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}: {}",
-        file.display(),
-        stderr(&o)
-    );
+    convert(file, out, &[]);
     let g: Value = serde_json::from_str(&std::fs::read_to_string(out).unwrap()).unwrap();
     let what = file.display();
     let prims = g["meshes"][0]["primitives"].as_array().unwrap();
@@ -566,32 +554,16 @@ fn convert_to_obj() {
     assert_ne!(verts(&text4), verts(&text));
 }
 
-/// Renders `file` and returns the fraction of pixels that are not the background.
-fn drawn_fraction(file: &Path, png: &Path, extra: &[&str]) -> f64 {
-    let mut args: Vec<&dyn AsRef<std::ffi::OsStr>> =
-        vec![&"render", &file, &"-o", &png, &"--size", &"200x150"];
-    args.extend(extra.iter().map(|s| s as &dyn AsRef<std::ffi::OsStr>));
-    let o = idmodel(&args);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}: {}",
-        file.display(),
-        stderr(&o)
-    );
-    coverage(png, (200, 150))
-}
-
 #[test]
 fn render_draws_a_plausible_area() {
     let dir = scratch("render");
-    let f = drawn_fraction(&sample(), &dir.join("s.png"), &[]);
+    let f = render_coverage(&sample(), &dir.join("s.png"), &[]);
     assert!((0.02..=0.9).contains(&f), "sample: {f}");
-    let f = drawn_fraction(&sample(), &dir.join("s4.png"), &["--frame", "4"]);
+    let f = render_coverage(&sample(), &dir.join("s4.png"), &["--frame", "4"]);
     assert!((0.02..=0.9).contains(&f), "sample pose 4: {f}");
     if let Some(files) = corpus("render_draws_a_plausible_area") {
         for (i, file) in files.iter().enumerate() {
-            let f = drawn_fraction(file, &dir.join(format!("{i}.png")), &[]);
+            let f = render_coverage(file, &dir.join(format!("{i}.png")), &[]);
             assert!((0.002..=0.9).contains(&f), "{}: {f}", file.display());
         }
     }

@@ -5,40 +5,13 @@
 //! `$IDMODEL_CORPUS/md3/oa_kyonshi` (skipped with a notice when unset).
 
 // Tests may index, unwrap and compute freely: a panic here is a failed assertion.
-#![allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::arithmetic_side_effects,
-    clippy::as_conversions
-)]
+#![allow(clippy::restriction)]
 
 mod common;
 
 use std::path::{Path, PathBuf};
 
 use common::*;
-use idmodel::md3::{Model, TagInfo, write};
-
-fn scratch(test: &str) -> PathBuf {
-    scratch_dir("idmodel-players", test)
-}
-
-/// The example model (3 frames, frame k lifted by 2k) with its tag renamed and its
-/// surfaces named as the engine names them (`body`, `arm`: nothing for `check`).
-fn part(tag: &[u8], origin: [f32; 3]) -> Vec<u8> {
-    let mut m = Model::example();
-    m.surfaces[1].name = b"arm".to_vec();
-    for frame in &mut m.tags {
-        frame[0] = TagInfo {
-            name: tag.to_vec(),
-            origin,
-            axis: [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
-        };
-    }
-    write(&m).unwrap()
-}
 
 /// 25 entries: BOTH_* at frame 0, TORSO_* at 1 but TORSO_STAND at 2, LEGS_* written at
 /// 101 (moved back to 1) but LEGS_IDLE at 102 (frame 2).
@@ -193,13 +166,8 @@ fn render_draws_the_assembled_player_standing_idle() {
     let plain = player(&dir, "plain", false);
     let out0 = dir.join("plain.png");
     let out1 = dir.join("plain0.png");
-    for (o, extra) in [(&out0, None), (&out1, Some("0"))] {
-        let mut a: Vec<&dyn AsRef<std::ffi::OsStr>> =
-            vec![&"render", &plain, &"-o", o, &"--size", &"64x64"];
-        if let Some(f) = &extra {
-            a.extend([&"--frame" as &dyn AsRef<std::ffi::OsStr>, f]);
-        }
-        assert_eq!(run(&a).0, 0);
+    for (o, extra) in [(&out0, &[][..]), (&out1, &["--frame", "0"])] {
+        render_coverage(&plain, o, extra);
     }
     assert_eq!(std::fs::read(&out0).unwrap(), std::fs::read(&out1).unwrap());
 }
@@ -263,12 +231,7 @@ fn skins_and_clips_choose_what_convert_writes() {
     let out = dir.join("walk.glb");
     convert(&p, &out, &["--clip", "LEGS_WALK"]);
     let j = glb_json(&out);
-    let clips: Vec<&str> = j["animations"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|a| a["name"].as_str().unwrap())
-        .collect();
+    let clips = name_list(&j["animations"]);
     assert_eq!(clips, ["LEGS_WALK"]);
     // One md3 with --skin: <part>_NAME.skin beside it.
     let out = dir.join("lower_red.glb");

@@ -3,24 +3,11 @@
 //! with why, failed).
 
 // Tests may index, unwrap and compute freely: a panic here is a failed assertion.
-#![allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::arithmetic_side_effects,
-    clippy::as_conversions
-)]
+#![allow(clippy::restriction)]
 
 mod common;
 
-use std::path::PathBuf;
-
 use common::*;
-
-fn scratch(test: &str) -> PathBuf {
-    scratch_dir("idmodel-progress", test)
-}
 
 #[test]
 fn a_single_convert_prints_one_line() {

@@ -5,24 +5,13 @@
 //! own clip lists, not from the command.
 
 // Tests may index, unwrap and compute freely: a panic here is a failed assertion.
-#![allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::arithmetic_side_effects,
-    clippy::as_conversions
-)]
+#![allow(clippy::restriction)]
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use common::*;
-
-fn scratch(test: &str) -> PathBuf {
-    scratch_dir("idmodel-render-pictures", test)
-}
 
 /// An APNG read back: `acTL`'s frame count, each frame's RGBA and delay (num, den).
 struct Apng {
@@ -68,6 +57,23 @@ fn still_rgba(path: &Path) -> Vec<u8> {
 fn ok(args: &[&dyn AsRef<std::ffi::OsStr>]) {
     let o = idmodel(args);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
+}
+
+/// `render <input>... -o <out> --animate --size <size> <extra>...`, which must exit 0;
+/// the APNG written.
+fn animated(input: &[&dyn AsRef<std::ffi::OsStr>], out: &Path, size: &str, extra: &[&str]) -> Apng {
+    let mut args: Vec<&dyn AsRef<std::ffi::OsStr>> = vec![&"render"];
+    args.extend_from_slice(input);
+    args.extend([
+        &"-o" as &dyn AsRef<std::ffi::OsStr>,
+        &out,
+        &"--animate",
+        &"--size",
+        &size,
+    ]);
+    args.extend(extra.iter().map(|a| a as &dyn AsRef<std::ffi::OsStr>));
+    ok(&args);
+    read_apng(out)
 }
 
 /// The longest clip of the sample MD2 (name, frame count), from `idmodel-md2` itself.
@@ -121,16 +127,7 @@ fn animation_of_the_whole_model_has_every_frame() {
     let frames = idmodel::md2::Md2::parse(&bytes).unwrap().frames().len();
     let out = dir.join("all.png");
     let model = sample_file("md2");
-    ok(&[
-        &"render",
-        &model,
-        &"-o",
-        &out,
-        &"--animate",
-        &"--size",
-        &"40x40",
-    ]);
-    let apng = read_apng(&out);
+    let apng = animated(&[&model], &out, "40x40", &[]);
     assert_eq!(apng.frames_declared as usize, frames);
 }
 

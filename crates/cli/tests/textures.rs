@@ -3,20 +3,13 @@
 //! validator with 0 errors and 0 warnings, `.gltf` images are written beside it, and
 //! `render` draws the textures' colours. Prints the count the README quotes.
 // Tests may index, unwrap and compute freely: a panic here is a failed assertion.
-#![allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::arithmetic_side_effects,
-    clippy::as_conversions,
-    clippy::panic,
-    clippy::expect_used
-)]
+#![allow(clippy::restriction)]
 
 mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{corpus_dir, glb_json, idmodel, scratch_dir, stderr, validate};
+use common::{corpus_dir, corpus_subdir, glb_json, idmodel, scratch_dir, stderr, validate};
 use serde_json::Value;
 
 /// (textured primitives, primitives) of a glTF document.
@@ -51,9 +44,7 @@ fn convert(model: &Path, out: &Path) -> String {
 
 #[test]
 fn corpus_assets_are_textured_and_validate() {
-    let Some(assets) =
-        corpus_dir("corpus_assets_are_textured_and_validate").map(|c| c.join("assets"))
-    else {
+    let Some(assets) = corpus_subdir("corpus_assets_are_textured_and_validate", "assets") else {
         return;
     };
     let dir = scratch_dir("textures", "corpus");
@@ -154,9 +145,7 @@ fn corpus_assets_are_textured_and_validate() {
 /// The validator's full report must hold no warning either (`validate` checks errors).
 #[test]
 fn textured_glbs_have_no_validator_warnings() {
-    let Some(assets) =
-        corpus_dir("textured_glbs_have_no_validator_warnings").map(|c| c.join("assets"))
-    else {
+    let Some(assets) = corpus_subdir("textured_glbs_have_no_validator_warnings", "assets") else {
         return;
     };
     let Some(script) = common::validator() else {
@@ -198,8 +187,7 @@ fn textured_glbs_have_no_validator_warnings() {
 /// the untextured picture (`--no-textures`) is grey only.
 #[test]
 fn render_draws_the_texture_colours() {
-    let Some(assets) = corpus_dir("render_draws_the_texture_colours").map(|c| c.join("assets"))
-    else {
+    let Some(assets) = corpus_subdir("render_draws_the_texture_colours", "assets") else {
         return;
     };
     let dir = scratch_dir("textures", "render");

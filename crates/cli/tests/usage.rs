@@ -2,29 +2,14 @@
 //! folder converted to `x.glb` are usage errors; help lists every command; shell
 //! completions and man pages are generated.
 // Tests may index, unwrap and compute freely: a panic here is a failed assertion.
-#![allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::arithmetic_side_effects,
-    clippy::as_conversions,
-    clippy::std_instead_of_core,
-    clippy::std_instead_of_alloc,
-    missing_docs
-)]
+#![allow(clippy::restriction, missing_docs)]
 
 mod common;
 
 use std::ffi::OsStr;
-use std::path::PathBuf;
 use std::process::Output;
 
-use common::{code, idmodel, sample_file, scratch_dir, stderr, stdout};
-
-fn scratch(test: &str) -> PathBuf {
-    scratch_dir("idmodel-usage", test)
-}
+use common::{code, convert, idmodel, sample_file, scratch, stderr, stdout};
 
 /// Exit 2, nothing on stdout, and exactly two stderr lines: `idmodel: …` containing
 /// `what`, then `usage: idmodel <hint> … (more: … --help)`.
@@ -97,22 +82,15 @@ fn anim_needs_an_md5mesh() {
     std::fs::copy(sample_file("mdl"), &model).unwrap();
     let anim = sample_file("md5anim");
     let glb = dir.join("x.glb");
-    let o = idmodel(&[&"convert", &model, &"-o", &glb, &"--anim", &anim]);
-    assert_usage(
-        &o,
-        "idmodel convert ",
-        "--anim applies only to a Doom 3 md5mesh",
-    );
-    assert!(stderr(&o).contains("Quake MDL") || stderr(&o).contains("MDL"));
-    assert!(!glb.exists());
-    let png = dir.join("x.png");
-    let o = idmodel(&[&"render", &model, &"-o", &png, &"--anim", &anim]);
-    assert_usage(
-        &o,
-        "idmodel render ",
-        "--anim applies only to a Doom 3 md5mesh",
-    );
-    assert!(!png.exists());
+    for (command, out) in [("convert", &glb), ("render", &dir.join("x.png"))] {
+        let o = idmodel(&[&command, &model, &"-o", out, &"--anim", &anim]);
+        let hint = format!("idmodel {command} ");
+        assert_usage(&o, &hint, "--anim applies only to a Doom 3 md5mesh");
+        if command == "convert" {
+            assert!(stderr(&o).contains("Quake MDL") || stderr(&o).contains("MDL"));
+        }
+        assert!(!out.exists(), "{command}");
+    }
     // An md5mesh takes it.
     let mesh = sample_file("md5mesh");
     let o = idmodel(&[&"convert", &mesh, &"-o", &glb, &"--anim", &anim]);
@@ -133,8 +111,7 @@ fn a_folder_is_not_converted_into_a_model_file() {
     }
     // A folder name without a model extension is fine.
     let out = dir.join("out");
-    let o = idmodel(&[&"convert", &input, &"-o", &out]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    convert(&input, &out, &[]);
     assert!(out.join("a.glb").is_file());
 }
 

@@ -10,10 +10,13 @@ use idmodel_md2::{Anm, Md2};
 
 #[test]
 fn every_corpus_anm_parses_and_fits_its_model() {
-    let Some(dir) = common::corpus_dir("every_corpus_anm_parses_and_fits_its_model") else {
+    let Some(files) = common::corpus_ext_files(
+        "every_corpus_anm_parses_and_fits_its_model",
+        "assets",
+        "anm",
+    ) else {
         return;
     };
-    let files = common::files_with_ext(&dir.join("assets"), "anm");
     assert!(
         files.len() >= 6,
         "expected the UFO:AI .anm files, found {}",

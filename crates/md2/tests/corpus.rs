@@ -366,7 +366,7 @@ fn corpus_findings_are_the_expected_ones() {
             unmatched: 1
         }));
     // The id-style exports agree: GL commands and triangle list draw the same mesh.
-    for name in ID_STYLE.into_iter().chain(["head05.md2"]) {
+    for name in ID_TOOLS.iter().chain(&["head05.md2"]) {
         let bytes = std::fs::read(dir.join("md2").join(name)).unwrap();
         let md2 = Md2::parse_strict(&bytes).unwrap();
         assert!(md2.findings(Engine::Quake2).is_empty(), "{name}");
@@ -386,6 +386,15 @@ fn corpus_findings_are_the_expected_ones() {
             && f.severity == Severity::Refused
     ));
 }
+
+/// The corpus files made by id-style tools (qdata's BuildGlCmds).
+const ID_TOOLS: [&str; 5] = [
+    "faerie.md2",
+    "sydney.md2",
+    "horse.md2",
+    "flag.md2",
+    "dolphin.md2",
+];
 
 #[test]
 fn corpus_models_round_trip_through_the_writer() {
@@ -429,15 +438,6 @@ fn malformed_zero_numvertices_is_refused_cleanly() {
     assert_eq!(e.offset(), 24);
 }
 
-/// Corpus models made by id-style tools (qdata's `BuildGlCmds`).
-const ID_STYLE: [&str; 5] = [
-    "faerie.md2",
-    "sydney.md2",
-    "horse.md2",
-    "flag.md2",
-    "dolphin.md2",
-];
-
 #[test]
 fn generated_gl_commands_match_quake2_tools_word_for_word() {
     let Some(dir) = common::corpus_dir("generated_gl_commands_match_quake2_tools_word_for_word")
@@ -446,7 +446,7 @@ fn generated_gl_commands_match_quake2_tools_word_for_word() {
     };
     // These five were made by id-style tools (qdata's BuildGlCmds): the writer's strips and
     // fans, and the (s + 0.5) / width float bits, reproduce their command lists exactly.
-    for name in ID_STYLE {
+    for name in ID_TOOLS {
         let bytes = std::fs::read(dir.join("md2").join(name)).unwrap();
         let md2 = Md2::parse(&bytes).unwrap();
         let words: Vec<i32> = md2

@@ -118,13 +118,49 @@ impl Fx {
         b.into_vec()
     }
 
+    /// The valid file with `change` made to it.
+    fn with(change: impl FnOnce(&mut Self)) -> Self {
+        let mut fx = Self::valid();
+        change(&mut fx);
+        fx
+    }
+
     fn err(&self) -> idmodel_md2::Error {
         Md2::parse(&self.build()).unwrap_err()
+    }
+
+    /// The error the GL commands were set aside with (the file itself parses).
+    fn gl_err(&self) -> idmodel_md2::Error {
+        Md2::parse(&self.build())
+            .unwrap()
+            .gl_commands_error()
+            .unwrap()
     }
 
     fn findings(&self) -> Vec<idmodel_md2::Finding> {
         Md2::parse(&self.build()).unwrap().findings(Engine::Quake2)
     }
+}
+
+/// `ErrorKind::BadCount` of `what`.
+fn bad_count(what: &'static str, value: i64) -> ErrorKind {
+    ErrorKind::BadCount { what, value }
+}
+
+/// `ErrorKind::BadOffset` of `what`.
+fn bad_offset(what: &'static str, value: i64) -> ErrorKind {
+    ErrorKind::BadOffset { what, value }
+}
+
+/// `ErrorKind::IndexOutOfRange` of `what`.
+fn out_of_range(what: &'static str, index: i64, len: u64) -> ErrorKind {
+    ErrorKind::IndexOutOfRange { what, index, len }
+}
+
+/// `e` is of `kind`, at byte `at`.
+fn assert_error(e: &idmodel_md2::Error, kind: ErrorKind, at: i32) {
+    assert_eq!(e.kind(), kind, "{e}");
+    assert_eq!(e.offset(), u64::try_from(at).unwrap(), "{e}");
 }
 
 #[test]
@@ -172,8 +208,7 @@ fn bad_magic_and_md3_magic() {
 
 #[test]
 fn wrong_version() {
-    let mut fx = Fx::valid();
-    fx.version = 15;
+    let fx = Fx::with(|fx| fx.version = 15);
     let e = fx.err();
     assert_eq!(e.kind(), ErrorKind::UnsupportedVersion(15));
     assert_eq!(e.offset(), 4);
@@ -209,31 +244,21 @@ fn zero_vertices_st_triangles_frames() {
 
 #[test]
 fn negative_frame_count() {
-    let mut fx = Fx::valid();
-    fx.num_frames = -1;
-    assert_eq!(
-        fx.err().kind(),
-        ErrorKind::BadCount {
-            what: "num_frames",
-            value: -1
-        }
-    );
+    let fx = Fx::with(|fx| fx.num_frames = -1);
+    assert_eq!(fx.err().kind(), bad_count("num_frames", -1));
 }
 
 #[test]
 fn negative_skin_and_glcmd_counts() {
-    let mut fx = Fx::valid();
-    fx.num_skins = -2;
+    let fx = Fx::with(|fx| fx.num_skins = -2);
     assert_eq!(fx.err().offset(), 20);
-    let mut fx = Fx::valid();
-    fx.num_glcmds = i32::MIN;
+    let fx = Fx::with(|fx| fx.num_glcmds = i32::MIN);
     assert_eq!(fx.err().offset(), 36);
 }
 
 #[test]
 fn framesize_below_natural() {
-    let mut fx = Fx::valid();
-    fx.framesize = 40 + 3 * 4 - 1;
+    let fx = Fx::with(|fx| fx.framesize = 40 + 3 * 4 - 1);
     let e = fx.err();
     assert!(matches!(e.kind(), ErrorKind::BadValue { value: 51, .. }));
     assert_eq!(e.offset(), 16);
@@ -241,30 +266,16 @@ fn framesize_below_natural() {
 
 #[test]
 fn offset_past_end() {
-    let mut fx = Fx::valid();
-    fx.ofs_frames = 100_000;
+    let fx = Fx::with(|fx| fx.ofs_frames = 100_000);
     let e = fx.err();
-    assert_eq!(
-        e.kind(),
-        ErrorKind::BadOffset {
-            what: "ofs_frames",
-            value: 100_000
-        }
-    );
+    assert_eq!(e.kind(), bad_offset("ofs_frames", 100_000));
     assert_eq!(e.offset(), 56);
 }
 
 #[test]
 fn negative_offset() {
-    let mut fx = Fx::valid();
-    fx.ofs_st = -4;
-    assert_eq!(
-        fx.err().kind(),
-        ErrorKind::BadOffset {
-            what: "ofs_st",
-            value: -4
-        }
-    );
+    let fx = Fx::with(|fx| fx.ofs_st = -4);
+    assert_eq!(fx.err().kind(), bad_offset("ofs_st", -4));
 }
 
 #[test]
@@ -278,32 +289,18 @@ fn frames_run_past_end() {
     assert!(matches!(fx.err().kind(), ErrorKind::Truncated { .. }));
 }
 
-/// Asserts that `e` is an `IndexOutOfRange` of `what` (`index`, `len`) at byte `offset`.
-fn assert_index_error(
-    e: &idmodel_md2::Error,
-    what: &'static str,
-    index: i64,
-    len: u64,
-    offset: i32,
-) {
-    assert_eq!(e.kind(), ErrorKind::IndexOutOfRange { what, index, len });
-    assert_eq!(e.offset(), u64::try_from(offset).unwrap());
-}
-
 #[test]
 fn triangle_vertex_index_out_of_range() {
-    let mut fx = Fx::valid();
-    fx.tri[1] = 3;
+    let fx = Fx::with(|fx| fx.tri[1] = 3);
     let e = fx.err();
-    assert_index_error(&e, "triangle index_xyz", 3, 3, OFS_TRIS + 2);
+    assert_error(&e, out_of_range("triangle index_xyz", 3, 3), OFS_TRIS + 2);
 }
 
 #[test]
 fn triangle_negative_st_index() {
-    let mut fx = Fx::valid();
-    fx.tri[5] = -1;
+    let fx = Fx::with(|fx| fx.tri[5] = -1);
     let e = fx.err();
-    assert_index_error(&e, "triangle index_st", -1, 3, OFS_TRIS + 10);
+    assert_error(&e, out_of_range("triangle index_st", -1, 3), OFS_TRIS + 10);
 }
 
 #[test]
@@ -327,39 +324,10 @@ fn gl_command_without_terminator_is_set_aside() {
     ) && f.severity == Severity::Hazard));
 }
 
-/// `parse` does not walk the GL commands (issue #19): a list whose every word is bad
-/// still parses, and the checked accessor gives the error `check` and `parse_strict` give.
-#[test]
-fn gl_commands_checked_when_asked_for() {
-    let mut fx = Fx::valid();
-    fx.glcmds[0] = -4; // a fan of 4 needs 12 words, 10 remain
-    let bytes = fx.build();
-    let md2 = Md2::parse(&bytes).unwrap();
-    let e = md2.gl_commands_checked().unwrap_err();
-    assert_eq!(md2.gl_commands_error(), Some(e));
-    assert_eq!(Md2::parse_strict(&bytes).unwrap_err(), e);
-    assert_eq!((md2.gl_vertex_count(), md2.gl_triangle_count()), (0, 0));
-    assert!(md2.findings(Engine::Quake2).iter().any(|f| matches!(
-        f.kind,
-        FindingKind::GlCommandsInvalid { error, .. } if error == e
-    )));
-
-    let good = Fx::valid().build();
-    let md2 = Md2::parse(&good).unwrap();
-    let checked: Vec<_> = md2.gl_commands_checked().unwrap().collect();
-    assert!(!checked.is_empty());
-    assert_eq!(checked.len(), md2.gl_commands().count());
-    assert_eq!(md2.gl_commands_error(), None);
-}
-
 #[test]
 fn gl_command_overruns_num_glcmds() {
-    let mut fx = Fx::valid();
-    fx.glcmds[0] = -4; // a fan of 4 needs 12 words, 10 remain
-    let e = Md2::parse(&fx.build())
-        .unwrap()
-        .gl_commands_error()
-        .unwrap();
+    let fx = Fx::with(|fx| fx.glcmds[0] = -4); // a fan of 4 needs 12 words, 10 remain
+    let e = fx.gl_err();
     assert_eq!(
         e.kind(),
         ErrorKind::Truncated {
@@ -371,8 +339,7 @@ fn gl_command_overruns_num_glcmds() {
 
 #[test]
 fn gl_command_count_i32_min() {
-    let mut fx = Fx::valid();
-    fx.glcmds[0] = i32::MIN;
+    let fx = Fx::with(|fx| fx.glcmds[0] = i32::MIN);
     let md2_bytes = fx.build();
     let md2 = Md2::parse(&md2_bytes).unwrap();
     assert!(matches!(
@@ -383,13 +350,13 @@ fn gl_command_count_i32_min() {
 
 #[test]
 fn gl_command_vertex_index_out_of_range() {
-    let mut fx = Fx::valid();
-    fx.glcmds[9] = 3; // third vertex's index
-    let e = Md2::parse(&fx.build())
-        .unwrap()
-        .gl_commands_error()
-        .unwrap();
-    assert_index_error(&e, "GL command vertex index", 3, 3, OFS_GLCMDS + 36);
+    let fx = Fx::with(|fx| fx.glcmds[9] = 3); // third vertex's index
+    let e = fx.gl_err();
+    assert_error(
+        &e,
+        out_of_range("GL command vertex index", 3, 3),
+        OFS_GLCMDS + 36,
+    );
 }
 
 #[test]
@@ -468,8 +435,7 @@ fn too_many_vertices_is_refused_by_quake2() {
 
 #[test]
 fn skin_taller_than_480() {
-    let mut fx = Fx::valid();
-    fx.skinheight = 481;
+    let fx = Fx::with(|fx| fx.skinheight = 481);
     let found = fx.findings();
     assert_eq!(found.len(), 1);
     assert_eq!(found[0].kind, FindingKind::SkinTooTall { height: 481 });
@@ -484,8 +450,7 @@ fn skin_taller_than_480() {
 
 #[test]
 fn non_positive_skin_size() {
-    let mut fx = Fx::valid();
-    fx.skinwidth = 0;
+    let fx = Fx::with(|fx| fx.skinwidth = 0);
     let found = fx.findings();
     assert!(found.iter().any(|f| f.kind
         == FindingKind::BadSkinSize {
@@ -522,8 +487,7 @@ fn unterminated_skin_name() {
 
 #[test]
 fn normal_index_past_table() {
-    let mut fx = Fx::valid();
-    fx.lightnormal = 200;
+    let fx = Fx::with(|fx| fx.lightnormal = 200);
     let found = fx.findings();
     assert_eq!(
         found[0].kind,
@@ -562,8 +526,7 @@ fn gl_commands_disagree_with_triangles() {
 
 #[test]
 fn block_past_ofs_end() {
-    let mut fx = Fx::valid();
-    fx.ofs_end = Some(OFS_FRAMES);
+    let fx = Fx::with(|fx| fx.ofs_end = Some(OFS_FRAMES));
     let found = fx.findings();
     assert!(found.iter().any(|f| matches!(
         f.kind,
@@ -576,8 +539,7 @@ fn block_past_ofs_end() {
 
 #[test]
 fn ofs_end_over_the_model_hunk() {
-    let mut fx = Fx::valid();
-    fx.ofs_end = Some(0x20_0001);
+    let fx = Fx::with(|fx| fx.ofs_end = Some(0x20_0001));
     let found = fx.findings();
     assert!(found.iter().any(
         |f| f.kind == FindingKind::HunkOverflow { ofs_end: 0x20_0001 }
@@ -616,8 +578,7 @@ fn profile_names_round_trip() {
     // Quake III is an engine, but not one that loads MD2: it finds nothing.
     let quake3 = Engine::from_name("quake3").unwrap();
     assert!(!idmodel_md2::ENGINES.contains(&quake3));
-    let mut fx = Fx::valid();
-    fx.skinheight = 481;
+    let fx = Fx::with(|fx| fx.skinheight = 481);
     let tall = fx.build();
     let md2 = Md2::parse(&tall).unwrap();
     assert!(!md2.findings(Engine::Quake2).is_empty());

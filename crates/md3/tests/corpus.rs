@@ -13,102 +13,27 @@ use idmodel_md3::{
     Gender, LodRule, LodSet, Md3, Model, NormalDecode, Skin, lod_name, write,
 };
 
-/// file, frames, tag names (frame 0), surfaces, total verts, total triangles (SOURCES.md).
-type Survey = (
-    &'static str,
-    usize,
-    &'static [&'static str],
-    usize,
-    usize,
-    usize,
-);
-const SURVEY: &[Survey] = &[
-    ("blaster_hand.md3", 15, &["tag_weapon"], 0, 0, 0),
-    (
-        "chaingun_thirdperson.md3",
-        1,
-        &["tag_flash", "tag_weapon"],
-        5,
-        3317,
-        2517,
-    ),
-    ("ckit_vwep.md3", 1, &[], 3, 965, 873),
-    ("cube2_armor_tris.md3", 1, &[], 1, 333, 380),
-    ("eggpod.md3", 77, &[], 4, 415, 471),
-    ("european_fnt_v2.md3", 1, &[], 5, 703, 678),
-    ("grass.md3", 1, &[], 1, 8, 4),
-    ("kamboom2.md3", 1, &[], 24, 408, 204),
-    ("level1_vwep_hand.md3", 1, &["tag_weapon"], 0, 0, 0),
-    (
-        "nailgun.md3",
-        1,
-        &["tag_flash", "tag_flash.001"],
-        2,
-        1027,
-        775,
-    ),
-    ("oa_kyonshi/head.md3", 1, &[], 4, 602, 880),
-    ("oa_kyonshi/head_1.md3", 1, &[], 4, 485, 688),
-    ("oa_kyonshi/head_2.md3", 1, &[], 4, 284, 348),
-    ("oa_kyonshi/lower.md3", 210, &["tag_torso"], 3, 390, 532),
-    ("oa_kyonshi/lower_1.md3", 210, &["tag_torso"], 3, 306, 402),
-    ("oa_kyonshi/lower_2.md3", 210, &["tag_torso"], 3, 190, 227),
-    (
-        "oa_kyonshi/upper.md3",
-        182,
-        &["tag_head", "tag_weapon"],
-        3,
-        785,
-        1118,
-    ),
-    (
-        "oa_kyonshi/upper_1.md3",
-        182,
-        &["tag_head", "tag_weapon"],
-        3,
-        615,
-        831,
-    ),
-    (
-        "oa_kyonshi/upper_2.md3",
-        182,
-        &["tag_head", "tag_weapon"],
-        3,
-        474,
-        595,
-    ),
-    ("reactor.md3", 49, &[], 6, 725, 664),
-    (
-        "rifle_tpweapon.md3",
-        1,
-        &["tag_flash", "tag_weapon"],
-        1,
-        1548,
-        1507,
-    ),
-    ("tplgun.md3", 1, &["tag_flash", "tag_weapon"], 2, 2340, 2663),
-    ("trem_grenade.md3", 21, &[], 2, 319, 304),
-    ("trem_human_base/head.md3", 1, &["tag_head"], 2, 331, 412),
-    (
-        "trem_human_base/lower.md3",
-        184,
-        &["tag_torso"],
-        2,
-        305,
-        396,
-    ),
-    (
-        "trem_human_base/upper.md3",
-        153,
-        &["tag_head", "tag_torso", "tag_weapon"],
-        4,
-        455,
-        529,
-    ),
-    ("trem_level1_nonseg.md3", 419, &["tag_weapon"], 1, 571, 774),
-    ("turret_barrel.md3", 2, &["tag_turret"], 4, 434, 344),
-    ("watercan.md3", 1, &[], 1, 92, 78),
-];
+/// One row of `corpus_survey.txt`: file, frames, tag names (frame 0), surfaces, total
+/// verts, total triangles (SOURCES.md).
+type Survey = (String, usize, Vec<String>, usize, usize, usize);
+
+/// The rows of `corpus_survey.txt` (`#` lines are comments).
+fn survey() -> Vec<Survey> {
+    let rows = common::table_rows("corpus_survey.txt", include_str!("corpus_survey.txt"), 6);
+    let n = |w: &[&str], k: usize| w[k].parse::<usize>().unwrap();
+    rows.iter()
+        .map(|w| {
+            (
+                w[0].to_owned(),
+                n(w, 1),
+                common::list_cell(w[2]),
+                n(w, 3),
+                n(w, 4),
+                n(w, 5),
+            )
+        })
+        .collect()
+}
 
 fn read(dir: &Path, rel: &str) -> Vec<u8> {
     std::fs::read(dir.join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
@@ -144,14 +69,15 @@ fn walk(m: &Md3<'_>) {
 
 #[test]
 fn every_md3_parses_with_the_surveyed_counts() {
-    let Some(dir) = common::corpus_dir("every_md3_parses_with_the_surveyed_counts") else {
+    let Some(dir) = common::corpus_subdir("every_md3_parses_with_the_surveyed_counts", "md3")
+    else {
         return;
     };
-    let dir = dir.join("md3");
     let all = common::files_with_ext(&dir, "md3");
-    assert_eq!(all.len(), SURVEY.len(), "corpus md3 files changed: {all:?}");
-    for &(file, frames, tags, surfaces, verts, tris) in SURVEY {
-        let bytes = read(&dir, file);
+    let survey = survey();
+    assert_eq!(all.len(), survey.len(), "corpus md3 files changed: {all:?}");
+    for (file, frames, tags, surfaces, verts, tris) in survey {
+        let bytes = read(&dir, &file);
         let m = Md3::parse(&bytes).unwrap_or_else(|e| panic!("{file}: {e}"));
         assert_eq!(m.num_frames(), frames, "{file}");
         let mut names: Vec<_> = m.tag_names().map(|n| n.to_string()).collect();
@@ -178,10 +104,9 @@ fn every_md3_parses_with_the_surveyed_counts() {
 
 #[test]
 fn corpus_quirks() {
-    let Some(dir) = common::corpus_dir("corpus_quirks") else {
+    let Some(dir) = common::corpus_subdir("corpus_quirks", "md3") else {
         return;
     };
-    let dir = dir.join("md3");
     for file in ["rifle_tpweapon.md3", "trem_grenade.md3"] {
         let bytes = read(&dir, file);
         let m = Md3::parse(&bytes).unwrap();
@@ -233,10 +158,9 @@ fn corpus_quirks() {
 
 #[test]
 fn kyonshi_lods() {
-    let Some(dir) = common::corpus_dir("kyonshi_lods") else {
+    let Some(dir) = common::corpus_subdir("kyonshi_lods", "md3") else {
         return;
     };
-    let dir = dir.join("md3");
     for part in ["head", "lower", "upper"] {
         let path = format!("oa_kyonshi/{part}.md3");
         let exists = |lod| {
@@ -255,13 +179,11 @@ fn kyonshi_lods() {
 
 #[test]
 fn malformed_stub_is_refused() {
-    let Some(dir) = common::corpus_dir("malformed_stub_is_refused") else {
+    let Some(files) = common::corpus_bytes("malformed_stub_is_refused", "malformed/md3", "md3")
+    else {
         return;
     };
-    let files = common::files_with_ext(&dir.join("malformed/md3"), "md3");
-    assert!(!files.is_empty());
-    for path in files {
-        let bytes = std::fs::read(&path).unwrap();
+    for (_, bytes) in files {
         let e = Md3::parse(&bytes).unwrap_err();
         assert_eq!(
             e.kind(),
@@ -279,10 +201,9 @@ fn malformed_stub_is_refused() {
 
 #[test]
 fn every_skin_parses_and_matches_its_model() {
-    let Some(dir) = common::corpus_dir("every_skin_parses_and_matches_its_model") else {
+    let Some(dir) = common::corpus_subdir("every_skin_parses_and_matches_its_model", "md3") else {
         return;
     };
-    let dir = dir.join("md3");
     let skins = common::files_with_ext(&dir, "skin");
     assert_eq!(skins.len(), 18);
     let mut unknown = Vec::new();
@@ -318,10 +239,9 @@ fn every_skin_parses_and_matches_its_model() {
 
 #[test]
 fn kyonshi_animation_cfg() {
-    let Some(dir) = common::corpus_dir("kyonshi_animation_cfg") else {
+    let Some(dir) = common::corpus_subdir("kyonshi_animation_cfg", "md3/oa_kyonshi") else {
         return;
     };
-    let dir = dir.join("md3/oa_kyonshi");
     let text = read(&dir, "animation.cfg");
     let cfg = AnimationCfg::parse(&text).unwrap();
     assert_eq!(cfg.gender(), Gender::Female);

@@ -10,10 +10,10 @@ use idmodel_md3::shader::{AlphaMode, Cull, ShaderText, StageImage};
 
 #[test]
 fn every_corpus_shader_parses() {
-    let Some(dir) = common::corpus_dir("every_corpus_shader_parses") else {
+    let Some(files) = common::corpus_ext_files("every_corpus_shader_parses", "assets", "shader")
+    else {
         return;
     };
-    let files = common::files_with_ext(&dir.join("assets"), "shader");
     assert!(!files.is_empty());
     let mut n = 0;
     for path in &files {

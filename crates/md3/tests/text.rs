@@ -4,7 +4,7 @@
 
 use idmodel_md3::{
     AnimFindingKind, AnimId, AnimationCfg, Engine, EntryKind, Footsteps, Gender, Md3, Model,
-    Severity, Skin, SkinFinding, SkinFindingKind, TextError, TextErrorKind, write,
+    Severity, Skin, SkinFindingKind, TextErrorKind, write,
 };
 
 fn pairs(text: &str) -> Vec<(String, String)> {
@@ -15,23 +15,26 @@ fn pairs(text: &str) -> Vec<(String, String)> {
         .collect()
 }
 
-/// The ioquake3 findings of the `.skin` text `text`.
-fn ioq3_skin_findings(text: &str) -> Vec<SkinFinding<'_>> {
-    Skin::parse(text.as_bytes())
-        .unwrap()
-        .findings(None, Engine::Ioq3)
+fn p(a: &str, b: &str) -> (String, String) {
+    (a.into(), b.into())
 }
 
-/// Why the Quake III table of the `animation.cfg` text `text` cannot be built.
-fn q3_error(text: &str) -> TextError {
+/// The ioq3 findings of the `.skin` text `text` (for no model).
+fn skin_findings(text: &[u8]) -> Vec<idmodel_md3::SkinFinding<'_>> {
+    Skin::parse(text).unwrap().findings(None, Engine::Ioq3)
+}
+
+/// Whether `f` holds a finding of `kind`.
+fn has(f: &[idmodel_md3::SkinFinding<'_>], kind: SkinFindingKind<'_>) -> bool {
+    f.iter().any(|f| f.kind == kind)
+}
+
+/// The Quake III error of the `animation.cfg` text `text`, which must fail.
+fn q3_error(text: &str) -> idmodel_md3::TextError {
     AnimationCfg::parse(text.as_bytes())
         .unwrap()
         .q3()
         .unwrap_err()
-}
-
-fn p(a: &str, b: &str) -> (String, String) {
-    (a.into(), b.into())
 }
 
 #[test]
@@ -48,12 +51,8 @@ fn skin_separators() {
 #[test]
 fn skin_space_before_comma_gives_comma_shader() {
     assert_eq!(pairs("h_head ,x"), [p("h_head", ",x")]);
-    let skin = Skin::parse(b"h_head ,x").unwrap();
-    let f = skin.findings(None, Engine::Ioq3);
-    assert!(
-        f.iter()
-            .any(|f| f.kind == SkinFindingKind::CommaShader { line: 1 })
-    );
+    let f = skin_findings(b"h_head ,x");
+    assert!(has(&f, SkinFindingKind::CommaShader { line: 1 }));
 }
 
 #[test]
@@ -72,11 +71,8 @@ fn skin_tag_with_shader_swallows_the_next_name() {
         pairs("tag_head,foo\nh_head,x.tga"),
         [p("foo", "h_head"), p(",x.tga", "")]
     );
-    let f = ioq3_skin_findings("tag_head,foo\nh_head,x.tga");
-    assert!(
-        f.iter()
-            .any(|f| f.kind == SkinFindingKind::TagSwallowsNext { line: 1 })
-    );
+    let f = skin_findings(b"tag_head,foo\nh_head,x.tga");
+    assert!(has(&f, SkinFindingKind::TagSwallowsNext { line: 1 }));
     assert!(f.iter().any(|f| matches!(
         f.kind,
         SkinFindingKind::ShaderOnNextLine {
@@ -98,11 +94,8 @@ fn skin_missing_shader_pulls_the_next_line() {
 #[test]
 fn skin_uppercase_tag_is_not_skipped() {
     assert_eq!(pairs("TAG_head,\nh,x"), [p("TAG_head", "h"), p(",x", "")]);
-    let f = ioq3_skin_findings("TAG_head,\nh,x");
-    assert!(
-        f.iter()
-            .any(|f| f.kind == SkinFindingKind::TagNotSkipped { line: 1 })
-    );
+    let f = skin_findings(b"TAG_head,\nh,x");
+    assert!(has(&f, SkinFindingKind::TagNotSkipped { line: 1 }));
 }
 
 #[test]
@@ -148,7 +141,7 @@ fn skin_limits_per_engine() {
 
 #[test]
 fn skin_empty_is_refused_by_the_player_code() {
-    let f = ioq3_skin_findings("tag_head\n");
+    let f = skin_findings(b"tag_head\n");
     assert_eq!(f[0].kind, SkinFindingKind::NoSurfaces);
     assert_eq!(f[0].severity, Severity::Refused);
 }
@@ -162,10 +155,7 @@ fn skin_against_a_model() {
     let unknown: Vec<_> = skin.unknown_surfaces(&md3).map(|e| e.line).collect();
     assert_eq!(unknown, [2, 3]);
     let f = skin.findings(Some(&md3), Engine::Ioq3);
-    assert!(
-        f.iter()
-            .any(|f| f.kind == SkinFindingKind::UnskinnedSurface { surface: 1 })
-    );
+    assert!(has(&f, SkinFindingKind::UnskinnedSurface { surface: 1 }));
 }
 
 fn entries(n: usize, first: impl Fn(usize) -> i32) -> String {

@@ -2,12 +2,7 @@
 //! SOURCES.md gives, the owned and view readers agree, files rewrite to equal models,
 //! every md5anim evaluates on the mesh whose skeleton it matches, and every malformed
 //! file is refused with a positioned error.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)] // test code: a failure should stop the test loudly
+#![allow(clippy::restriction)] // test code: a failure should stop the test loudly
 
 mod common;
 

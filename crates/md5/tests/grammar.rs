@@ -1,11 +1,6 @@
 //! Hand-made fixtures for the three grammars: one test per hostile case (FORMATS.md
 //! §4.2–4.4), plus pose, time and camera semantics.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)] // test code: a failure should stop the test loudly
+#![allow(clippy::restriction)] // test code: a failure should stop the test loudly
 
 use idmodel_core::quat::{JointMat, doom_rotate, rotate};
 use idmodel_md5::anim::{self, Anim};

@@ -1,12 +1,5 @@
 //! Doom 3 normals and tangents (FORMATS.md §4.6, Errata 1) beside area-weighted normals.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing,
-    clippy::as_conversions,
-    clippy::arithmetic_side_effects
-)] // test code: grid builders count freely; a failure should stop the test loudly
+#![allow(clippy::restriction)] // test code: grid builders count freely; a failure should stop the test loudly
 
 use idmodel_md5::normals::{DoomTangents, area_weighted_normals, negative_polarity};
 

@@ -1,13 +1,6 @@
 //! Property tests: arbitrary valid models survive write → parse bit for bit; arbitrary
 //! and mutated text never panics (and every accessor is walked).
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing,
-    clippy::arithmetic_side_effects,
-    clippy::as_conversions
-)] // test code: generators index and count freely; a failure should stop the test loudly
+#![allow(clippy::restriction)] // test code: generators index and count freely; a failure should stop the test loudly
 
 use idmodel_md5::Engine;
 use idmodel_md5::anim::{self, Anim, BaseJoint, HierarchyJoint};

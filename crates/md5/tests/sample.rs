@@ -1,14 +1,7 @@
 //! The committed samples (`samples/sample.md5mesh`, `.md5anim`, `.md5camera`) are made by
 //! this crate's writer: this test rebuilds them and asserts the files are byte-identical.
 //! Run with `IDMODEL_BLESS=1` to regenerate them.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing,
-    clippy::arithmetic_side_effects,
-    clippy::as_conversions
-)] // test code: builders count freely; a failure should stop the test loudly
+#![allow(clippy::restriction)] // test code: builders count freely; a failure should stop the test loudly
 
 use std::path::PathBuf;
 

@@ -12,165 +12,32 @@ use idmodel_mdl::{
     ENGINES, Engine, ErrorKind, Mdl, Model, SeamRule, Severity, SkinOptions, skin_to_rgba_vec,
 };
 
-/// file, skins, width, height, verts, tris, frame entries, poses, group sizes, synctype,
-/// flags, trailing bytes (from SOURCES.md and its survey).
-type Row = (
-    &'static str,
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    &'static [usize],
-    i32,
-    u32,
-    usize,
-);
+/// One row of `corpus_counts.txt`: file, skins, width, height, verts, tris, frame
+/// entries, poses, group sizes, synctype, flags, trailing bytes (from SOURCES.md and its
+/// survey).
+type Row = (String, [usize; 7], Vec<usize>, i32, u32, usize);
 
-const EXPECTED: &[Row] = &[
-    ("armor.mdl", 3, 200, 200, 141, 148, 1, 1, &[], 0, 0x8, 0),
-    ("b_g_key.mdl", 6, 96, 96, 92, 78, 250, 250, &[], 0, 0x8, 0),
-    ("bolt.mdl", 1, 16, 16, 82, 40, 1, 1, &[], 0, 0x0, 0),
-    (
-        "boss.mdl",
-        2,
-        1024,
-        256,
-        768,
-        911,
-        106,
-        106,
-        &[],
-        0,
-        0x0,
-        1854058,
-    ),
-    (
-        "crystal_grenade.mdl",
-        3,
-        200,
-        200,
-        288,
-        96,
-        1,
-        1,
-        &[],
-        0,
-        0x80,
-        27518,
-    ),
-    (
-        "crystal_missile.mdl",
-        1,
-        200,
-        200,
-        288,
-        96,
-        1,
-        8,
-        &[8],
-        0,
-        0x0,
-        133767,
-    ),
-    (
-        "flame2.mdl",
-        1,
-        64,
-        128,
-        91,
-        102,
-        2,
-        14,
-        &[7, 7],
-        0,
-        0x0,
-        37167,
-    ),
-    ("gib1.mdl", 1, 64, 64, 31, 20, 1, 1, &[], 0, 0x4, 0),
-    ("k_spike.mdl", 1, 64, 128, 29, 34, 1, 1, &[], 0, 0x40, 0),
-    ("laser.mdl", 1, 256, 256, 9, 6, 1, 5, &[5], 0, 0x0, 2755),
-    ("lavaball.mdl", 1, 128, 128, 32, 20, 1, 1, &[], 0, 0x1, 0),
-    (
-        "lq_freeassets_demon.mdl",
-        1,
-        480,
-        480,
-        1341,
-        1638,
-        7,
-        7,
-        &[],
-        0,
-        0x0,
-        0,
-    ),
-    ("ogre.mdl", 2, 256, 256, 478, 556, 147, 147, &[], 0, 0x0, 0),
-    (
-        "oldone.mdl",
-        1,
-        4096,
-        256,
-        986,
-        1156,
-        67,
-        67,
-        &[],
-        0,
-        0x0,
-        0,
-    ),
-    ("placeholder.mdl", 1, 4, 4, 20, 12, 1, 1, &[], 0, 0x0, 0),
-    (
-        "player.mdl",
-        1,
-        296,
-        194,
-        801,
-        1060,
-        143,
-        143,
-        &[],
-        0,
-        0x0,
-        0,
-    ),
-    ("s_spike.mdl", 1, 80, 80, 10, 8, 1, 1, &[], 0, 0x0, 0),
-    ("steg.mdl", 1, 12, 10, 197, 305, 1, 1, &[], 1, 0x0, 7293),
-    (
-        "tekmechbot.MDL",
-        1,
-        56,
-        36,
-        910,
-        1748,
-        22,
-        22,
-        &[],
-        1,
-        0x0,
-        371719,
-    ),
-    ("v_rock2.mdl", 2, 200, 200, 320, 304, 7, 7, &[], 0, 0x0, 0),
-    ("v_spike.mdl", 1, 136, 68, 180, 300, 1, 1, &[], 0, 0x88, 0),
-    ("w_spike.mdl", 1, 64, 128, 56, 56, 4, 4, &[], 0, 0x10, 0),
-    (
-        "zombie.mdl",
-        1,
-        256,
-        128,
-        371,
-        436,
-        198,
-        198,
-        &[],
-        0,
-        0x0,
-        0,
-    ),
-];
+/// The rows of `corpus_counts.txt` (`#` lines are comments).
+fn expected() -> Vec<Row> {
+    let text = include_str!("corpus_counts.txt");
+    common::table_rows("corpus_counts.txt", text, 12)
+        .into_iter()
+        .map(|w| {
+            let n = |k: usize| w[k].parse::<usize>().unwrap();
+            let groups = common::list_cell(w[8]);
+            let flags = u32::from_str_radix(w[10].trim_start_matches("0x"), 16).unwrap();
+            let counts = [n(1), n(2), n(3), n(4), n(5), n(6), n(7)];
+            (
+                w[0].to_owned(),
+                counts,
+                groups,
+                w[9].parse().unwrap(),
+                flags,
+                n(11),
+            )
+        })
+        .collect()
+}
 
 #[test]
 fn every_corpus_mdl_parses_with_the_documented_counts() {
@@ -178,10 +45,11 @@ fn every_corpus_mdl_parses_with_the_documented_counts() {
         return;
     };
     let files = common::files_with_ext(&dir.join("mdl"), "mdl");
-    assert_eq!(files.len(), EXPECTED.len(), "corpus MDL files changed");
-    for &(name, skins, w, h, verts, tris, frames, poses, groups, sync, flags, trailing) in EXPECTED
-    {
-        let bytes = std::fs::read(dir.join("mdl").join(name)).unwrap();
+    let expected = expected();
+    assert_eq!(files.len(), expected.len(), "corpus MDL files changed");
+    for (name, counts, groups, sync, flags, trailing) in expected {
+        let [skins, w, h, verts, tris, frames, poses] = counts;
+        let bytes = std::fs::read(dir.join("mdl").join(&name)).unwrap();
         let m = Mdl::parse(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(m.skin_count(), skins, "{name} skins");
         assert_eq!(
@@ -354,13 +222,12 @@ fn seam_files_weld_like_quakespasm() {
 
 #[test]
 fn half_life_file_is_refused_by_name() {
-    let Some(dir) = common::corpus_dir("half_life_file_is_refused_by_name") else {
+    let Some(files) =
+        common::corpus_bytes("half_life_file_is_refused_by_name", "malformed/mdl", "mdl")
+    else {
         return;
     };
-    let files = common::files_with_ext(&dir.join("malformed/mdl"), "mdl");
-    assert!(!files.is_empty());
-    for path in files {
-        let bytes = std::fs::read(&path).unwrap();
+    for (_, bytes) in files {
         let e = Mdl::parse(&bytes).unwrap_err();
         assert!(matches!(e.kind(), ErrorKind::WrongFormat { .. }), "{e}");
         assert_eq!(e.offset(), 0);

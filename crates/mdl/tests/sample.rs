@@ -9,11 +9,6 @@ use idmodel_mdl::{Flags, FrameData, Mdl, Model, Quantizer, SeamRule, SkinData, T
 /// group of 3 images), a single frame `idle1` and a frame group `spin1`..`spin4`.
 fn sample_model() -> Model {
     let (w, h) = (16u32, 8u32);
-    let tc = |onseam, s, t| TexCoord { onseam, s, t };
-    let tri = |faces_front, vertices| Tri {
-        faces_front,
-        vertices,
-    };
     let base = |r: f32, turn: f32| -> [[f32; 3]; 5] {
         // libm, not std: the sample must have the same bytes on every platform.
         let (s, c) = (libm::sinf(turn) * r, libm::cosf(turn) * r);
@@ -73,21 +68,24 @@ fn sample_model() -> Model {
                 images: vec![image(1), image(2), image(3)],
             },
         ],
-        texcoords: vec![
-            tc(0x20, 0, 7),
-            tc(0, 4, 7),
-            tc(0, 7, 7),
-            tc(0, 4, 4),
-            tc(0x20, 4, 0),
-        ],
-        triangles: vec![
-            tri(1, [0, 4, 1]),
-            tri(1, [1, 4, 2]),
-            tri(0, [2, 4, 3]),
-            tri(0, [3, 4, 0]),
-            tri(1, [0, 1, 2]),
-            tri(1, [0, 2, 3]),
-        ],
+        // (onseam, s, t) of each vertex.
+        texcoords: [(0x20, 0, 7), (0, 4, 7), (0, 7, 7), (0, 4, 4), (0x20, 4, 0)]
+            .map(|(onseam, s, t)| TexCoord { onseam, s, t })
+            .to_vec(),
+        // (facesfront, vertices) of each triangle.
+        triangles: [
+            (1, [0, 4, 1]),
+            (1, [1, 4, 2]),
+            (0, [2, 4, 3]),
+            (0, [3, 4, 0]),
+            (1, [0, 1, 2]),
+            (1, [0, 2, 3]),
+        ]
+        .map(|(faces_front, vertices)| Tri {
+            faces_front,
+            vertices,
+        })
+        .to_vec(),
         frames: vec![
             FrameData::Single(pose("idle1", 0.0)),
             FrameData::Group {

@@ -3,15 +3,7 @@
 //! corpus model; scenes without extras (or whose geometry no longer fits them) are
 //! written from the geometry, within the quantisation step; engine limits refuse.
 // Tests may index, unwrap and cast: a panic here is a failed assertion, not a library bug.
-#![allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::panic,
-    clippy::arithmetic_side_effects,
-    clippy::as_conversions,
-    clippy::std_instead_of_core,
-    missing_docs
-)]
+#![allow(clippy::restriction, missing_docs)]
 
 use std::path::PathBuf;
 
@@ -39,6 +31,32 @@ fn corpus_files(test: &str, sub: &str, ext: &str) -> Vec<PathBuf> {
 
 /// Bytes the extras take as text (strings, keys and about 8 per other value): what they
 /// add to a glTF's JSON, roughly.
+/// Prints what one file's round trip kept: its size, the size of its extras, and whether
+/// they hold a patch (`<format>.patch`).
+fn report(what: &str, bytes: usize, scene: &Scene, format: &str) {
+    let patch = if scene.extras.get(&format!("{format}.patch")).is_some() {
+        " (with a patch)"
+    } else {
+        ""
+    };
+    let extras = extras_size(scene);
+    println!("{what}: {bytes} bytes, extras {extras} bytes{patch}");
+}
+
+/// Every finding of the file at `path` is below a hazard.
+fn assert_below_hazard<F>(found: &[F], path: &std::path::Path)
+where
+    F: idmodel_core::findings::Finding + core::fmt::Debug,
+{
+    assert!(
+        found
+            .iter()
+            .all(|f| f.severity() < idmodel_core::Severity::Hazard),
+        "{}: {found:?}",
+        path.display()
+    );
+}
+
 fn extras_size(scene: &Scene) -> usize {
     fn size(v: &idmodel_scene::Value) -> usize {
         use idmodel_scene::Value;
@@ -72,17 +90,7 @@ fn every_corpus_md2_comes_back_byte_identical() {
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         assert!(out == bytes, "{} is not byte-identical", path.display());
         same += 1;
-        println!(
-            "{}: {} bytes, extras {} bytes{}",
-            path.display(),
-            bytes.len(),
-            extras_size(&scene),
-            if scene.extras.get("md2.patch").is_some() {
-                " (with a patch)"
-            } else {
-                ""
-            }
-        );
+        report(&path.display().to_string(), bytes.len(), &scene, "md2");
     }
     println!("{same} MD2 files byte-identical");
     assert!(files.is_empty() || same >= 19, "{same}");
@@ -144,16 +152,7 @@ fn every_corpus_mdl_comes_back_byte_identical() {
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(out == *bytes, "{name} is not byte-identical");
         same += 1;
-        println!(
-            "{name}: {} bytes, extras {} bytes{}",
-            bytes.len(),
-            extras_size(&scene),
-            if scene.extras.get("mdl.patch").is_some() {
-                " (with a patch)"
-            } else {
-                ""
-            }
-        );
+        report(name, bytes.len(), &scene, "mdl");
     }
     println!("{same} MDL files byte-identical");
     assert!(files.is_empty() || same >= 24, "{same}");
@@ -348,13 +347,7 @@ fn every_written_file_passes_check_for_its_engine() {
         if bytes.len() < 400_000 {
             if let Ok(out) = idmodel_scene::md2::to_bytes(&without_extras(scene), &opts) {
                 let found = Md2::parse(&out).unwrap().findings(Engine::Quake2);
-                assert!(
-                    found
-                        .iter()
-                        .all(|f| f.severity < idmodel_core::Severity::Hazard),
-                    "{}: {found:?}",
-                    path.display()
-                );
+                assert_below_hazard(&found, &path);
                 checked += 1;
             }
         }
@@ -370,13 +363,7 @@ fn every_written_file_passes_check_for_its_engine() {
             match idmodel_scene::mdl::to_bytes(&scene, &opts) {
                 Ok(out) => {
                     let found = idmodel_mdl::Mdl::parse(&out).unwrap().findings(engine);
-                    assert!(
-                        found
-                            .iter()
-                            .all(|f| f.severity < idmodel_core::Severity::Hazard),
-                        "{}: {found:?}",
-                        path.display()
-                    );
+                    assert_below_hazard(&found, &path);
                     checked += 1;
                 }
                 Err(e) => assert!(

@@ -1,13 +1,7 @@
 //! Property tests of the way back: arbitrary small scenes (no extras) → MD2 / MDL →
 //! scene agree with the input within the format's quantisation step, corner by corner.
 // Tests may index, unwrap and cast: a panic here is a failed assertion, not a library bug.
-#![allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::arithmetic_side_effects,
-    clippy::as_conversions,
-    missing_docs
-)]
+#![allow(clippy::restriction, missing_docs)]
 
 use idmodel_core::Engine;
 use idmodel_scene::back::BackOptions;

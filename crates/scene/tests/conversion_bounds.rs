@@ -11,15 +11,7 @@
 //! (and every byte a reallocation grows by) during the conversion. The counts are
 //! global, so all cases run in one `#[test]`, one after another.
 // Tests may index, unwrap and cast: a panic here is a failed assertion, not a library bug.
-#![allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::arithmetic_side_effects,
-    clippy::as_conversions,
-    clippy::std_instead_of_core,
-    clippy::unreachable,
-    missing_docs
-)]
+#![allow(clippy::restriction, missing_docs)]
 
 use std::alloc::System;
 
@@ -27,42 +19,17 @@ use idmodel_gltf::{ExportOptions, to_glb};
 use idmodel_scene::Options;
 use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
 
+use idmodel_md2 as md2;
+use idmodel_mdl as mdl;
+
+mod crafted;
+
+use crafted::{CASES, crafted};
+
 #[global_allocator]
 static GLOBAL: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
 
 const SLACK: u64 = 16 << 20;
-
-/// An MD2 of `frames` frames (the example's 4 vertices), all in one clip `run`.
-fn md2_of(frames: usize) -> Vec<u8> {
-    let mut m = idmodel_md2::Model::example();
-    let f = m.frames[1].clone();
-    m.frames = (0..frames)
-        .map(|i| {
-            let mut g = f.clone();
-            g.name = format!("run{i}").into_bytes();
-            g.translate = [0.0, 0.0, (i % 7) as f32];
-            g
-        })
-        .collect();
-    idmodel_md2::write(&m).unwrap()
-}
-
-/// An MDL of `frames` single frames (the example's 3 vertices), all in one clip `run`.
-fn mdl_of(frames: usize) -> Vec<u8> {
-    let mut m = idmodel_mdl::Model::example();
-    let idmodel_mdl::FrameData::Single(pose) = m.frames[0].clone() else {
-        unreachable!("the example has a single frame")
-    };
-    m.frames = (0..frames)
-        .map(|i| {
-            let mut p = pose.clone();
-            p.name = idmodel_mdl::PoseData::name_field(&format!("run{i}"));
-            p.vertices[1].v[2] = (i % 200) as u8;
-            idmodel_mdl::FrameData::Single(p)
-        })
-        .collect();
-    m.write().unwrap()
-}
 
 /// Bytes allocated by `f` in all, bytes it left allocated, and its result.
 fn allocated<R>(f: impl FnOnce() -> R) -> (u64, u64, R) {
@@ -113,17 +80,8 @@ fn convert(kind: &str, bytes: &[u8], options: &Options) -> Result<Vec<u8>, Strin
 
 #[test]
 fn crafted_many_frame_files_convert_within_the_bound_or_refuse_before_allocating() {
-    for (kind, frames) in [
-        ("md2", 2_000),
-        ("md2", 16_000),
-        ("mdl", 2_000),
-        ("mdl", 16_000),
-    ] {
-        let bytes = if kind == "md2" {
-            md2_of(frames)
-        } else {
-            mdl_of(frames)
-        };
+    for (kind, frames) in CASES {
+        let bytes = crafted(kind, frames);
         let (used, held, (glb, scene)) = allocated(|| convert_held(kind, &bytes));
         let out = glb.len() as u64;
         let bound = 2 * out + SLACK;

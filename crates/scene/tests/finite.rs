@@ -4,13 +4,7 @@
 //! (non-finite positions become 0), and the OBJ and glTF writers treat them alike: both
 //! write them, with no NaN or infinity in either file.
 // Tests may index, unwrap and cast: a panic here is a failed assertion, not a library bug.
-#![allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::panic,
-    clippy::std_instead_of_core,
-    missing_docs
-)]
+#![allow(clippy::restriction, missing_docs)]
 
 use idmodel_core::Engine;
 use idmodel_gltf::{ExportOptions, to_glb};

@@ -2,16 +2,7 @@
 //! own rates, and smooth normals computed from the triangles when every vertex uses one
 //! normal index.
 // Tests may index, unwrap and cast: a panic here is a failed assertion, not a library bug.
-#![allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::panic,
-    clippy::arithmetic_side_effects,
-    clippy::std_instead_of_core,
-    clippy::as_conversions,
-    clippy::cast_precision_loss,
-    missing_docs
-)]
+#![allow(clippy::restriction, clippy::cast_precision_loss, missing_docs)]
 
 use idmodel_md2::{Anm, Md2, Model, write};
 use idmodel_scene::Options;

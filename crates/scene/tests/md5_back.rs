@@ -8,17 +8,7 @@
 //! vertices within 2e-4 of the model's size (its bind-pose bounding-box diagonal, at least
 //! 1 unit), rotations within 1e-4 of `|dot| = 1`, biases within 1e-5.
 // Tests may index, unwrap, cast and compute freely: a panic here is a failed assertion.
-#![allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::arithmetic_side_effects,
-    clippy::as_conversions,
-    clippy::std_instead_of_core,
-    clippy::needless_range_loop,
-    missing_docs
-)]
+#![allow(clippy::restriction, clippy::needless_range_loop, missing_docs)]
 
 use std::path::Path;
 
@@ -566,23 +556,7 @@ fn trs(t: Vec3, q: Quat, s: Vec3) -> M4 {
     let [x, y, z, w] = q.map(f64::from);
     let n = (x * x + y * y + z * z + w * w).sqrt();
     let (x, y, z, w) = (x / n, y / n, z / n, w / n);
-    let r = [
-        [
-            1.0 - 2.0 * (y * y + z * z),
-            2.0 * (x * y - w * z),
-            2.0 * (x * z + w * y),
-        ],
-        [
-            2.0 * (x * y + w * z),
-            1.0 - 2.0 * (x * x + z * z),
-            2.0 * (y * z - w * x),
-        ],
-        [
-            2.0 * (x * z - w * y),
-            2.0 * (y * z + w * x),
-            1.0 - 2.0 * (x * x + y * y),
-        ],
-    ];
+    let r = idmodel_test_support::rotation_matrix([x, y, z, w]);
     let mut m = [[0.0; 4]; 4];
     for i in 0..3 {
         for j in 0..3 {

@@ -40,6 +40,45 @@ pub fn corpus_dir(test: &str) -> Option<PathBuf> {
     }
 }
 
+/// The rows of a whitespace-separated table of expected values kept beside a test (a
+/// `.txt` file read with `include_str!`): each line that is not blank or a `#` comment,
+/// split into words.
+///
+/// # Panics
+///
+/// When a row does not have `columns` words (the message names `name` and the row).
+pub fn table_rows<'a>(name: &str, text: &'a str, columns: usize) -> Vec<Vec<&'a str>> {
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    for row in &rows {
+        assert!(
+            row.len() == columns,
+            "{name}: {} words, not {columns}: {row:?}",
+            row.len()
+        );
+    }
+    rows
+}
+
+/// A list cell of such a table: comma-separated values, or `-` for none.
+///
+/// # Panics
+///
+/// When a value does not parse as a `T`.
+#[allow(clippy::unwrap_used)] // tests only: a bad table is a failed test
+pub fn list_cell<T: core::str::FromStr>(cell: &str) -> Vec<T>
+where
+    T::Err: core::fmt::Debug,
+{
+    if cell == "-" {
+        return Vec::new();
+    }
+    cell.split(',').map(|v| v.parse().unwrap()).collect()
+}
+
 /// Every regular file under `dir` (recursively, sorted), symlinks included as files.
 pub fn walk(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
@@ -61,6 +100,35 @@ pub fn walk(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// `$IDMODEL_CORPUS/<sub>`, or `None` (with a printed notice naming `test`) when the
+/// variable is unset.
+pub fn corpus_subdir(test: &str, sub: &str) -> Option<PathBuf> {
+    corpus_dir(test).map(|dir| dir.join(sub))
+}
+
+/// The files under `$IDMODEL_CORPUS/<sub>` whose extension is `ext` (ASCII case ignored),
+/// sorted; `None` (with a printed notice naming `test`) when the variable is unset.
+pub fn corpus_ext_files(test: &str, sub: &str, ext: &str) -> Option<Vec<PathBuf>> {
+    corpus_dir(test).map(|dir| files_with_ext(&dir.join(sub), ext))
+}
+
+/// [`corpus_ext_files`] read: each file and its bytes; there must be at least one.
+///
+/// # Panics
+///
+/// When there is none, or one cannot be read.
+#[allow(clippy::unwrap_used)] // tests only: an unreadable corpus file is a failed test
+pub fn corpus_bytes(test: &str, sub: &str, ext: &str) -> Option<Vec<(PathBuf, Vec<u8>)>> {
+    let files = corpus_ext_files(test, sub, ext)?;
+    assert!(!files.is_empty(), "no .{ext} under {sub}");
+    Some(
+        files
+            .into_iter()
+            .map(|f| (f.clone(), std::fs::read(f).unwrap()))
+            .collect(),
+    )
+}
+
 /// Files under `dir` whose extension matches `ext` case-insensitively.
 pub fn files_with_ext(dir: &Path, ext: &str) -> Vec<PathBuf> {
     walk(dir)
@@ -71,6 +139,46 @@ pub fn files_with_ext(dir: &Path, ext: &str) -> Vec<PathBuf> {
                 .is_some_and(|e| e.eq_ignore_ascii_case(ext))
         })
         .collect()
+}
+
+/// A zip archive (a `.pk3` or `.pk4`) of `files`, `(entry name, bytes)`, deflated.
+///
+/// # Panics
+///
+/// When the `zip` crate fails to write to memory.
+#[allow(clippy::unwrap_used)] // tests only: a failed write is a failed test
+pub fn zip_of(files: &[(&str, &[u8])]) -> Vec<u8> {
+    use std::io::Write as _;
+    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let opts = zip::write::SimpleFileOptions::default();
+    for (name, bytes) in files {
+        w.start_file(*name, opts).unwrap();
+        w.write_all(bytes).unwrap();
+    }
+    w.finish().unwrap().into_inner()
+}
+
+/// The rotation matrix (rows) of the unit quaternion `[x, y, z, w]`: `R · v` turns `v`
+/// as `q · v · q⁻¹` does. Computed here in `f64`, apart from the library's maths, for
+/// tests to compare against.
+pub fn rotation_matrix([x, y, z, w]: [f64; 4]) -> [[f64; 3]; 3] {
+    [
+        [
+            1.0 - 2.0 * (y * y + z * z),
+            2.0 * (x * y - w * z),
+            2.0 * (x * z + w * y),
+        ],
+        [
+            2.0 * (x * y + w * z),
+            1.0 - 2.0 * (x * x + z * z),
+            2.0 * (y * z - w * x),
+        ],
+        [
+            2.0 * (x * z - w * y),
+            2.0 * (y * z + w * x),
+            1.0 - 2.0 * (x * x + y * y),
+        ],
+    ]
 }
 
 /// The workspace's validator script, `crates/gltf/tests/validate.mjs` (run it with

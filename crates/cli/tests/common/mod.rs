@@ -6,15 +6,16 @@
 //! is only set for this crate's own tests. What is specific to one format (its scratch
 //! folder name, its sample, its corpus subfolder) is a parameter, passed by a one-line
 //! wrapper in the test file.
-#![allow(dead_code)] // each test binary uses a different subset
+#![allow(dead_code, unused_imports)] // each test binary uses a different subset
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use serde_json::Value;
 
-pub use idmodel_test_support::{corpus_dir, validator, walk};
+pub use idmodel_test_support::{corpus_dir, corpus_subdir, validator, walk, zip_of};
 
 // ---------------------------------------------------------------------------------------
 // Running the binary
@@ -42,6 +43,14 @@ pub fn stdout(o: &Output) -> String {
 /// Standard error, lossily decoded.
 pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Standard error of a command that must have failed with exit 1 and one line; the line.
+pub fn one_error_line(o: &Output) -> String {
+    let err = stderr(o);
+    assert_eq!(code(o), 1, "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    err
 }
 
 /// `idmodel info <file> --json`: exit 0 and one line of JSON, parsed.
@@ -105,6 +114,190 @@ pub fn assert_refused_with_offset(dir: &Path, file: &Path, why: &str) {
     }
 }
 
+/// `idmodel render <file> -o <png> --size 200x150 <extra>...`, which must exit 0; the
+/// share of the picture drawn (see [`coverage`]).
+pub fn render_coverage(file: &Path, png: &Path, extra: &[&str]) -> f64 {
+    let mut args: Vec<&dyn AsRef<OsStr>> =
+        vec![&"render", &file, &"-o", &png, &"--size", &"200x150"];
+    args.extend(extra.iter().map(|s| s as &dyn AsRef<OsStr>));
+    let o = idmodel(&args);
+    assert_eq!(code(&o), 0, "{}: {}", file.display(), stderr(&o));
+    coverage(png, (200, 150))
+}
+
+/// `idmodel info <file>` (plain text), which must exit 0 and name `format` and each of
+/// `rows`; the text.
+pub fn info_plain(file: &Path, format: &str, rows: &[&str]) -> String {
+    let what = file.display();
+    let o = idmodel(&[&"info", &file]);
+    assert_eq!(code(&o), 0, "{what}: {}", stderr(&o));
+    let plain = stdout(&o);
+    assert!(plain.contains(format), "{what}: no {format} in\n{plain}");
+    for row in rows {
+        assert!(plain.contains(row), "{what}: no {row} in\n{plain}");
+    }
+    plain
+}
+
+/// `idmodel convert <model> -o <out> --frame <frames>` for a model of `frames` frames:
+/// exit 1, one stderr line that says the frame is out of range, and nothing written.
+pub fn assert_frame_out_of_range(model: &Path, out: &Path, frames: usize) {
+    let says = format!("frame {frames} is out of range: the model has {frames} frames");
+    let frame = frames.to_string();
+    let o = idmodel(&[&"convert", &model, &"-o", &out, &"--frame", &frame]);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    assert!(stderr(&o).contains(&says), "{}", stderr(&o));
+    assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
+    assert!(!out.exists(), "{}", out.display());
+}
+
+/// Every `map_Kd` of the `.mtl` beside `obj` names a file written beside it (none names a
+/// missing one); the `.mtl` text.
+pub fn mtl_beside(obj: &Path) -> String {
+    let mtl = std::fs::read_to_string(obj.with_extension("mtl")).unwrap();
+    for l in mtl.lines().filter_map(|l| l.strip_prefix("map_Kd ")) {
+        assert!(obj.with_file_name(l).is_file(), "{l}: {mtl}");
+    }
+    mtl
+}
+
+/// The keys of the JSON object `j` are exactly the words of `keys`.
+pub fn assert_keys(j: &Value, keys: &str, what: &str) {
+    let got: BTreeSet<&str> = j.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(got, keys.split_whitespace().collect(), "{what}");
+}
+
+/// An `.obj` text has `verts` of each of `v`, `vt` and `vn`, and `tris` faces.
+pub fn assert_obj_counts(text: &str, verts: usize, tris: usize) {
+    for tag in ["v ", "vt ", "vn "] {
+        assert_eq!(count_lines(text, tag), verts, "{tag:?} lines");
+    }
+    assert_eq!(count_lines(text, "f "), tris, "faces");
+}
+
+/// The number of lines of `text` that start with `tag`.
+pub fn count_lines(text: &str, tag: &str) -> usize {
+    text.lines().filter(|l| l.starts_with(tag)).count()
+}
+
+/// `check <file>` exits 0 and ends with `ok (<engines>)`; `--engine <own>` exits 0 and
+/// `--engine <foreign>` (an engine of another format) exits 2.
+pub fn assert_check_ok(file: &Path, engines: &str, own: &str, foreign: &str) {
+    let o = idmodel(&[&"check", &file]);
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    let ok = format!("ok ({engines})");
+    assert!(stdout(&o).trim_end().ends_with(&ok), "{}", stdout(&o));
+    let o = idmodel(&[&"check", &file, &"--engine", &own]);
+    assert_eq!(code(&o), 0, "{own}: {}", stderr(&o));
+    let o = idmodel(&[&"check", &file, &"--engine", &foreign]);
+    assert_eq!(code(&o), 2, "{foreign}: {}", stderr(&o));
+}
+
+/// For `samples/sample.<ext>` and then every `.<ext>` of the corpus (see [`corpus_of`]):
+/// its `info --json` (see [`info_json`]) has exactly the words of `keys` as keys and
+/// `"format": "<ext>"`; then calls `each` with the file, its bytes, that JSON and the
+/// file's name for messages.
+pub fn each_info(ext: &str, keys: &str, mut each: impl FnMut(&Path, &[u8], &Value, &str)) {
+    let mut files = vec![sample_file(ext)];
+    files.extend(corpus_of("info", ext).unwrap_or_default());
+    for file in &files {
+        let bytes = std::fs::read(file).unwrap();
+        let j = info_json(file);
+        let what = file.display().to_string();
+        assert_keys(&j, keys, &what);
+        assert_eq!(j["format"], ext, "{what}");
+        each(file, &bytes, &j, &what);
+    }
+}
+
+/// Converts each `.<ext>` of `$IDMODEL_CORPUS/<ext>` no larger than `max_bytes` to
+/// `<scratch>/<i>.glb` and calls `each` with the file, its bytes and the glTF JSON; then
+/// validates what was written. Returns how many were converted, or `None` (with a notice
+/// naming `test`) when the corpus is not set.
+pub fn convert_corpus_to_glb(
+    test: &str,
+    ext: &str,
+    max_bytes: usize,
+    mut each: impl FnMut(&Path, &[u8], &Value),
+) -> Option<usize> {
+    let files = corpus_of(test, ext)?;
+    let dir = scratch(test);
+    let mut written = Vec::new();
+    for (i, file) in files.iter().enumerate() {
+        let bytes = std::fs::read(file).unwrap();
+        if bytes.len() > max_bytes {
+            continue;
+        }
+        let out = dir.join(format!("{i}.glb"));
+        convert(file, &out, &[]);
+        each(file, &bytes, &glb_json(&out));
+        written.push(out);
+    }
+    validate(&written);
+    Some(written.len())
+}
+
+/// `convert <model> -o <dir>/f<frame>.obj` for the animated base frame (Y-up) and for
+/// frame 2 with `--keep-axes`; calls `each` with the frame, whether the axes are kept,
+/// the `.obj` path and its text.
+pub fn each_obj(model: &Path, dir: &Path, mut each: impl FnMut(Option<usize>, bool, &Path, &str)) {
+    for (frame, keep) in [(None, false), (Some(2usize), true)] {
+        let out = dir.join(format!("f{}.obj", frame.unwrap_or(0)));
+        let text = convert_to_text(model, &out, frame, keep);
+        each(frame, keep, &out, &text);
+    }
+}
+
+/// `convert <model> -o <dir>/<name>.glb` and `.gltf` (with its `.bin`) for three cases:
+/// `anim` (no extra arguments), `keep` (`--keep-axes`) and `frame` (the given extra
+/// arguments); calls `each` with the case name, the output file and its glTF JSON; then
+/// validates the files written.
+pub fn each_glb_and_gltf(
+    model: &Path,
+    dir: &Path,
+    frame: &[&str],
+    mut each: impl FnMut(&str, &Path, &Value),
+) {
+    let mut written = Vec::new();
+    for (name, extra) in [
+        ("anim", &[][..]),
+        ("keep", &["--keep-axes"]),
+        ("frame", frame),
+    ] {
+        for ext in ["glb", "gltf"] {
+            let out = dir.join(format!("{name}.{ext}"));
+            convert(model, &out, extra);
+            if ext == "gltf" {
+                assert!(dir.join(format!("{name}.bin")).exists(), "{name}.bin");
+            }
+            each(name, &out, &scene_json(&out));
+            written.push(out);
+        }
+    }
+    validate(&written);
+}
+
+/// The morph target names of a glTF `mesh` (`extras.targetNames`) are `names`, when those
+/// are ASCII (others are not compared).
+pub fn assert_target_names(mesh: &Value, names: &[String], what: &str) {
+    let got = strings(&mesh["extras"]["targetNames"]);
+    if names.iter().all(|n| n.is_ascii()) {
+        assert_eq!(got, names, "{what}");
+    }
+}
+
+/// `render` of `model` at each of `frames` covers between 2 % and 90 % of the picture.
+pub fn assert_frames_render(model: &Path, dir: &Path, frames: &[&str]) {
+    for frame in frames {
+        let png = dir.join(format!("{frame}.png"));
+        let fraction = render_coverage(model, &png, &["--frame", frame]);
+        assert!(
+            (0.02..=0.9).contains(&fraction),
+            "frame {frame}: {fraction}"
+        );
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // Files
 
@@ -118,14 +311,43 @@ pub fn scratch_dir(group: &str, test: &str) -> PathBuf {
     dir
 }
 
+/// A fresh, empty scratch folder for `test` of this test binary:
+/// `<target tmp>/idmodel-<binary name>/<test>`.
+pub fn scratch(test: &str) -> PathBuf {
+    scratch_dir(concat!("idmodel-", env!("CARGO_CRATE_NAME")), test)
+}
+
+/// An MD3 player part: the example model (3 frames, frame k lifted by 2k) with its first
+/// tag renamed `tag` at `origin` (identity axes), and its surfaces named as the engine
+/// names them (`body`, `arm`: nothing for `check`).
+pub fn part(tag: &[u8], origin: [f32; 3]) -> Vec<u8> {
+    let mut m = idmodel::md3::Model::example();
+    m.surfaces[1].name = b"arm".to_vec();
+    for frame in &mut m.tags {
+        frame[0] = idmodel::md3::TagInfo {
+            name: tag.to_vec(),
+            origin,
+            axis: [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
+        };
+    }
+    idmodel::md3::write(&m).unwrap()
+}
+
 /// `samples/sample.<ext>` of the workspace.
 pub fn sample_file(ext: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../../samples/sample.{ext}"))
 }
 
-/// `$IDMODEL_CORPUS/<sub>`, or `None` (with a notice naming `test`) when unset.
-pub fn corpus_subdir(test: &str, sub: &str) -> Option<PathBuf> {
-    corpus_dir(test).map(|dir| dir.join(sub))
+/// Every `.<ext>` under `$IDMODEL_CORPUS/<ext>`, or `None` (with a notice) when unset.
+pub fn corpus_of(test: &str, ext: &str) -> Option<Vec<PathBuf>> {
+    corpus_files(test, ext, &[ext])
+}
+
+/// `file`, its bytes, and what `parse` reads from them (a test's own header reader).
+pub fn read_with<H>(file: PathBuf, parse: fn(&[u8]) -> H) -> (PathBuf, Vec<u8>, H) {
+    let bytes = std::fs::read(&file).unwrap();
+    let parsed = parse(&bytes);
+    (file, bytes, parsed)
 }
 
 /// Every file under `$IDMODEL_CORPUS/<sub>` whose extension is one of `exts` (ASCII case
@@ -251,6 +473,31 @@ pub fn obj_vertices(text: &str) -> Vec<[f32; 3]> {
         .collect()
 }
 
+/// The `name` of each element of a JSON array (materials, animations, nodes).
+pub fn name_list(v: &Value) -> Vec<&str> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["name"].as_str().unwrap())
+        .collect()
+}
+
+/// The parent of each glTF node that has one (from the nodes' `children`).
+pub fn node_parents(j: &Value) -> BTreeMap<usize, usize> {
+    let mut parent = BTreeMap::new();
+    for (i, n) in j["nodes"].as_array().unwrap().iter().enumerate() {
+        for c in n
+            .get("children")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            parent.insert(c.as_u64().unwrap() as usize, i);
+        }
+    }
+    parent
+}
+
 /// The numbers of a JSON array.
 pub fn nums(v: &Value) -> Vec<f64> {
     v.as_array()
@@ -258,6 +505,46 @@ pub fn nums(v: &Value) -> Vec<f64> {
         .iter()
         .map(|v| v.as_f64().unwrap())
         .collect()
+}
+
+/// Bounds of `points` as (min, max), or `None` when there are none.
+pub fn bounds<T: Copy + PartialOrd>(
+    points: impl IntoIterator<Item = [T; 3]>,
+) -> Option<([T; 3], [T; 3])> {
+    points.into_iter().fold(None, |acc, p| {
+        let (mut lo, mut hi) = acc.unwrap_or((p, p));
+        for k in 0..3 {
+            if p[k] < lo[k] {
+                lo[k] = p[k];
+            }
+            if p[k] > hi[k] {
+                hi[k] = p[k];
+            }
+        }
+        Some((lo, hi))
+    })
+}
+
+/// Whether `a` is within `tol` of `b`, relative to `|b|` (absolute below 1).
+pub fn close_to(a: f64, b: f64, tol: f64) -> bool {
+    (a - b).abs() <= tol * b.abs().max(1.0)
+}
+
+/// The JSON array `got` holds three numbers, each [`close_to`] `want`'s.
+pub fn assert_close3(got: &Value, want: [f64; 3], tol: f64, what: &str) {
+    let got = nums(got);
+    assert_eq!(got.len(), 3, "{what}");
+    for k in 0..3 {
+        assert!(
+            close_to(got[k], want[k], tol),
+            "{what}: {got:?} != {want:?}"
+        );
+    }
+}
+
+/// Accessor `i` (a JSON index) of the glTF JSON `j`.
+pub fn accessor<'a>(j: &'a Value, i: &Value) -> &'a Value {
+    &j["accessors"][i.as_u64().unwrap() as usize]
 }
 
 // ---------------------------------------------------------------------------------------
