@@ -51,6 +51,7 @@
 use std::collections::BTreeMap;
 
 pub mod images;
+mod listing;
 pub mod pak;
 pub mod path;
 pub mod pk3;

@@ -9,11 +9,10 @@
 //! [`Pak::problems`]; reading it gives that one-line refusal. Inside one pak the **first**
 //! entry of a name wins, as in `COM_FindFile` / `FS_FOpenFile`.
 
-use std::collections::HashMap;
 use std::io::{Read, Seek, SeekFrom};
 use std::sync::Mutex;
 
-use crate::path::{in_dir_with_ext, key};
+use crate::listing::{Listing, Named, Wins, in_memory};
 use crate::profile::{Limits, Profile, ReadSeek};
 
 /// Quake's `MAX_FILES_IN_PACK` (WinQuake common.c).
@@ -36,24 +35,26 @@ struct Entry {
     len: u64,
 }
 
+impl Named for Entry {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn is_file(&self) -> bool {
+        true
+    }
+}
+
 /// An open `.pak`: its directory, validated, and the reader it was opened from.
 pub struct Pak {
-    label: String,
-    profile: Profile,
+    /// The directory; the first entry of a name wins.
+    dir: Listing<Entry>,
     limits: Limits,
     reader: Mutex<Box<dyn ReadSeek>>,
-    entries: Vec<Entry>,
-    /// key → index into `entries`, or the refusal of the first entry of that name.
-    index: HashMap<String, Result<usize, String>>,
-    problems: Vec<String>,
 }
 
 impl core::fmt::Debug for Pak {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pak")
-            .field("label", &self.label)
-            .field("entries", &self.entries.len())
-            .finish_non_exhaustive()
+        self.dir.debug("Pak", f)
     }
 }
 
@@ -152,13 +153,9 @@ impl Pak {
             .read_to_end(&mut dir)
             .map_err(io)?;
         let mut pak = Pak {
-            label: label.to_owned(),
-            profile,
+            dir: Listing::new(label, profile, Wins::First),
             limits,
             reader: Mutex::new(reader),
-            entries: Vec::new(),
-            index: HashMap::new(),
-            problems: Vec::new(),
         };
         for (i, raw) in dir.chunks_exact(64).enumerate() {
             let at =
@@ -200,18 +197,7 @@ impl Pak {
                     len,
                 }),
             };
-            let k = key(profile, &shown);
-            match result {
-                Ok(entry) => {
-                    let idx = pak.entries.len();
-                    pak.entries.push(entry);
-                    pak.index.entry(k).or_insert(Ok(idx));
-                }
-                Err(msg) => {
-                    pak.problems.push(msg.clone());
-                    pak.index.entry(k).or_insert(Err(msg));
-                }
-            }
+            pak.dir.add(&shown, result);
         }
         Ok(pak)
     }
@@ -226,27 +212,22 @@ impl Pak {
         profile: Profile,
         limits: Limits,
     ) -> Result<Pak, String> {
-        Pak::new(
-            label,
-            Box::new(std::io::Cursor::new(bytes)),
-            profile,
-            limits,
-        )
+        Pak::new(label, in_memory(bytes), profile, limits)
     }
 
     /// The name used in messages.
     pub fn label(&self) -> &str {
-        &self.label
+        &self.dir.label
     }
 
     /// The accepted entries' names, in directory order (duplicates included).
     pub fn names(&self) -> impl ExactSizeIterator<Item = &str> {
-        self.entries.iter().map(|e| e.name.as_str())
+        self.dir.entries.iter().map(|e| e.name.as_str())
     }
 
     /// One line per refused entry (unsafe name, data outside the file), in directory order.
     pub fn problems(&self) -> &[String] {
-        &self.problems
+        &self.dir.problems
     }
 
     /// The bytes of the first entry named `name` (compared as the profile's engine does),
@@ -256,20 +237,16 @@ impl Pak {
     /// The entry's refusal, an entry larger than [`Limits::max_entry_size`], or an I/O error,
     /// in one line naming the pak and the entry.
     pub fn read(&self, name: &str) -> Result<Option<Vec<u8>>, String> {
-        let Some(found) = self.index.get(&key(self.profile, name)) else {
+        let Some(e) = self.dir.find(name)? else {
             return Ok(None);
         };
-        let idx = found.as_ref().map_err(Clone::clone)?;
-        let Some(e) = self.entries.get(*idx) else {
-            return Ok(None);
-        };
+        let label = &self.dir.label;
         if e.len > self.limits.max_entry_size {
             return Err(format!(
-                "{}: entry {:?}: {} bytes, over the {}-byte entry limit",
-                self.label, e.name, e.len, self.limits.max_entry_size
+                "{label}: entry {:?}: {} bytes, over the {}-byte entry limit",
+                e.name, e.len, self.limits.max_entry_size
             ));
         }
-        let label = &self.label;
         let io = |err: std::io::Error| format!("{label}: entry {:?}: {err}", e.name);
         let mut reader = self
             .reader
@@ -296,17 +273,7 @@ impl Pak {
     /// The names of the entries directly in `dir` ending with `ext`, each once (first
     /// entry wins), in directory order.
     pub fn list(&self, dir: &str, ext: &str) -> Vec<String> {
-        let kd = key(self.profile, dir);
-        let ext = ext.to_ascii_lowercase();
-        let mut seen = std::collections::HashSet::new();
-        self.entries
-            .iter()
-            .filter(|e| {
-                let k = key(self.profile, &e.name);
-                in_dir_with_ext(&k, &kd, &ext) && seen.insert(k)
-            })
-            .map(|e| e.name.clone())
-            .collect()
+        self.dir.list(dir, ext)
     }
 }
 

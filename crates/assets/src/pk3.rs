@@ -18,11 +18,10 @@
 //! its declared size (read with `take(declared + 1)`), that ends early, or whose CRC-32 is
 //! wrong. Nothing is ever written to disk.
 
-use std::collections::HashMap;
 use std::io::{Read, Seek, SeekFrom};
 use std::sync::Mutex;
 
-use crate::path::{in_dir_with_ext, key};
+use crate::listing::{Listing, Named, Wins, in_memory};
 use crate::profile::{Limits, Profile, ReadSeek};
 
 /// How far back from the end the end record is searched: the longest comment plus the record.
@@ -66,22 +65,25 @@ struct Entry {
     is_dir: bool,
 }
 
+impl Named for Entry {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn is_file(&self) -> bool {
+        !self.is_dir
+    }
+}
+
 /// An open `.pk3` / `.pk4`.
 pub struct Pk3 {
-    label: String,
-    profile: Profile,
+    /// The central directory; a later duplicate wins (engine rule).
+    dir: Listing<Entry>,
     zip: Mutex<zip::ZipArchive<Box<dyn ReadSeek>>>,
-    entries: Vec<Entry>,
-    index: HashMap<String, Result<usize, String>>,
-    problems: Vec<String>,
 }
 
 impl core::fmt::Debug for Pk3 {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pk3")
-            .field("label", &self.label)
-            .field("entries", &self.entries.len())
-            .finish_non_exhaustive()
+        self.dir.debug("Pk3", f)
     }
 }
 
@@ -160,9 +162,7 @@ impl Pk3 {
         } else {
             MAX_NAME_QUAKE3
         };
-        let mut entries = Vec::new();
-        let mut index = HashMap::new();
-        let mut problems = Vec::new();
+        let mut dir = Listing::new(label, profile, Wins::Last);
         let mut at = 0usize;
         for i in 0..total {
             let abs = cd_start.saturating_add(u64_of(at));
@@ -239,34 +239,22 @@ impl Pk3 {
             } else {
                 None
             };
-            let k = key(profile, &shown);
-            match problem {
-                None => {
-                    let idx = entries.len();
-                    entries.push(Entry {
-                        is_dir: shown.ends_with('/'),
-                        name: shown,
-                        central: abs,
-                        size: u64::from(usize_),
-                    });
-                    // A later duplicate wins (engine rule).
-                    index.insert(k, Ok(idx));
-                }
-                Some(msg) => {
-                    problems.push(msg.clone());
-                    index.insert(k, Err(msg));
-                }
-            }
+            let entry = match problem {
+                None => Ok(Entry {
+                    is_dir: shown.ends_with('/'),
+                    name: shown.clone(),
+                    central: abs,
+                    size: u64::from(usize_),
+                }),
+                Some(msg) => Err(msg),
+            };
+            dir.add(&shown, entry);
         }
         reader.seek(SeekFrom::Start(0)).map_err(io)?;
         let zip = zip::ZipArchive::new(reader).map_err(|e| format!("{label}: zip: {e}"))?;
         Ok(Pk3 {
-            label: label.to_owned(),
-            profile,
+            dir,
             zip: Mutex::new(zip),
-            entries,
-            index,
-            problems,
         })
     }
 
@@ -280,23 +268,19 @@ impl Pk3 {
         profile: Profile,
         limits: Limits,
     ) -> Result<Pk3, String> {
-        Pk3::new(
-            label,
-            Box::new(std::io::Cursor::new(bytes)),
-            profile,
-            limits,
-        )
+        Pk3::new(label, in_memory(bytes), profile, limits)
     }
 
     /// The name used in messages.
     pub fn label(&self) -> &str {
-        &self.label
+        &self.dir.label
     }
 
     /// The accepted file entries' names (folders left out), in central-directory order
     /// (duplicates included).
     pub fn names(&self) -> impl Iterator<Item = &str> {
-        self.entries
+        self.dir
+            .entries
             .iter()
             .filter(|e| !e.is_dir)
             .map(|e| e.name.as_str())
@@ -304,12 +288,12 @@ impl Pk3 {
 
     /// One line per refused entry, in central-directory order.
     pub fn problems(&self) -> &[String] {
-        &self.problems
+        &self.dir.problems
     }
 
     /// Whether the archive holds a file entry named `name` (the profile's comparison).
     pub fn contains(&self, name: &str) -> bool {
-        matches!(self.index.get(&key(self.profile, name)), Some(Ok(i)) if self.entries.get(*i).is_some_and(|e| !e.is_dir))
+        matches!(self.dir.find(name), Ok(Some(_)))
     }
 
     /// The inflated bytes of the entry named `name`: of the last entry of that name in
@@ -319,14 +303,10 @@ impl Pk3 {
     /// The entry's refusal, or a stream that inflates past its declared size, ends early or
     /// fails its CRC-32, in one line naming the archive and the entry.
     pub fn read(&self, name: &str) -> Result<Option<Vec<u8>>, String> {
-        let Some(found) = self.index.get(&key(self.profile, name)) else {
+        let Some(e) = self.dir.find(name)? else {
             return Ok(None);
         };
-        let idx = found.as_ref().map_err(Clone::clone)?;
-        let Some(e) = self.entries.get(*idx).filter(|e| !e.is_dir) else {
-            return Ok(None);
-        };
-        let label = &self.label;
+        let label = &self.dir.label;
         let what = || format!("{label}: entry {:?}", e.name);
         let mut zip = self
             .zip
@@ -379,16 +359,6 @@ impl Pk3 {
     /// The names of the file entries directly in `dir` ending with `ext`, each once, in
     /// central-directory order.
     pub fn list(&self, dir: &str, ext: &str) -> Vec<String> {
-        let kd = key(self.profile, dir);
-        let ext = ext.to_ascii_lowercase();
-        let mut seen = std::collections::HashSet::new();
-        self.entries
-            .iter()
-            .filter(|e| {
-                let k = key(self.profile, &e.name);
-                !e.is_dir && in_dir_with_ext(&k, &kd, &ext) && seen.insert(k)
-            })
-            .map(|e| e.name.clone())
-            .collect()
+        self.dir.list(dir, ext)
     }
 }

@@ -151,6 +151,43 @@ fn out_groups<'o, S, const K: usize>(
     Ok(unsafe { core::slice::from_raw_parts_mut(ptr.cast::<[S; K]>(), needed) })
 }
 
+/// What a per-mesh array holds one group for.
+#[derive(Debug, Clone, Copy)]
+enum Per {
+    /// A vertex of the mesh.
+    Vertex,
+    /// A triangle of the mesh.
+    Triangle,
+}
+
+/// How many vertices or triangles `mesh` has.
+fn mesh_count(p: &Parsed<'_>, mesh: u64, per: Per) -> Result<usize, Fail> {
+    let info = p.mesh_info(mesh)?;
+    let n = match per {
+        Per::Vertex => info.vertices,
+        Per::Triangle => info.triangles,
+    };
+    usize::try_from(n).map_err(|_| Fail::TooLarge("mesh"))
+}
+
+/// A per-mesh output array: `out` (`ptr`, `len` scalars) checked by [`out_groups`] as
+/// one group of `K` per vertex or triangle of `mesh`, then filled by `fill`. Where the
+/// format has no such array (`wanted` false), `fill` gets no groups (and says why).
+fn mesh_array<S, const K: usize>(
+    p: &Parsed<'_>,
+    (mesh, per): (u64, Per),
+    (ptr, len): (*mut S, usize),
+    others: &[(&'static str, (usize, usize))],
+    wanted: bool,
+    fill: impl FnOnce(&mut [[S; K]]) -> Result<(), Fail>,
+) -> Result<(), Fail> {
+    let n = mesh_count(p, mesh, per)?;
+    if !wanted {
+        return fill(&mut []);
+    }
+    fill(out_groups::<S, K>("out", ptr, len, n, others)?)
+}
+
 /// The (start, bytes) of an output group slice, for the next overlap check.
 fn range_of<T>(s: &[T]) -> (usize, usize) {
     (s.as_ptr().addr(), core::mem::size_of_val(s))
@@ -415,7 +452,7 @@ pub unsafe extern "C" fn idmodel_frame(
     err: *mut IdmodelError,
 ) -> i32 {
     with_model(model, err, |p, others| {
-        let n = usize::try_from(p.mesh_info(mesh)?.vertices).map_err(|_| Fail::TooLarge("mesh"))?;
+        let n = mesh_count(p, mesh, Per::Vertex)?;
         if p.format_code() == IDMODEL_FORMAT_MD5MESH {
             // md5 meshes are posed by joints; say so before asking for arrays.
             return p.frame(mesh, old_frame, new_frame, backlerp, &mut [], &mut []);
@@ -475,10 +512,10 @@ pub unsafe extern "C" fn idmodel_indices(
     err: *mut IdmodelError,
 ) -> i32 {
     with_model(model, err, |p, others| {
-        let n =
-            usize::try_from(p.mesh_info(mesh)?.triangles).map_err(|_| Fail::TooLarge("mesh"))?;
-        let out = out_groups::<u32, 3>("out", out, len, n, others)?;
-        p.indices(mesh, out)
+        let out = (out, len);
+        mesh_array::<u32, 3>(p, (mesh, Per::Triangle), out, others, true, |o| {
+            p.indices(mesh, o)
+        })
     })
 }
 
@@ -498,13 +535,11 @@ pub unsafe extern "C" fn idmodel_uvs(
     err: *mut IdmodelError,
 ) -> i32 {
     with_model(model, err, |p, others| {
-        let n = usize::try_from(p.mesh_info(mesh)?.vertices).map_err(|_| Fail::TooLarge("mesh"))?;
-        if matches!(p.format_code(), IDMODEL_FORMAT_MD5MESH | IDMODEL_FORMAT_MD3) {
-            let out = out_groups::<f32, 2>("out", out, len, n, others)?;
-            p.uvs(mesh, out)
-        } else {
-            p.uvs(mesh, &mut [])
-        }
+        let per_vertex = matches!(p.format_code(), IDMODEL_FORMAT_MD5MESH | IDMODEL_FORMAT_MD3);
+        let out = (out, len);
+        mesh_array::<f32, 2>(p, (mesh, Per::Vertex), out, others, per_vertex, |o| {
+            p.uvs(mesh, o)
+        })
     })
 }
 
@@ -525,13 +560,11 @@ pub unsafe extern "C" fn idmodel_corner_uvs(
     err: *mut IdmodelError,
 ) -> i32 {
     with_model(model, err, |p, others| {
-        let n =
-            usize::try_from(p.mesh_info(mesh)?.triangles).map_err(|_| Fail::TooLarge("mesh"))?;
-        if p.format_code() == IDMODEL_FORMAT_MD5MESH {
-            return p.corner_uvs(mesh, &mut []);
-        }
-        let out = out_groups::<f32, 6>("out", out, len, n, others)?;
-        p.corner_uvs(mesh, out)
+        let per_corner = p.format_code() != IDMODEL_FORMAT_MD5MESH;
+        let out = (out, len);
+        mesh_array::<f32, 6>(p, (mesh, Per::Triangle), out, others, per_corner, |o| {
+            p.corner_uvs(mesh, o)
+        })
     })
 }
 
@@ -701,7 +734,7 @@ pub unsafe extern "C" fn idmodel_md5_skin(
         if !p.format_code() == IDMODEL_FORMAT_MD5MESH {
             return p.md5_skin(mesh, &[], &mut []);
         }
-        let n = usize::try_from(p.mesh_info(mesh)?.vertices).map_err(|_| Fail::TooLarge("mesh"))?;
+        let n = mesh_count(p, mesh, Per::Vertex)?;
         if joints.is_null() {
             return Err(Fail::Null("joints"));
         }

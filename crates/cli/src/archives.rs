@@ -15,19 +15,18 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, LazyLock, Mutex, PoisonError};
 
 use idmodel_assets::{Archive, GameFs, Limits as ReadLimits, Profile};
-use idmodel_scene::axes::Axes;
 
-use crate::commands::{self, Limits, line};
+use crate::commands::{self, Job, line};
 use crate::failure::Failure;
 use crate::output;
-use crate::players::{Choice, Skipped};
-use crate::{Exit, OutKind, error_line, out_line};
+use crate::players::Skipped;
+use crate::{Exit, error_line, out_line};
 
 /// Extensions read as archives.
 pub const ARCHIVE_EXTENSIONS: [&str; 3] = ["pak", "pk3", "pk4"];
 
-/// Model extensions an archive conversion or check picks up.
-const MODEL_EXTENSIONS: [&str; 6] = ["mdl", "md2", "md3", "md5mesh", "md5anim", "md5camera"];
+// Model extensions an archive conversion or check picks up.
+use crate::output::MODEL_EXTENSIONS;
 
 /// Extensions counted as side files in `info ARCHIVE`.
 const SIDE_EXTENSIONS: [&str; 4] = ["skin", "cfg", "anm", "mtr"];
@@ -302,14 +301,7 @@ pub fn info(path: &Path, json: bool) -> Option<Exit> {
     };
     let c = contents(path, &a);
     if json {
-        match serde_json::to_string(&c) {
-            Ok(j) => out_line(j),
-            Err(e) => {
-                error_line(line(path, format!("cannot write JSON: {e}")));
-                return Some(Exit::Failed);
-            }
-        }
-        return Some(Exit::Ok);
+        return Some(crate::info::print_json(path, &c));
     }
     let mut out = format!(
         "{}: {} archive, {} files",
@@ -365,17 +357,7 @@ pub fn check_paths(path: &Path) -> Option<Result<Vec<PathBuf>, String>> {
 /// `convert` of an archive (every model, players assembled) or of `ARCHIVE:entry`
 /// (one model, a player folder, or every model under a folder of the archive). `None`
 /// when `input` is neither.
-#[allow(clippy::too_many_arguments)] // the command's options, passed on as given
-pub fn convert(
-    input: &Path,
-    output: &Path,
-    anims: &[PathBuf],
-    frame: Choice<'_>,
-    axes: Axes,
-    limits: Limits,
-    to: Option<OutKind>,
-    force: bool,
-) -> Option<Exit> {
+pub fn convert(input: &Path, output: &Path, job: Job<'_>) -> Option<Exit> {
     let (archive, inside) = if is_archive_file(input) {
         (input.to_path_buf(), String::new())
     } else {
@@ -384,14 +366,10 @@ pub fn convert(
             Ok(Some(v)) => {
                 let (a, entry) = lookup(&v)?;
                 if is_file(&v) {
-                    return Some(commands::convert_file(
-                        &v, output, anims, frame, axes, limits, to, force,
-                    ));
+                    return Some(commands::convert_file(&v, output, job));
                 }
                 if crate::formats::md3::is_player_folder(&v) {
-                    return Some(commands::convert_player(
-                        &v, output, anims, frame, axes, limits, to, force,
-                    ));
+                    return Some(commands::convert_player(&v, output, job));
                 }
                 (PathBuf::from(a.label()), entry)
             }
@@ -401,7 +379,7 @@ pub fn convert(
             }
         }
     };
-    if !anims.is_empty() {
+    if !job.anims.is_empty() {
         return Some(commands::usage(
             "--anim applies to one md5mesh, not to an archive",
         ));
@@ -474,11 +452,7 @@ pub fn convert(
         Vec::new(),
         &skipped,
         output,
-        frame,
-        axes,
-        limits,
-        to,
-        force,
+        job,
     ))
 }
 

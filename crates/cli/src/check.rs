@@ -20,8 +20,8 @@ use crate::commands::{identify, line, read, usage, walk_ext};
 use crate::formats::{Engine, Finding, Input, Location, Severity};
 use crate::{Exit, error_line, out_line};
 
-/// Extensions `check FOLDER` checks.
-const CHECK_EXTENSIONS: [&str; 6] = ["mdl", "md2", "md3", "md5mesh", "md5anim", "md5camera"];
+// Extensions `check FOLDER` checks.
+use crate::output::MODEL_EXTENSIONS as CHECK_EXTENSIONS;
 
 /// Archive extensions `check FOLDER` names as not checked yet.
 const ARCHIVE_EXTENSIONS: [&str; 3] = ["pk3", "pk4", "pak"];
@@ -424,8 +424,6 @@ fn check_one(
     }
 }
 
-// Tests may index, unwrap and compute freely: a panic here is a failed assertion.
-#[allow(clippy::indexing_slicing, clippy::unwrap_used)]
 #[cfg(test)]
 mod tests {
     use super::*;

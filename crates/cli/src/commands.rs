@@ -15,7 +15,7 @@ use idmodel_scene::render::{self, Picture, RenderOptions};
 use rayon::prelude::*;
 
 use crate::failure::Failure;
-use crate::formats::{self, Info, Input, ModelFormat};
+use crate::formats::{self, Input, ModelFormat, Shape};
 use crate::output::{self, Plan, Policy, Stop};
 use crate::pictures;
 use crate::players::{self, Choice, Skipped, Written};
@@ -34,6 +34,24 @@ pub(crate) struct Limits {
     max_bytes: Option<u64>,
     /// Plain dense morph weights instead of sparse accessors.
     dense_weights: bool,
+}
+
+/// What `convert` was asked beside its input and output, passed on as given to every
+/// conversion path (a file, a player folder, a folder, an archive, a batch).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Job<'a> {
+    /// `--anim` files (md5anim for an md5mesh).
+    pub(crate) anims: &'a [PathBuf],
+    /// `--frame`, `--clip`, `--skin` and the other scene choices.
+    pub(crate) frame: Choice<'a>,
+    /// `--keep-axes`.
+    pub(crate) axes: Axes,
+    /// `--max-output`, `--dense-weights`.
+    pub(crate) limits: Limits,
+    /// `--to`.
+    pub(crate) to: Option<OutKind>,
+    /// `--force`.
+    pub(crate) force: bool,
 }
 
 /// Runs one subcommand.
@@ -150,16 +168,22 @@ pub fn run(command: Command) -> Exit {
                 max_bytes: max_output,
                 dense_weights,
             };
-            if let Some(exit) =
-                crate::archives::convert(&input, &output, &anims, frame, axes, limits, to, force)
-            {
+            let job = Job {
+                anims: &anims,
+                frame,
+                axes,
+                limits,
+                to,
+                force,
+            };
+            if let Some(exit) = crate::archives::convert(&input, &output, job) {
                 exit
             } else if input.is_dir() && formats::md3::is_player_folder(&input) {
-                convert_player(&input, &output, &anims, frame, axes, limits, to, force)
+                convert_player(&input, &output, job)
             } else if input.is_dir() {
-                convert_folder(&input, &output, &anims, frame, axes, limits, to, force)
+                convert_folder(&input, &output, job)
             } else {
-                convert_file(&input, &output, &anims, frame, axes, limits, to, force)
+                convert_file(&input, &output, job)
             }
         }
         Command::Completions { shell } => crate::usage::completions(shell),
@@ -386,45 +410,10 @@ pub fn info_report(path: &Path, bytes: &[u8], json: bool) -> Result<String, Stri
     };
     let info = module.info(&input).map_err(|f| line(path, f))?;
     if json {
-        serde_json::to_string(&info).map_err(|e| line(path, format!("cannot write JSON: {e}")))
+        crate::info::json(path, &info)
     } else {
-        Ok(info_text(path, format, &info))
+        Ok(crate::info::text(path, format, &info))
     }
-}
-
-fn info_text(path: &Path, format: Format, info: &Info) -> String {
-    let mut out = format!("{}: {}", path.display(), format.name());
-    let mut rows: Vec<(String, String)> = vec![
-        ("frames".into(), info.frames.to_string()),
-        ("vertices".into(), info.vertices.to_string()),
-        ("triangles".into(), info.triangles.to_string()),
-    ];
-    for (name, v) in [
-        ("skins", info.skins),
-        ("surfaces", info.surfaces),
-        ("tags", info.tags),
-        ("meshes", info.meshes),
-        ("joints", info.joints),
-    ] {
-        if let Some(v) = v {
-            rows.push((name.into(), v.to_string()));
-        }
-    }
-    if let Some(b) = info.bounds {
-        rows.push((
-            "bounds".into(),
-            format!(
-                "({}, {}, {}) .. ({}, {}, {})",
-                b.min[0], b.min[1], b.min[2], b.max[0], b.max[1], b.max[2]
-            ),
-        ));
-    }
-    rows.extend(info.details.iter().cloned());
-    let width = rows.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
-    for (k, v) in rows {
-        out.push_str(&format!("\n  {k:<width$}  {v}"));
-    }
-    out
 }
 
 /// The output kind of a single-file conversion, from the extension and `--to`.
@@ -454,79 +443,66 @@ fn kind_of(output: &Path, to: Option<OutKind>) -> Result<OutKind, String> {
     }
 }
 
-#[allow(clippy::too_many_arguments)] // the command's options, passed on as given
-pub(crate) fn convert_file(
-    input: &Path,
-    output: &Path,
-    anims: &[PathBuf],
-    frame: Choice<'_>,
-    axes: Axes,
-    limits: Limits,
-    to: Option<OutKind>,
-    force: bool,
-) -> Exit {
-    let kind = match kind_of(output, to) {
+pub(crate) fn convert_file(input: &Path, output: &Path, job: Job<'_>) -> Exit {
+    let kind = match kind_of(output, job.to) {
         Ok(k) => k,
         Err(m) => return usage(m),
     };
-    if let Err(exit) = anims_apply(input, anims) {
+    if let Err(exit) = anims_apply(input, job.anims) {
         return exit;
     }
-    let policy = Policy { force, named: true };
-    match convert_one(input, output, anims, frame, axes, limits, kind, policy) {
+    let policy = Policy {
+        force: job.force,
+        named: true,
+    };
+    match convert_one(input, output, job, (kind, policy), false) {
         Ok(written) => {
-            if !frame.quiet {
+            if !job.frame.quiet {
                 out_line(written);
             }
             Exit::Ok
         }
-        Err(e) => {
-            error_line(e.line());
-            e.exit()
-        }
+        Err(e) => e.report(),
     }
 }
 
-/// Converts one file; the error is the complete line to print.
-#[allow(clippy::too_many_arguments)] // the command's options, passed on as given
+/// Converts one file, or with `player` the Quake III player in the folder `input` (for
+/// `.obj` one posed frame), to `target` (the output kind and the write policy); the error
+/// is the complete line to print.
 fn convert_one(
     input: &Path,
     output: &Path,
-    anims: &[PathBuf],
-    frame: Choice<'_>,
-    axes: Axes,
-    limits: Limits,
-    kind: OutKind,
-    policy: Policy,
+    job: Job<'_>,
+    target: (OutKind, Policy),
+    player: bool,
 ) -> Result<Written, Stop> {
+    let frame = job.frame;
+    if player {
+        let request = frame.request(&[]);
+        return export(input, output, job, target, |shape, pending| {
+            let mut s = players::player(input, &request, shape)?;
+            textures::apply_player(&mut s, input, frame.textures(), pending);
+            Ok(s)
+        });
+    }
     let loaded = Loaded::open(input)?;
-    let anims = load_anims(anims)?;
+    let anims = load_anims(job.anims)?;
     let anim_inputs: Vec<Input<'_>> = anims.iter().map(Loaded::input).collect();
     let request = frame.request(&anim_inputs);
-    let pending = textures::Pending::default();
-    let mut written = export(
-        input,
-        output,
-        axes,
-        limits,
-        kind,
-        policy,
-        || {
-            let mut s = loaded.module.scene(&loaded.input(), &request)?;
-            let (format, bytes) = (loaded.format, &loaded.bytes);
-            textures::apply(&mut s, input, format, bytes, frame.textures(), &pending);
-            Ok(s)
-        },
-        || {
-            let mut s = loaded.module.frame(&loaded.input(), &request)?;
-            let (format, bytes) = (loaded.format, &loaded.bytes);
-            textures::apply(&mut s, input, format, bytes, frame.textures(), &pending);
-            Ok(s)
-        },
-    )?;
-    written.missing = written.missing.saturating_add(pending.not_found());
-    pending.print(frame.quiet);
-    Ok(written)
+    export(input, output, job, target, |shape, pending| {
+        let mut s = loaded.module.build(&loaded.input(), &request, shape)?;
+        let (format, bytes) = (loaded.format, &loaded.bytes);
+        textures::apply(&mut s, input, format, bytes, frame.textures(), pending);
+        Ok(s)
+    })
+}
+
+/// Writes the one file `output` (a picture) through a [`Plan`]: `--force` replaces a
+/// read-only output, never an input.
+fn write_one(output: &Path, bytes: Vec<u8>, force: bool) -> Result<(), Stop> {
+    let mut plan = Plan::new(Policy { force, named: true });
+    plan.output(output, bytes);
+    plan.commit()
 }
 
 /// A picture as a PNG file.
@@ -554,20 +530,19 @@ fn obj_files(frame: &Scene, stem: &str, axes: Axes) -> Result<(String, Beside), 
     Ok((files.obj, beside))
 }
 
-/// Writes the scene (`.glb`/`.gltf`) or one frame (`.obj`) of `input` to `output`
-/// (with its side files, all checked before any is written: `output::Plan`); the error
-/// is the complete line to print.
-#[allow(clippy::too_many_arguments)] // the command's options, passed on as given
+/// Writes the scene (`.glb`/`.gltf`) or one frame (`.obj`) `build` makes of `input` to
+/// `output` as `target` (the kind and the write policy), with its side files, all
+/// checked before any is written (`output::Plan`); the texture warnings `build` leaves
+/// are printed after (unless `--quiet`). The error is the complete line to print.
 fn export(
     input: &Path,
     output: &Path,
-    axes: Axes,
-    limits: Limits,
-    kind: OutKind,
-    policy: Policy,
-    scene: impl FnOnce() -> Result<Scene, Failure>,
-    frame: impl FnOnce() -> Result<Scene, Failure>,
+    job: Job<'_>,
+    (kind, policy): (OutKind, Policy),
+    build: impl FnOnce(Shape, &textures::Pending) -> Result<Scene, Failure>,
 ) -> Result<Written, Stop> {
+    let pending = textures::Pending::default();
+    let (axes, limits) = (job.axes, job.limits);
     let options = ExportOptions {
         axes,
         dense_weights: limits.dense_weights,
@@ -590,7 +565,7 @@ fn export(
             )));
         }
         OutKind::Glb | OutKind::Gltf => {
-            let scene = scene().map_err(|f| line(input, f))?;
+            let scene = build(Shape::Scene, &pending).map_err(|f| line(input, f))?;
             written.count_textures(&scene);
             if kind == OutKind::Glb {
                 let glb = to_glb(&scene, &options).map_err(|e| line(input, Failure::from(e)))?;
@@ -611,7 +586,7 @@ fn export(
             }
         }
         OutKind::Obj => {
-            let frame = frame().map_err(|f| line(input, f))?;
+            let frame = build(Shape::Frame, &pending).map_err(|f| line(input, f))?;
             written.count_textures(&frame);
             let (text, beside) = obj_files(&frame, &stem, axes).map_err(|f| line(input, f))?;
             for (name, bytes) in beside {
@@ -622,34 +597,26 @@ fn export(
         }
     }
     plan.commit()?;
+    written.missing = written.missing.saturating_add(pending.not_found());
+    pending.print(job.frame.quiet);
     Ok(written)
 }
 
 /// `convert` of a Quake III player folder (`lower.md3`, `upper.md3`, `head.md3`): one
 /// assembled model. OUTPUT is the file to write, or a folder to write
 /// `<folder name>.<ext>` into (`--to`, default glb).
-#[allow(clippy::too_many_arguments)] // the command's options, passed on as given
-pub(crate) fn convert_player(
-    input: &Path,
-    output: &Path,
-    anims: &[PathBuf],
-    frame: Choice<'_>,
-    axes: Axes,
-    limits: Limits,
-    to: Option<OutKind>,
-    force: bool,
-) -> Exit {
-    if !anims.is_empty() {
+pub(crate) fn convert_player(input: &Path, output: &Path, job: Job<'_>) -> Exit {
+    if !job.anims.is_empty() {
         return usage("--anim applies to one md5mesh, not to a Quake III player folder");
     }
     let has_ext = output.extension().is_some() && !output.is_dir();
     let (output, kind) = if has_ext {
-        match kind_of(output, to) {
+        match kind_of(output, job.to) {
             Ok(k) => (output.to_path_buf(), k),
             Err(m) => return usage(m),
         }
     } else {
-        let kind = to.unwrap_or(OutKind::Glb);
+        let kind = job.to.unwrap_or(OutKind::Glb);
         let name = input
             .file_name()
             .map_or_else(|| "player".into(), |n| n.to_string_lossy().into_owned());
@@ -657,12 +624,12 @@ pub(crate) fn convert_player(
     };
     // Written into a folder, the file name is derived: an existing file is kept.
     let policy = Policy {
-        force,
+        force: job.force,
         named: has_ext,
     };
-    match export_player(input, &output, frame, axes, limits, kind, policy) {
+    match convert_one(input, &output, job, (kind, policy), true) {
         Ok(written) => {
-            if !frame.quiet {
+            if !job.frame.quiet {
                 out_line(format_args!(
                     "assembled the Quake III player in {} (upper.md3 on lower.md3's tag_torso, head.md3 on upper.md3's tag_head) into {} ({})",
                     input.display(),
@@ -672,86 +639,15 @@ pub(crate) fn convert_player(
             }
             Exit::Ok
         }
-        Err(e) => {
-            error_line(e.line());
-            e.exit()
-        }
+        Err(e) => e.report(),
     }
-}
-
-/// Writes the player in the folder `input` to `output`: the scene, or for `.obj` one
-/// posed frame.
-#[allow(clippy::too_many_arguments)] // the command's options, passed on as given
-fn export_player(
-    input: &Path,
-    output: &Path,
-    frame: Choice<'_>,
-    axes: Axes,
-    limits: Limits,
-    kind: OutKind,
-    policy: Policy,
-) -> Result<Written, Stop> {
-    let request = frame.request(&[]);
-    let pending = textures::Pending::default();
-    let mut written = export(
-        input,
-        output,
-        axes,
-        limits,
-        kind,
-        policy,
-        || {
-            let mut s = formats::md3::player_scene(input, &request)?;
-            textures::apply_player(&mut s, input, frame.textures(), &pending);
-            Ok(s)
-        },
-        || {
-            let mut s = formats::md3::player_frame(input, &request)?;
-            textures::apply_player(&mut s, input, frame.textures(), &pending);
-            Ok(s)
-        },
-    )?;
-    written.missing = written.missing.saturating_add(pending.not_found());
-    pending.print(frame.quiet);
-    Ok(written)
 }
 
 /// Every model file under `dir`, sorted, by extension (case-insensitive); a Quake III
 /// player folder is one entry (the folder itself), and what is not converted is counted
 /// in `skipped`.
 fn walk(dir: &Path, out: &mut Vec<PathBuf>, errors: &mut Vec<String>, skipped: &mut Skipped) {
-    let entries = match std::fs::read_dir(dir) {
-        Ok(e) => e,
-        Err(e) => {
-            errors.push(line(dir, format!("cannot list folder: {e}")));
-            return;
-        }
-    };
-    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    paths.sort();
-    let player = formats::md3::is_player_folder(dir);
-    if player {
-        out.push(dir.to_path_buf());
-    }
-    for p in paths {
-        // Symlinked folders are not followed (no loops).
-        let is_dir = std::fs::symlink_metadata(&p).is_ok_and(|m| m.is_dir());
-        if is_dir {
-            walk(&p, out, errors, skipped);
-        } else if skipped.skips(&p, player) {
-            // Counted: an md5anim (needs a mesh), another model of a player folder.
-        } else if p
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| MODEL_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()))
-        {
-            // A FIFO or device named like a model is skipped, never opened.
-            match std::fs::metadata(&p).map(|m| output::not_regular(m.file_type())) {
-                Ok(Some(why)) => errors.push(line(&p, format!("skipped: {why}"))),
-                _ => out.push(p),
-            }
-        }
-    }
+    walk_in(dir, &MODEL_EXTENSIONS, out, errors, Some(skipped));
 }
 
 /// Every file under `dir` with one of the extensions `exts` (lowercase), sorted.
@@ -760,6 +656,17 @@ pub(crate) fn walk_ext(
     exts: &[&str],
     out: &mut Vec<PathBuf>,
     errors: &mut Vec<String>,
+) {
+    walk_in(dir, exts, out, errors, None);
+}
+
+/// [`walk_ext`], and for a batch (`skipped` given) [`walk`]'s player folders and skips.
+fn walk_in(
+    dir: &Path,
+    exts: &[&str],
+    out: &mut Vec<PathBuf>,
+    errors: &mut Vec<String>,
+    mut skipped: Option<&mut Skipped>,
 ) {
     let entries = match std::fs::read_dir(dir) {
         Ok(e) => e,
@@ -770,11 +677,17 @@ pub(crate) fn walk_ext(
     };
     let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
     paths.sort();
+    let player = skipped.is_some() && formats::md3::is_player_folder(dir);
+    if player {
+        out.push(dir.to_path_buf());
+    }
     for p in paths {
         // Symlinked folders are not followed (no loops).
         let is_dir = std::fs::symlink_metadata(&p).is_ok_and(|m| m.is_dir());
         if is_dir {
-            walk_ext(&p, exts, out, errors);
+            walk_in(&p, exts, out, errors, skipped.as_deref_mut());
+        } else if skipped.as_deref_mut().is_some_and(|s| s.skips(&p, player)) {
+            // Counted: an md5anim (needs a mesh), another model of a player folder.
         } else if p
             .extension()
             .and_then(|e| e.to_str())
@@ -828,18 +741,8 @@ fn batch_outputs(input: &Path, output: &Path, files: &[PathBuf], kind: OutKind) 
         .collect()
 }
 
-#[allow(clippy::too_many_arguments)] // the command's options, passed on as given
-fn convert_folder(
-    input: &Path,
-    output: &Path,
-    anims: &[PathBuf],
-    frame: Choice<'_>,
-    axes: Axes,
-    limits: Limits,
-    to: Option<OutKind>,
-    force: bool,
-) -> Exit {
-    if !anims.is_empty() {
+fn convert_folder(input: &Path, output: &Path, job: Job<'_>) -> Exit {
+    if !job.anims.is_empty() {
         return usage("--anim applies to one md5mesh, not to a folder");
     }
     if let Err(exit) = batch_output_ok(output) {
@@ -863,9 +766,7 @@ fn convert_folder(
         }
         return Exit::Failed;
     }
-    convert_batch(
-        input, &files, failures, &skipped, output, frame, axes, limits, to, force,
-    )
+    convert_batch(input, &files, failures, &skipped, output, job)
 }
 
 /// The output of a batch must be a folder (or not exist yet): a usage error otherwise.
@@ -896,20 +797,17 @@ fn is_player_entry(file: &Path) -> bool {
 /// Converts the batch `files` found under `input` (a folder, or an archive's virtual
 /// root) into the folder `output`; `failures` are the walk's. All outputs are checked
 /// before anything is converted.
-#[allow(clippy::too_many_arguments)] // the command's options, passed on as given
 pub(crate) fn convert_batch(
     input: &Path,
     files: &[PathBuf],
     mut failures: Vec<String>,
     skipped: &Skipped,
     output: &Path,
-    frame: Choice<'_>,
-    axes: Axes,
-    limits: Limits,
-    to: Option<OutKind>,
-    force: bool,
+    job: Job<'_>,
 ) -> Exit {
-    let kind = to.unwrap_or(OutKind::Glb);
+    let (frame, force) = (job.frame, job.force);
+    let job = Job { anims: &[], ..job };
+    let kind = job.to.unwrap_or(OutKind::Glb);
     let outputs = batch_outputs(input, output, files, kind);
     if let Err(refused) = output::check_batch(input, &outputs, kind, force) {
         for r in &refused {
@@ -943,13 +841,8 @@ pub(crate) fn convert_batch(
         .map(|(file, out)| {
             bar.set_message(players::progress_label(input, file));
             let result = std::panic::catch_unwind(|| {
-                if is_player_entry(file) {
-                    export_player(file, out, frame, axes, limits, kind, policy)
-                        .map_err(String::from)
-                } else {
-                    convert_one(file, out, &[], frame, axes, limits, kind, policy)
-                        .map_err(String::from)
-                }
+                convert_one(file, out, job, (kind, policy), is_player_entry(file))
+                    .map_err(String::from)
             })
             .unwrap_or_else(|_| {
                 panicked.store(true, Ordering::Relaxed);
@@ -1061,9 +954,7 @@ fn render_file(
                 pictures::apng(&out, &delays).map_err(|e| line(path, e))?
             }
         };
-        let mut plan = Plan::new(Policy { force, named: true });
-        plan.output(output, png);
-        plan.commit()
+        write_one(output, png, force)
     })();
     match result {
         Ok(()) => {
@@ -1071,10 +962,7 @@ fn render_file(
             pending.print(false);
             Exit::Ok
         }
-        Err(e) => {
-            error_line(e.line());
-            e.exit()
-        }
+        Err(e) => e.report(),
     }
 }
 
@@ -1144,18 +1032,13 @@ fn contact_sheet(
     }
     let result = (|| -> Result<(), Stop> {
         let png = picture_png(&sheet.finish()).map_err(|f| line(path, f))?;
-        let mut plan = Plan::new(Policy { force, named: true });
-        plan.output(output, png);
-        plan.commit()
+        write_one(output, png, force)
     })();
     // Like `render`, the sheet's texture warnings are always shown.
     pending.print(false);
     match result {
         Ok(()) => Exit::Ok,
-        Err(e) => {
-            error_line(e.line());
-            e.exit()
-        }
+        Err(e) => e.report(),
     }
 }
 
@@ -1176,7 +1059,7 @@ fn still_scene(
             )));
         }
         let mut s =
-            formats::md3::player_frame(path, &choice.request(&[])).map_err(|f| line(path, f))?;
+            players::player(path, &choice.request(&[]), Shape::Frame).map_err(|f| line(path, f))?;
         textures::apply_player(&mut s, path, choice.textures(), pending);
         s
     } else {
@@ -1228,7 +1111,7 @@ fn animated_frames(
         // The assembled player: its clips play one after another (each on the parts it
         // drives, the other part resting in the standing idle), or only --clip's.
         let mut scene =
-            formats::md3::player_scene(path, &choice.request(&[])).map_err(|f| line(path, f))?;
+            players::player(path, &choice.request(&[]), Shape::Scene).map_err(|f| line(path, f))?;
         textures::apply_player(&mut scene, path, choice.textures(), pending);
         textures::decode_for_render(&mut scene, path, pending);
         return morph_stills(path, &scene, options, max_output);
@@ -1334,13 +1217,6 @@ fn morph_stills(
     Ok((stills, delays))
 }
 
-// Tests may index, unwrap and compute freely: a panic here is a failed assertion.
-#[allow(
-    clippy::indexing_slicing,
-    clippy::arithmetic_side_effects,
-    clippy::as_conversions,
-    clippy::unwrap_used
-)]
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -13,13 +13,27 @@
 // A std binary: `std::` paths are the natural ones here (core/alloc re-exports buy a
 // command-line tool nothing). The panic-freedom lints stay on.
 #![allow(clippy::std_instead_of_core, clippy::std_instead_of_alloc)]
+// Unit tests (`#[cfg(test)] mod tests` in each module) may index, unwrap and compute
+// freely: a panic there is a failed assertion. Said once here; the library build keeps
+// every lint.
+#![cfg_attr(
+    test,
+    allow(
+        clippy::indexing_slicing,
+        clippy::arithmetic_side_effects,
+        clippy::as_conversions,
+        clippy::unwrap_used
+    )
+)]
 
 mod archives;
 mod check;
 mod commands;
 mod failure;
+mod findings;
 mod formats;
 mod import;
+mod info;
 mod md2_skin;
 mod md5_out;
 mod output;
@@ -487,13 +501,6 @@ pub fn check_report(
     ))
 }
 
-// Tests may index, unwrap and compute freely: a panic here is a failed assertion.
-#[allow(
-    clippy::indexing_slicing,
-    clippy::arithmetic_side_effects,
-    clippy::as_conversions,
-    clippy::unwrap_used
-)]
 #[cfg(test)]
 mod tests {
     use super::*;

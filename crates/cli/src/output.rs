@@ -33,18 +33,16 @@ use std::sync::{LazyLock, Mutex, PoisonError};
 use crate::failure::Failure;
 use crate::{Exit, OutKind};
 
-/// Extensions of the files a batch may read: models, md5anims and the Quake III side
+/// Extensions of the model files idmodel reads (md5anims included): what an archive
+/// conversion and `check FOLDER` pick up.
+pub(crate) const MODEL_EXTENSIONS: [&str; 6] =
+    ["mdl", "md2", "md3", "md5mesh", "md5anim", "md5camera"];
+
+/// Extensions of the files a batch may read: [`MODEL_EXTENSIONS`] and the Quake III side
 /// files. No batch output may be one of these files (through a link).
-const READ_EXTENSIONS: [&str; 8] = [
-    "mdl",
-    "md2",
-    "md3",
-    "md5mesh",
-    "md5anim",
-    "md5camera",
-    "skin",
-    "cfg",
-];
+fn read_by_batch(ext: &str) -> bool {
+    MODEL_EXTENSIONS.contains(&ext) || ["skin", "cfg"].contains(&ext)
+}
 
 // ---------------------------------------------------------------------------------------
 // File identity
@@ -221,7 +219,7 @@ pub fn protect_inputs(dir: &Path) {
         } else if path
             .extension()
             .and_then(|e| e.to_str())
-            .is_some_and(|e| READ_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()))
+            .is_some_and(|e| read_by_batch(&e.to_ascii_lowercase()))
         {
             if let Ok(meta) = std::fs::metadata(&path) {
                 if meta.is_file() {
@@ -260,6 +258,12 @@ impl Stop {
         match self {
             Stop::Failed(s) | Stop::Refused(s) => s,
         }
+    }
+
+    /// Prints the line on stderr and gives the exit status.
+    pub fn report(&self) -> Exit {
+        crate::error_line(self.line());
+        self.exit()
     }
 }
 
@@ -616,13 +620,6 @@ pub fn check_batch(
     }
 }
 
-// Tests may index, unwrap and compute freely: a panic here is a failed assertion.
-#[allow(
-    clippy::indexing_slicing,
-    clippy::arithmetic_side_effects,
-    clippy::as_conversions,
-    clippy::unwrap_used
-)]
 #[cfg(test)]
 mod tests {
     use super::*;

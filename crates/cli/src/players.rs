@@ -7,7 +7,12 @@ use std::path::{Path, PathBuf};
 use idmodel_scene::md3::PLAYER_PARTS;
 use idmodel_scene::{Image, Scene};
 
-use crate::formats::{Input, Request, md3};
+use idmodel::md3::Md3 as Model;
+use idmodel_scene::md3::{self as adapter, Player};
+
+use crate::failure::Failure;
+use crate::formats::md3::{self, MAX_SIDECAR, Md3, SkinFile, sidecar, skin_names};
+use crate::formats::{Info, Input, ModelFormat, Request, Shape};
 use crate::{Exit, error_line, out_line};
 
 /// What `convert` and `render` were asked for beyond the files: `--frame`, `--clip`,
@@ -211,7 +216,7 @@ pub fn info_folder(path: &Path, json: bool) -> Option<Exit> {
     if !player_folder(path) {
         return None;
     }
-    let info = match md3::player_info(path) {
+    let info = match player_info(path) {
         Ok(i) => i,
         Err(e) => {
             error_line(format_args!("{}: {e}", path.display()));
@@ -219,26 +224,207 @@ pub fn info_folder(path: &Path, json: bool) -> Option<Exit> {
         }
     };
     if json {
-        match serde_json::to_string(&info) {
-            Ok(j) => out_line(j),
-            Err(e) => {
-                error_line(format_args!("{}: cannot write JSON: {e}", path.display()));
-                return Some(Exit::Failed);
-            }
-        }
-    } else {
-        let mut out = format!("{}: Quake III player '{}'", path.display(), info.name);
-        let width = info.details.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
-        for (k, v) in &info.details {
-            out.push_str(&format!("\n  {k:<width$}  {v}"));
-        }
-        out_line(out);
+        return Some(crate::info::print_json(path, &info));
     }
+    let mut out = format!("{}: Quake III player '{}'", path.display(), info.name);
+    crate::info::push_rows(&mut out, &info.details);
+    out_line(out);
     Some(Exit::Ok)
 }
 
-// Tests may index, unwrap and compute freely: a panic here is a failed assertion.
-#[allow(clippy::unwrap_used)]
+// ---------------------------------------------------------------------------------------
+// The files of a player folder, and its `info`
+
+/// The files of a player folder, read: the three models, `animation.cfg` and the three
+/// `<part>_default.skin`.
+struct PlayerFiles {
+    name: String,
+    bytes: [Vec<u8>; 3],
+    cfg: Option<Vec<u8>>,
+    skins: [Option<SkinFile>; 3],
+}
+
+impl PlayerFiles {
+    fn read(dir: &Path, skin: Option<&str>) -> Result<PlayerFiles, Failure> {
+        let read = |part: &str| {
+            let name = format!("{part}.md3");
+            crate::archives::read(&dir.join(&name), MAX_SIDECAR.saturating_mul(1024))
+                .map_err(|e| Failure::new(format!("{name}: {e}")))
+        };
+        Ok(PlayerFiles {
+            name: dir
+                .file_name()
+                .map_or_else(|| "player".to_owned(), |n| n.to_string_lossy().into_owned()),
+            bytes: [read("lower")?, read("upper")?, read("head")?],
+            cfg: sidecar(dir, "animation.cfg"),
+            skins: [
+                SkinFile::chosen(dir, "lower", skin)?,
+                SkinFile::chosen(dir, "upper", skin)?,
+                SkinFile::chosen(dir, "head", skin)?,
+            ],
+        })
+    }
+
+    fn player(&self) -> Result<Player<'_>, Failure> {
+        let [l, u, h] = &self.bytes;
+        let parse =
+            |part: &str, b| Model::parse(b).map_err(|e| Failure::new(format!("{part}.md3: {e}")));
+        Ok(Player {
+            name: &self.name,
+            lower: parse("lower", l)?,
+            upper: parse("upper", u)?,
+            head: parse("head", h)?,
+            animation_cfg: self.cfg.as_deref(),
+            skins: self
+                .skins
+                .each_ref()
+                .map(|s| s.as_ref().and_then(SkinFile::usable)),
+        })
+    }
+}
+
+/// The Quake III player in `dir` (see [`md3::is_player_folder`]): [`Shape::Scene`], one
+/// scene with upper on lower's `tag_torso`, head on upper's `tag_head`, the
+/// animation.cfg clips; [`Shape::Frame`], one posed frame (`--frame N` of lower and
+/// upper, else the first frame of `--clip`, else standing idle; head frame 0), the parts
+/// placed on their tags as the engine places them.
+pub fn player(dir: &Path, request: &Request<'_>, shape: Shape) -> Result<Scene, Failure> {
+    let files = PlayerFiles::read(dir, request.skin)?;
+    let build = match shape {
+        Shape::Scene => adapter::player_scene,
+        Shape::Frame => adapter::player_frame,
+    };
+    build(&files.player()?, &request.options()).map_err(Failure::from)
+}
+
+/// `info` of a player folder: the three parts' `info`, the player's clips (and where
+/// each plays), its skins, and the pose `render` draws by default.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct PlayerInfo {
+    /// `md3-player`.
+    pub format: &'static str,
+    /// The folder's name.
+    pub name: String,
+    /// `lower.md3`, `upper.md3`, `head.md3`.
+    pub lower: Info,
+    /// See `lower`.
+    pub upper: Info,
+    /// See `lower`.
+    pub head: Info,
+    /// The player's clips (the names `--clip` takes).
+    pub clips: Vec<String>,
+    /// The skins all three parts have (`<part>_NAME.skin`; the names `--skin` takes).
+    pub skin_names: Vec<String>,
+    /// The three parts' shader names, each once.
+    pub shaders: Vec<String>,
+    /// Plain-text rows, not part of the JSON.
+    #[serde(skip)]
+    pub details: Vec<(String, String)>,
+}
+
+/// Reads and describes the player in `dir` (see [`md3::is_player_folder`]).
+pub fn player_info(dir: &Path) -> Result<PlayerInfo, Failure> {
+    let files = PlayerFiles::read(dir, None)?;
+    let player = files.player()?;
+    let [l, u, h] = &files.bytes;
+    let part_info = |part: &str, bytes: &[u8]| {
+        let path = dir.join(format!("{part}.md3"));
+        Md3.info(&Input {
+            path: &path,
+            format: idmodel::Format::Md3,
+            bytes,
+        })
+        .map_err(|e| Failure::new(format!("{part}.md3: {e}")))
+    };
+    let (lower, upper, head) = (
+        part_info("lower", l)?,
+        part_info("upper", u)?,
+        part_info("head", h)?,
+    );
+    let clips = adapter::player_clips(
+        player.animation_cfg,
+        player.lower.num_frames(),
+        player.upper.num_frames(),
+    );
+    let mut details = Vec::new();
+    for (part, info) in [("lower", &lower), ("upper", &upper), ("head", &head)] {
+        details.push((
+            format!("{part}.md3"),
+            format!(
+                "{} frames, {} surfaces, {} vertices, {} triangles, {} tags",
+                info.frames,
+                info.surfaces.unwrap_or(0),
+                info.vertices,
+                info.triangles,
+                info.tags.unwrap_or(0)
+            ),
+        ));
+    }
+    details.push((
+        "assembly".to_owned(),
+        "upper.md3 on lower.md3's tag_torso, head.md3 on upper.md3's tag_head".to_owned(),
+    ));
+    let skins: Vec<String> = skin_names(dir, "lower")
+        .into_iter()
+        .filter(|n| skin_names(dir, "upper").contains(n) && skin_names(dir, "head").contains(n))
+        .collect();
+    details.push((
+        "skins".to_owned(),
+        if skins.is_empty() {
+            "none (materials from the surfaces' shader names)".to_owned()
+        } else {
+            skins.join(", ")
+        },
+    ));
+    let source = match player.animation_cfg.map(adapter::q3_animations) {
+        None => "no animation.cfg: one clip of all frames per animated part".to_owned(),
+        Some(Ok((_, entries))) => format!("animation.cfg, Quake III rules ({entries} entries)"),
+        Some(Err(why)) => format!("not from animation.cfg: {why}"),
+    };
+    details.push((
+        "animations".to_owned(),
+        format!(
+            "{} clip{}; {source}",
+            clips.len(),
+            if clips.len() == 1 { "" } else { "s" }
+        ),
+    ));
+    for (c, on_lower, on_upper) in &clips {
+        let plays = match (on_lower, on_upper) {
+            (true, true) => "lower and upper",
+            (true, false) => "lower",
+            _ => "upper",
+        };
+        details.push((format!("  {}", c.name), format!("{c}; {plays}")));
+    }
+    let [idle_legs, idle_torso] = adapter::IDLE_CLIPS;
+    let pose = match adapter::pose(&player, &idmodel_scene::Options::default()) {
+        Ok((legs, torso)) => format!(
+            "lower frame {}, upper frame {}, head frame 0 (standing idle: {idle_legs} and {idle_torso} when animation.cfg has them, else frame 0)",
+            legs.mesh, torso.mesh,
+        ),
+        Err(e) => e.to_string(),
+    };
+    details.push(("default pose".to_owned(), pose));
+    let shaders = crate::info::unique(
+        [&lower, &upper, &head]
+            .iter()
+            .flat_map(|i| i.shaders.iter().flatten())
+            .cloned(),
+    );
+    Ok(PlayerInfo {
+        format: "md3-player",
+        name: files.name.clone(),
+        clips: clips.iter().map(|c| c.0.name.clone()).collect(),
+        skin_names: skins,
+        shaders,
+        lower,
+        upper,
+        head,
+        details,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

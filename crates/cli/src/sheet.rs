@@ -272,13 +272,6 @@ pub fn name_of(path: &std::path::Path) -> String {
         .to_owned()
 }
 
-// Tests may index, unwrap and compute freely: a panic here is a failed assertion.
-#[allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::arithmetic_side_effects,
-    clippy::as_conversions
-)]
 #[cfg(test)]
 mod tests {
     use super::*;

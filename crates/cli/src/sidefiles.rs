@@ -507,8 +507,6 @@ fn cube2_cfg(bytes: &[u8]) -> Result<(SideInfo, Rows), String> {
     ))
 }
 
-// Tests may index, unwrap and compute freely: a panic here is a failed assertion.
-#[allow(clippy::unwrap_used)]
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -133,8 +133,6 @@ fn write_out(bytes: &[u8]) -> Exit {
     Exit::Ok
 }
 
-// Tests may index, unwrap and compute freely: a panic here is a failed assertion.
-#[allow(clippy::unwrap_used)]
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -422,16 +422,8 @@ fn check_graph(scene: &Scene) -> Result<Graph> {
         }
     }
     // Cycles: every walk up the parent links must end within n steps.
-    for start in 0..n {
-        let mut at = start;
-        let mut steps = 0usize;
-        while let Some(p) = parent.get(at).copied().flatten() {
-            at = p;
-            steps = steps.saturating_add(1);
-            if steps > n {
-                return Err(invalid!("node {start} is part of a cycle"));
-            }
-        }
+    if let Some(start) = crate::graph::in_cycle(&parent) {
+        return Err(invalid!("node {start} is part of a cycle"));
     }
     Ok(Graph { parent })
 }

@@ -63,6 +63,7 @@ mod axes;
 mod error;
 mod export;
 pub mod extras;
+mod graph;
 mod json;
 mod png;
 

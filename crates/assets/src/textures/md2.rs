@@ -4,9 +4,9 @@
 //! ([`UFO_EXTENSIONS`]). A name not found from the root is tried beside the model (its
 //! file name), warned.
 
-use idmodel_scene::{AlphaMode, Scene};
+use idmodel_scene::AlphaMode;
 
-use super::{Loader, ModelRef, ext_of, folder, game_path, join, not_found};
+use super::{Loader, ModelRef, Wanted, ext_of, folder, game_path, join, not_found};
 
 /// The extensions UFO:AI tries for a `.name` skin, in order (its `R_FindImage` image
 /// types; the order is unconfirmed from its source: PNG and JPEG are what its data ships).
@@ -46,16 +46,12 @@ pub(super) fn candidates(name: &str, model_path: &str) -> Vec<(String, bool)> {
 }
 
 pub(super) fn resolve(
-    scene: &mut Scene,
+    materials: Wanted<'_>,
     model: ModelRef<'_>,
-    used: &[bool],
     loader: &mut Loader<'_>,
     warnings: &mut Vec<String>,
 ) {
-    for (m, &used) in scene.materials.iter_mut().zip(used) {
-        if !used || m.name.is_empty() {
-            continue;
-        }
+    for m in materials {
         let tried = candidates(&m.name, model.game_path);
         let found = tried
             .iter()

@@ -4,10 +4,9 @@
 //! mode and culling. A name no script defines is an implicit shader: the image of that
 //! name with the engine's extension fallback ([`Q3Images`]), opaque and single-sided.
 
-use idmodel_scene::{AlphaMode, Image, Scene, Wrap};
+use idmodel_scene::{AlphaMode, Image, Wrap};
 
-use super::{Loader, Q3Images, ext_of, game_path, not_found, strip_ext};
-use crate::images;
+use super::{Loader, Q3Images, Wanted, ext_of, game_path, invert_channel, not_found, strip_ext};
 
 /// The extensions ioq3's renderergl1 tries, in order (`bmp` and `pvr` are not read here).
 pub const IOQ3_EXTENSIONS: [&str; 5] = ["tga", "jpg", "jpeg", "png", "pcx"];
@@ -29,24 +28,28 @@ pub(super) struct Facts {
     pub approximate: bool,
 }
 
+/// The paths Quake III 1.32 and Doom 3 try for the image `name` (a game path): `.tga`
+/// appended when it has no extension, and a `.tga` retried as `.jpg`.
+pub(super) fn tga_then_jpg(name: String) -> Vec<String> {
+    let name = if ext_of(&name).is_empty() {
+        format!("{name}.tga")
+    } else {
+        name
+    };
+    if ext_of(&name) == "tga" {
+        vec![name.clone(), format!("{}.jpg", strip_ext(&name))]
+    } else {
+        vec![name]
+    }
+}
+
 /// The image paths tried for the image `name` (a shader's `map` or an implicit shader's
 /// name), in the engine's order.
 pub(super) fn image_candidates(name: &str, flavour: Q3Images) -> Vec<String> {
     let name = game_path(name);
     let ext = ext_of(&name);
     match flavour {
-        Q3Images::Vanilla => {
-            let name = if ext.is_empty() {
-                format!("{name}.tga")
-            } else {
-                name
-            };
-            if ext_of(&name) == "tga" {
-                vec![name.clone(), format!("{}.jpg", strip_ext(&name))]
-            } else {
-                vec![name]
-            }
-        }
+        Q3Images::Vanilla => tga_then_jpg(name),
         Q3Images::Ioq3 => {
             let known = IOQ3_EXTENSIONS.contains(&ext.as_str());
             let base = if known {
@@ -108,17 +111,13 @@ impl Scripts {
 }
 
 pub(super) fn resolve(
-    scene: &mut Scene,
-    used: &[bool],
+    materials: Wanted<'_>,
     flavour: Q3Images,
     loader: &mut Loader<'_>,
     warnings: &mut Vec<String>,
 ) {
     let scripts = Scripts::load(loader);
-    for (m, &used) in scene.materials.iter_mut().zip(used) {
-        if !used || m.name.is_empty() {
-            continue;
-        }
+    for m in materials {
         let key = lookup_name(&m.name, flavour);
         match scripts.find(&key) {
             Some((facts, script)) => {
@@ -176,26 +175,7 @@ pub(super) fn resolve(
 /// The image with its alpha inverted (for `alphaFunc LT128` as `MASK` 0.5); PNG/JPEG
 /// files are decoded first. `None` when an encoded file does not decode.
 fn invert_alpha(image: Image) -> Option<Image> {
-    let image = images::decoded(&image).ok()?;
-    match image {
-        Image::Rgba8 {
-            width,
-            height,
-            mut pixels,
-        } => {
-            for px in pixels.chunks_exact_mut(4) {
-                if let Some(a) = px.get_mut(3) {
-                    *a = 255u8.saturating_sub(*a);
-                }
-            }
-            Some(Image::Rgba8 {
-                width,
-                height,
-                pixels,
-            })
-        }
-        other => Some(other),
-    }
+    invert_channel(image, 3)
 }
 
 /// Shader definitions read with `idmodel_md3::shader` (the engine's tokenizer and

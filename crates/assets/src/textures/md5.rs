@@ -14,16 +14,16 @@
 //! 5. **The implicit material**: the image named like the material (`.tga`, then `.jpg`,
 //!    then the other types), which Doom 3 draws blended and clamped.
 
-use idmodel_scene::{AlphaMode, Image, Material, Scene, Wrap};
+use idmodel_scene::{AlphaMode, Image, Material, Wrap};
 
-use super::md3::{Scripts, image_candidates, lookup_name};
-use super::{Loader, ModelRef, Q3Images, ext_of, folder, game_path, join, not_found, strip_ext};
-use crate::images;
+use super::md3::{Scripts, image_candidates, lookup_name, tga_then_jpg};
+use super::{
+    Loader, ModelRef, Q3Images, Wanted, ext_of, folder, game_path, invert_channel, join, not_found,
+};
 
 pub(super) fn resolve(
-    scene: &mut Scene,
+    materials: Wanted<'_>,
     model: ModelRef<'_>,
-    used: &[bool],
     loader: &mut Loader<'_>,
     warnings: &mut Vec<String>,
 ) {
@@ -32,10 +32,7 @@ pub(super) fn resolve(
     let names = mesh_names(model.bytes);
     let mtr = Decls::load(loader);
     let scripts = Scripts::load(loader);
-    for (m, &used) in scene.materials.iter_mut().zip(used) {
-        if !used || m.name.is_empty() {
-            continue;
-        }
+    for m in materials {
         let mut tried: Vec<String> = Vec::new();
         // 1. Cube 2.
         let aliases: Vec<&str> = names
@@ -286,41 +283,13 @@ fn apply_decl(
 /// Doom 3's image lookup (`R_LoadImage`): `.tga` appended when there is no extension;
 /// a `.tga` missing is retried as `.jpg`; lower case.
 fn doom_candidates(name: &str) -> Vec<String> {
-    let name = game_path(name).to_ascii_lowercase();
-    let name = if ext_of(&name).is_empty() {
-        format!("{name}.tga")
-    } else {
-        name
-    };
-    if ext_of(&name) == "tga" {
-        vec![name.clone(), format!("{}.jpg", strip_ext(&name))]
-    } else {
-        vec![name]
-    }
+    tga_then_jpg(game_path(name).to_ascii_lowercase())
 }
 
 /// A Doom 3 normal map in glTF's convention: green inverted (ASSETS.md §4.6). PNG/JPEG
 /// files are decoded for it; `None` when one does not decode.
 pub(super) fn flip_green(image: Image) -> Option<Image> {
-    match images::decoded(&image).ok()? {
-        Image::Rgba8 {
-            width,
-            height,
-            mut pixels,
-        } => {
-            for px in pixels.chunks_exact_mut(4) {
-                if let Some(g) = px.get_mut(1) {
-                    *g = 255u8.saturating_sub(*g);
-                }
-            }
-            Some(Image::Rgba8 {
-                width,
-                height,
-                pixels,
-            })
-        }
-        other => Some(other),
-    }
+    invert_channel(image, 1)
 }
 
 /// Doom 3 declarations read with `idmodel_md5::material` (idLexer tokens, Doom's

@@ -26,10 +26,10 @@ mod md3;
 mod md5;
 mod mdl;
 
-use idmodel_scene::{Image, Scene};
+use idmodel_scene::{Image, Material, Scene};
 
 use crate::Files;
-use crate::images::TgaOrigin;
+use crate::images::{self, TgaOrigin};
 
 pub use load::{Loaded, Loader};
 
@@ -129,11 +129,12 @@ pub fn resolve(
     });
     let mut loader = Loader::new(files, origin);
     let mut warnings = Vec::new();
+    let (loader, out) = (&mut loader, &mut warnings);
     match model.format {
-        Format::Mdl => mdl::resolve(scene, model, &mut loader, &mut warnings),
-        Format::Md2 => md2::resolve(scene, model, &used, &mut loader, &mut warnings),
-        Format::Md3 => md3::resolve(scene, &used, options.q3, &mut loader, &mut warnings),
-        Format::Md5 => md5::resolve(scene, model, &used, &mut loader, &mut warnings),
+        Format::Mdl => mdl::resolve(scene, model, loader, out),
+        Format::Md2 => md2::resolve(wanted(&mut scene.materials, &used), model, loader, out),
+        Format::Md3 => md3::resolve(wanted(&mut scene.materials, &used), options.q3, loader, out),
+        Format::Md5 => md5::resolve(wanted(&mut scene.materials, &used), model, loader, out),
     }
     warnings.extend(loader.take_warnings());
     let mut seen = std::collections::BTreeSet::new();
@@ -174,6 +175,45 @@ pub(crate) fn ext_of(path: &str) -> String {
     let file = path.rsplit('/').next().unwrap_or(path);
     file.rsplit_once('.')
         .map_or(String::new(), |(_, e)| e.to_ascii_lowercase())
+}
+
+/// The materials a format's resolution fills: those some primitive uses, with a name.
+pub(crate) type Wanted<'s> = Box<dyn Iterator<Item = &'s mut Material> + 's>;
+
+/// The [`Wanted`] materials of `materials`, `used[i]` saying whether a primitive uses
+/// material `i`.
+fn wanted<'s>(materials: &'s mut [Material], used: &'s [bool]) -> Wanted<'s> {
+    Box::new(
+        materials
+            .iter_mut()
+            .zip(used)
+            .filter(|(m, used)| **used && !m.name.is_empty())
+            .map(|(m, _)| m),
+    )
+}
+
+/// `image` with the 8-bit channel `channel` (0 red … 3 alpha) of every texel inverted;
+/// PNG/JPEG files are decoded first. `None` when an encoded file does not decode.
+pub(crate) fn invert_channel(image: Image, channel: usize) -> Option<Image> {
+    match images::decoded(&image).ok()? {
+        Image::Rgba8 {
+            width,
+            height,
+            mut pixels,
+        } => {
+            for px in pixels.chunks_exact_mut(4) {
+                if let Some(c) = px.get_mut(channel) {
+                    *c = 255u8.saturating_sub(*c);
+                }
+            }
+            Some(Image::Rgba8 {
+                width,
+                height,
+                pixels,
+            })
+        }
+        other => Some(other),
+    }
 }
 
 /// The warning for a texture not found.

@@ -8,18 +8,13 @@
 use std::path::Path;
 
 use idmodel::md2::{self as file, Anm, ENGINES, Md2 as Model};
-use idmodel_scene::Scene;
 use idmodel_scene::md2::{self as adapter, FPS, RateClip, Sidecars};
 
-use super::{Bounds, Engine, Finding, Info, Input, ModelFormat, Request, count};
+use super::{Bounds, Built, Engine, Finding, Info, Input, ModelFormat, Request, Shape, count};
 use crate::failure::Failure;
 
 /// The Quake II MD2 module.
 pub struct Md2;
-
-fn parse<'a>(input: &Input<'a>) -> Result<Model<'a>, Failure> {
-    Model::parse(input.bytes).map_err(Failure::from)
-}
 
 /// The `.anm` beside `model` read as clips (`None` when there is no such file); an
 /// `.anm` the engine refuses is an error naming it.
@@ -39,6 +34,12 @@ fn sidecars(input: &Input<'_>, keep_normals: bool) -> Result<Sidecars, Failure> 
         clips: anm_clips(input.path)?.unwrap_or_default(),
         keep_normals,
     })
+}
+
+/// `frames 0-39 (40)`: a clip's frames for `info`.
+fn frames_text(frames: &core::ops::Range<usize>) -> String {
+    let last = frames.end.saturating_sub(1);
+    format!("frames {}-{last} ({})", frames.start, frames.len())
 }
 
 /// Whether the GL command list agrees with the triangle list, for `info`.
@@ -83,7 +84,7 @@ fn gl_summary(md2: &Model<'_>, findings: &[file::Finding]) -> String {
 
 impl ModelFormat for Md2 {
     fn info(&self, input: &Input<'_>) -> Result<Info, Failure> {
-        let md2 = parse(input)?;
+        let md2 = Model::parse(input.bytes)?;
         let first = adapter::frame_at(&md2, None)?;
         let findings = md2.findings(Engine::Quake2);
         let mut details = vec![(
@@ -121,16 +122,8 @@ impl ModelFormat for Md2 {
                     ),
                 ));
                 for c in table {
-                    details.push((
-                        format!("  {}", c.name),
-                        format!(
-                            "frames {}-{} ({}) at {} fps",
-                            c.frames.start,
-                            c.frames.end.saturating_sub(1),
-                            c.frames.len(),
-                            c.fps
-                        ),
-                    ));
+                    let row = format!("{} at {} fps", frames_text(&c.frames), c.fps);
+                    details.push((format!("  {}", c.name), row));
                 }
                 table.iter().map(|c| c.name.clone()).collect()
             }
@@ -143,15 +136,7 @@ impl ModelFormat for Md2 {
                     ),
                 ));
                 for a in &anims {
-                    details.push((
-                        format!("  {}", a.name),
-                        format!(
-                            "frames {}-{} ({})",
-                            a.frames.start,
-                            a.frames.end.saturating_sub(1),
-                            a.frames.len()
-                        ),
-                    ));
+                    details.push((format!("  {}", a.name), frames_text(&a.frames)));
                 }
                 anims.iter().map(|a| a.name.to_string()).collect()
             }
@@ -187,29 +172,17 @@ impl ModelFormat for Md2 {
     }
 
     fn check(&self, input: &Input<'_>, engine: Option<Engine>) -> Result<Vec<Finding>, Failure> {
-        let md2 = parse(input)?;
+        let md2 = Model::parse(input.bytes)?;
         Ok(super::findings(ENGINES, engine, |e| md2.findings(e)))
     }
 
-    fn scene(&self, input: &Input<'_>, request: &Request<'_>) -> Result<Scene, Failure> {
-        let md2 = parse(input)?;
+    fn build(&self, input: &Input<'_>, request: &Request<'_>, shape: Shape) -> Built {
+        let md2 = Model::parse(input.bytes)?;
         let side = sidecars(input, request.keep_normals)?;
-        Ok(adapter::scene_with(
-            &md2,
-            &input.name(),
-            &request.options(),
-            &side,
-        )?)
-    }
-
-    fn frame(&self, input: &Input<'_>, request: &Request<'_>) -> Result<Scene, Failure> {
-        let md2 = parse(input)?;
-        let side = sidecars(input, request.keep_normals)?;
-        Ok(adapter::frame_with(
-            &md2,
-            &input.name(),
-            &request.options(),
-            &side,
-        )?)
+        let build = match shape {
+            Shape::Scene => adapter::scene_with,
+            Shape::Frame => adapter::frame_with,
+        };
+        Ok(build(&md2, &input.name(), &request.options(), &side)?)
     }
 }

@@ -10,10 +10,9 @@ use core::fmt::Write as _;
 use std::path::Path;
 
 use idmodel::md3::{AnimationCfg, ENGINES, Md3 as Model, Skin};
-use idmodel_scene::Scene;
-use idmodel_scene::md3::{self as adapter, CfgUse, Clip, PLAYER_PARTS, Player, Role};
+use idmodel_scene::md3::{self as adapter, CfgUse, Clip, PLAYER_PARTS, Role};
 
-use super::{Bounds, Engine, Finding, Info, Input, ModelFormat, Request, count};
+use super::{Bounds, Built, Engine, Finding, Info, Input, ModelFormat, Request, Shape, count};
 use crate::failure::Failure;
 
 /// The Quake III MD3 module.
@@ -21,18 +20,14 @@ pub struct Md3;
 
 /// Side files larger than this are ignored (the engine reads at most 20 KB of
 /// `animation.cfg`; skins are a few hundred bytes).
-const MAX_SIDECAR: u64 = 1 << 20;
-
-fn parse<'a>(bytes: &'a [u8]) -> Result<Model<'a>, Failure> {
-    Model::parse(bytes).map_err(Failure::from)
-}
+pub(crate) const MAX_SIDECAR: u64 = 1 << 20;
 
 // ---------------------------------------------------------------------------------------
 // Side files
 
 /// The bytes of `dir/name` when it is a readable regular file of a sane size (read by
 /// the command's one read function: never blocks on a FIFO, remembered as an input).
-fn sidecar(dir: &Path, name: &str) -> Option<Vec<u8>> {
+pub(crate) fn sidecar(dir: &Path, name: &str) -> Option<Vec<u8>> {
     crate::archives::read(&dir.join(name), MAX_SIDECAR).ok()
 }
 
@@ -43,7 +38,7 @@ fn part_name(path: &Path) -> String {
 
 /// The skin a part uses: `<part>_default.skin` (or `<part>_NAME.skin` for `--skin
 /// NAME`) when it parses and has surface entries.
-struct SkinFile {
+pub(crate) struct SkinFile {
     name: String,
     text: Vec<u8>,
 }
@@ -63,20 +58,15 @@ pub fn skin_names(dir: &Path, part: &str) -> Vec<String> {
             })
             .unwrap_or_default()
     });
-    let mut names: Vec<String> = Some(files)
-        .map(|entries| {
-            entries
-                .into_iter()
-                .filter_map(|file| {
-                    let file = file.to_ascii_lowercase();
-                    let stem = file.strip_suffix(".skin")?;
-                    stem.strip_prefix(&prefix)
-                        .filter(|n| !n.is_empty())
-                        .map(str::to_owned)
-                })
-                .collect()
+    let mut names: Vec<String> = files
+        .into_iter()
+        .filter_map(|file| {
+            let stem = file.to_ascii_lowercase().strip_suffix(".skin")?.to_owned();
+            stem.strip_prefix(&prefix)
+                .filter(|n| !n.is_empty())
+                .map(str::to_owned)
         })
-        .unwrap_or_default();
+        .collect();
     names.sort();
     names.dedup();
     names
@@ -95,7 +85,11 @@ impl SkinFile {
 
     /// The skin `--skin` asks for: `<part>_default.skin` when there is one, and for an
     /// explicit name the file, which must exist (the error names the skins there are).
-    fn chosen(dir: &Path, part: &str, skin: Option<&str>) -> Result<Option<SkinFile>, Failure> {
+    pub(crate) fn chosen(
+        dir: &Path,
+        part: &str,
+        skin: Option<&str>,
+    ) -> Result<Option<SkinFile>, Failure> {
         let Some(want) = skin else {
             return Ok(Self::find(dir, part));
         };
@@ -121,7 +115,7 @@ impl SkinFile {
     }
 
     /// The parsed skin, when the engine would use it (parses, has surface entries).
-    fn usable(&self) -> Option<Skin<'_>> {
+    pub(crate) fn usable(&self) -> Option<Skin<'_>> {
         adapter::usable_skin(&self.text)
     }
 }
@@ -162,20 +156,6 @@ impl SingleSidecars {
     }
 }
 
-/// The surfaces' shader names, each once, in file order.
-fn shader_names(md3: &Model<'_>) -> Vec<String> {
-    let mut names: Vec<String> = Vec::new();
-    for s in md3.surfaces() {
-        for sh in s.shaders() {
-            let n = sh.name().to_string();
-            if !names.contains(&n) {
-                names.push(n);
-            }
-        }
-    }
-    names
-}
-
 // ---------------------------------------------------------------------------------------
 // Player models
 
@@ -187,211 +167,18 @@ pub fn is_player_folder(dir: &Path) -> bool {
         .all(|p| crate::archives::is_file(&dir.join(format!("{p}.md3"))))
 }
 
-/// The files of a player folder, read: the three models, `animation.cfg` and the three
-/// `<part>_default.skin`.
-struct PlayerFiles {
-    name: String,
-    bytes: [Vec<u8>; 3],
-    cfg: Option<Vec<u8>>,
-    skins: [Option<SkinFile>; 3],
-}
-
-impl PlayerFiles {
-    fn read(dir: &Path, skin: Option<&str>) -> Result<PlayerFiles, Failure> {
-        let read = |part: &str| {
-            let name = format!("{part}.md3");
-            crate::archives::read(&dir.join(&name), MAX_SIDECAR.saturating_mul(1024))
-                .map_err(|e| Failure::new(format!("{name}: {e}")))
-        };
-        Ok(PlayerFiles {
-            name: dir
-                .file_name()
-                .map_or_else(|| "player".to_owned(), |n| n.to_string_lossy().into_owned()),
-            bytes: [read("lower")?, read("upper")?, read("head")?],
-            cfg: sidecar(dir, "animation.cfg"),
-            skins: [
-                SkinFile::chosen(dir, "lower", skin)?,
-                SkinFile::chosen(dir, "upper", skin)?,
-                SkinFile::chosen(dir, "head", skin)?,
-            ],
-        })
-    }
-
-    fn player(&self) -> Result<Player<'_>, Failure> {
-        let [l, u, h] = &self.bytes;
-        let parse =
-            |part: &str, b| Model::parse(b).map_err(|e| Failure::new(format!("{part}.md3: {e}")));
-        Ok(Player {
-            name: &self.name,
-            lower: parse("lower", l)?,
-            upper: parse("upper", u)?,
-            head: parse("head", h)?,
-            animation_cfg: self.cfg.as_deref(),
-            skins: self
-                .skins
-                .each_ref()
-                .map(|s| s.as_ref().and_then(SkinFile::usable)),
-        })
-    }
-}
-
-/// The Quake III player in `dir` (see [`is_player_folder`]) as one glTF scene: upper on
-/// lower's `tag_torso`, head on upper's `tag_head`, the animation.cfg clips.
-pub fn player_scene(dir: &Path, request: &Request<'_>) -> Result<Scene, Failure> {
-    let files = PlayerFiles::read(dir, request.skin)?;
-    adapter::player_scene(&files.player()?, &request.options()).map_err(Failure::from)
-}
-
-/// One posed frame of the player in `dir` (`--frame N` of lower and upper, else the
-/// first frame of `--clip`, else standing idle; head frame 0), the parts placed on
-/// their tags as the engine places them.
-pub fn player_frame(dir: &Path, request: &Request<'_>) -> Result<Scene, Failure> {
-    let files = PlayerFiles::read(dir, request.skin)?;
-    adapter::player_frame(&files.player()?, &request.options()).map_err(Failure::from)
-}
-
-/// `info` of a player folder: the three parts' `info`, the player's clips (and where
-/// each plays), its skins, and the pose `render` draws by default.
-#[derive(Debug, Clone, serde::Serialize)]
-pub struct PlayerInfo {
-    /// `md3-player`.
-    pub format: &'static str,
-    /// The folder's name.
-    pub name: String,
-    /// `lower.md3`, `upper.md3`, `head.md3`.
-    pub lower: Info,
-    /// See `lower`.
-    pub upper: Info,
-    /// See `lower`.
-    pub head: Info,
-    /// The player's clips (the names `--clip` takes).
-    pub clips: Vec<String>,
-    /// The skins all three parts have (`<part>_NAME.skin`; the names `--skin` takes).
-    pub skin_names: Vec<String>,
-    /// The three parts' shader names, each once.
-    pub shaders: Vec<String>,
-    /// Plain-text rows, not part of the JSON.
-    #[serde(skip)]
-    pub details: Vec<(String, String)>,
-}
-
-/// Reads and describes the player in `dir` (see [`is_player_folder`]).
-pub fn player_info(dir: &Path) -> Result<PlayerInfo, Failure> {
-    let files = PlayerFiles::read(dir, None)?;
-    let player = files.player()?;
-    let [l, u, h] = &files.bytes;
-    let part_info = |part: &str, bytes: &[u8]| {
-        let path = dir.join(format!("{part}.md3"));
-        Md3.info(&Input {
-            path: &path,
-            format: idmodel::Format::Md3,
-            bytes,
-        })
-        .map_err(|e| Failure::new(format!("{part}.md3: {e}")))
-    };
-    let (lower, upper, head) = (
-        part_info("lower", l)?,
-        part_info("upper", u)?,
-        part_info("head", h)?,
-    );
-    let clips = adapter::player_clips(
-        player.animation_cfg,
-        player.lower.num_frames(),
-        player.upper.num_frames(),
-    );
-    let mut details = Vec::new();
-    for (part, info) in [("lower", &lower), ("upper", &upper), ("head", &head)] {
-        details.push((
-            format!("{part}.md3"),
-            format!(
-                "{} frames, {} surfaces, {} vertices, {} triangles, {} tags",
-                info.frames,
-                info.surfaces.unwrap_or(0),
-                info.vertices,
-                info.triangles,
-                info.tags.unwrap_or(0)
-            ),
-        ));
-    }
-    details.push((
-        "assembly".to_owned(),
-        "upper.md3 on lower.md3's tag_torso, head.md3 on upper.md3's tag_head".to_owned(),
-    ));
-    let skins: Vec<String> = skin_names(dir, "lower")
-        .into_iter()
-        .filter(|n| skin_names(dir, "upper").contains(n) && skin_names(dir, "head").contains(n))
-        .collect();
-    details.push((
-        "skins".to_owned(),
-        if skins.is_empty() {
-            "none (materials from the surfaces' shader names)".to_owned()
-        } else {
-            skins.join(", ")
-        },
-    ));
-    let source = match player.animation_cfg.map(adapter::q3_animations) {
-        None => "no animation.cfg: one clip of all frames per animated part".to_owned(),
-        Some(Ok((_, entries))) => format!("animation.cfg, Quake III rules ({entries} entries)"),
-        Some(Err(why)) => format!("not from animation.cfg: {why}"),
-    };
-    details.push((
-        "animations".to_owned(),
-        format!(
-            "{} clip{}; {source}",
-            clips.len(),
-            if clips.len() == 1 { "" } else { "s" }
-        ),
-    ));
-    for (c, on_lower, on_upper) in &clips {
-        let plays = match (on_lower, on_upper) {
-            (true, true) => "lower and upper",
-            (true, false) => "lower",
-            _ => "upper",
-        };
-        details.push((format!("  {}", c.name), format!("{c}; {plays}")));
-    }
-    let [idle_legs, idle_torso] = adapter::IDLE_CLIPS;
-    let pose = match adapter::pose(&player, &idmodel_scene::Options::default()) {
-        Ok((legs, torso)) => format!(
-            "lower frame {}, upper frame {}, head frame 0 (standing idle: {idle_legs} and {idle_torso} when animation.cfg has them, else frame 0)",
-            legs.mesh, torso.mesh,
-        ),
-        Err(e) => e.to_string(),
-    };
-    details.push(("default pose".to_owned(), pose));
-    let mut shaders: Vec<String> = Vec::new();
-    for n in [&lower, &upper, &head]
-        .iter()
-        .flat_map(|i| i.shaders.iter().flatten())
-    {
-        if !shaders.contains(n) {
-            shaders.push(n.clone());
-        }
-    }
-    Ok(PlayerInfo {
-        format: "md3-player",
-        name: files.name.clone(),
-        clips: clips.iter().map(|c| c.0.name.clone()).collect(),
-        skin_names: skins,
-        shaders,
-        lower,
-        upper,
-        head,
-        details,
-    })
-}
-
 // ---------------------------------------------------------------------------------------
 // The four answers
 
 impl ModelFormat for Md3 {
     fn info(&self, input: &Input<'_>) -> Result<Info, Failure> {
-        let md3 = parse(input.bytes)?;
+        let md3 = Model::parse(input.bytes)?;
         let side = SingleSidecars::read(input, &md3, None)?;
         let skin = side.skin.as_ref().and_then(SkinFile::usable);
         let mut details = vec![("name".to_owned(), md3.name().to_string())];
         let mut vertices = 0u64;
         let mut triangles = 0u64;
+        let mut all_shaders = Vec::new();
         for s in md3.surfaces() {
             vertices = vertices.saturating_add(count(s.num_verts()));
             triangles = triangles.saturating_add(count(s.triangles().len()));
@@ -404,6 +191,7 @@ impl ModelFormat for Md3 {
                 String::new()
             };
             let shaders: Vec<String> = s.shaders().iter().map(|sh| sh.name().to_string()).collect();
+            all_shaders.extend(shaders.iter().cloned());
             let mut row = format!(
                 "'{}'{renamed}: {} vertices, {} triangles, shader '{}'",
                 s.name(),
@@ -503,14 +291,14 @@ impl ModelFormat for Md3 {
                 input.path.parent().unwrap_or(Path::new("")),
                 &side.part,
             )),
-            shaders: Some(shader_names(&md3)),
+            shaders: Some(crate::info::unique(all_shaders)),
             details,
             ..Info::default()
         })
     }
 
     fn check(&self, input: &Input<'_>, engine: Option<Engine>) -> Result<Vec<Finding>, Failure> {
-        let md3 = parse(input.bytes)?;
+        let md3 = Model::parse(input.bytes)?;
         let dir = input.path.parent().unwrap_or(Path::new(""));
         let part = part_name(input.path);
         let skin_file = SkinFile::find(dir, &part);
@@ -519,26 +307,15 @@ impl ModelFormat for Md3 {
             .flatten();
         let mut out = Vec::new();
         for e in super::engines(ENGINES, engine) {
-            // A side file that does not parse: the engine refuses it.
-            let refused = |file: &str, err: &dyn std::fmt::Display| {
-                let message = err.to_string();
-                Finding {
-                    engine: e,
-                    file: Some(file.to_owned()),
-                    severity: idmodel::core::Severity::Refused,
-                    code: "side-file-refused",
-                    location: super::Location::in_message(&message),
-                    message,
-                }
-            };
+            let refused = |file: &str, err: &dyn std::fmt::Display| Finding::refused(e, file, err);
             out.extend(md3.findings(e).iter().map(|f| Finding::of(f, None)));
             if let Some(file) = &skin_file {
                 match Skin::parse(&file.text) {
-                    Ok(skin) => {
-                        for f in skin.findings(Some(&md3), e) {
-                            out.push(Finding::of(&f, Some(&file.name)));
-                        }
-                    }
+                    Ok(skin) => out.extend(
+                        skin.findings(Some(&md3), e)
+                            .iter()
+                            .map(|f| Finding::of(f, Some(&file.name))),
+                    ),
                     Err(err) => out.push(refused(&file.name, &err)),
                 }
             }
@@ -549,15 +326,10 @@ impl ModelFormat for Md3 {
                         // range findings about this part.
                         let n = md3.num_frames();
                         for f in cfg.findings(Some((n, n)), e) {
-                            if let idmodel::md3::AnimFindingKind::FramesOutOfRange {
-                                model, ..
-                            } = f.kind
-                            {
-                                if model != part {
-                                    continue;
-                                }
+                            use idmodel::md3::AnimFindingKind::FramesOutOfRange;
+                            if !matches!(f.kind, FramesOutOfRange { model, .. } if model != part) {
+                                out.push(Finding::of(&f, Some("animation.cfg")));
                             }
-                            out.push(Finding::of(&f, Some("animation.cfg")));
                         }
                     }
                     Err(err) => out.push(refused("animation.cfg", &err)),
@@ -567,27 +339,17 @@ impl ModelFormat for Md3 {
         Ok(out)
     }
 
-    fn scene(&self, input: &Input<'_>, request: &Request<'_>) -> Result<Scene, Failure> {
-        let md3 = parse(input.bytes)?;
+    fn build(&self, input: &Input<'_>, request: &Request<'_>, shape: Shape) -> Built {
+        let md3 = Model::parse(input.bytes)?;
         let side = SingleSidecars::read(input, &md3, request.skin)?;
-        adapter::scene(&md3, &input.name(), &side.sidecars(), &request.options())
-            .map_err(Failure::from)
-    }
-
-    fn frame(&self, input: &Input<'_>, request: &Request<'_>) -> Result<Scene, Failure> {
-        let md3 = parse(input.bytes)?;
-        let side = SingleSidecars::read(input, &md3, request.skin)?;
-        adapter::frame(&md3, &input.name(), &side.sidecars(), &request.options())
-            .map_err(Failure::from)
+        let build = match shape {
+            Shape::Scene => adapter::scene,
+            Shape::Frame => adapter::frame,
+        };
+        build(&md3, &input.name(), &side.sidecars(), &request.options()).map_err(Failure::from)
     }
 }
 
-// Tests may index, unwrap and compute freely: a panic here is a failed assertion.
-#[allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::arithmetic_side_effects
-)]
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -20,10 +20,9 @@ use idmodel::md5::camera::{self, Camera as CameraFile};
 use idmodel::md5::mesh::{self, Model};
 use idmodel::md5::pose;
 use idmodel::md5::{ENGINES, skinning};
-use idmodel_scene::Scene;
 use idmodel_scene::md5::{self as adapter, ZERO_RATE_FPS};
 
-use super::{Bounds, Engine, Finding, Info, Input, ModelFormat, Request, count};
+use super::{Bounds, Built, Engine, Finding, Info, Input, ModelFormat, Request, Shape, count};
 use crate::failure::Failure;
 
 /// The Doom 3 MD5 (md5mesh, md5anim, md5camera) module.
@@ -148,12 +147,9 @@ fn mesh_info(input: &Input<'_>) -> Result<Info, Failure> {
         meshes: Some(count(model.meshes.len())),
         joints: Some(count(model.joints.len())),
         bounds: Bounds::of(points),
-        shaders: Some(model.meshes.iter().fold(Vec::new(), |mut v, m| {
-            if !v.contains(&m.shader) {
-                v.push(m.shader.clone());
-            }
-            v
-        })),
+        shaders: Some(crate::info::unique(
+            model.meshes.iter().map(|m| m.shader.clone()),
+        )),
         details: head,
         ..Info::default()
     })
@@ -300,68 +296,45 @@ impl ModelFormat for Md5 {
         Ok(out)
     }
 
-    fn scene(&self, input: &Input<'_>, request: &Request<'_>) -> Result<Scene, Failure> {
+    fn build(&self, input: &Input<'_>, request: &Request<'_>, shape: Shape) -> Built {
         let (name, options) = (input.name(), request.options());
+        let frame = shape == Shape::Frame;
         match input.format {
             Format::Md5Mesh => {
                 let model = Model::parse(input.bytes)?;
-                // Before the anims are read (the adapter checks it again), so a mesh with
-                // too many joints is refused as such whatever its --anim files hold.
-                adapter::mesh::check_joints(&model)?;
+                if !frame {
+                    // Before the anims are read (the adapter checks it again), so a mesh
+                    // with too many joints is refused as such whatever its --anim files
+                    // hold.
+                    adapter::mesh::check_joints(&model)?;
+                }
                 let anims = mesh_anims(&model, request)?;
-                Ok(adapter::mesh::scene(
-                    &model,
-                    &name,
-                    &named(&anims),
-                    &options,
-                )?)
+                let build = if frame {
+                    adapter::mesh::frame
+                } else {
+                    adapter::mesh::scene
+                };
+                Ok(build(&model, &name, &named(&anims), &options)?)
             }
             Format::Md5Anim => {
                 no_anims(request)?;
-                Ok(adapter::anim::scene(
-                    &Anim::parse(input.bytes)?,
-                    &name,
-                    &options,
-                )?)
+                let build = if frame {
+                    adapter::anim::frame
+                } else {
+                    adapter::anim::scene
+                };
+                Ok(build(&Anim::parse(input.bytes)?, &name, &options)?)
             }
-            Format::Md5Camera => {
-                no_anims(request)?;
-                Ok(adapter::camera::scene(
-                    &CameraFile::parse(input.bytes)?,
-                    &name,
-                    &options,
-                )?)
-            }
-            other => Err(Failure::wrong_module(other)),
-        }
-    }
-
-    fn frame(&self, input: &Input<'_>, request: &Request<'_>) -> Result<Scene, Failure> {
-        let (name, options) = (input.name(), request.options());
-        match input.format {
-            Format::Md5Mesh => {
-                let model = Model::parse(input.bytes)?;
-                let anims = mesh_anims(&model, request)?;
-                Ok(adapter::mesh::frame(
-                    &model,
-                    &name,
-                    &named(&anims),
-                    &options,
-                )?)
-            }
-            Format::Md5Anim => {
-                no_anims(request)?;
-                Ok(adapter::anim::frame(
-                    &Anim::parse(input.bytes)?,
-                    &name,
-                    &options,
-                )?)
-            }
-            Format::Md5Camera => {
+            Format::Md5Camera if frame => {
                 CameraFile::parse(input.bytes)?;
                 Err(Failure::new(
                     "an md5camera is a camera path with nothing to draw; convert it to .glb or .gltf",
                 ))
+            }
+            Format::Md5Camera => {
+                no_anims(request)?;
+                let camera = CameraFile::parse(input.bytes)?;
+                Ok(adapter::camera::scene(&camera, &name, &options)?)
             }
             other => Err(Failure::wrong_module(other)),
         }

@@ -4,17 +4,13 @@
 //! palette skins embedded). This module does the I/O, `info` and `check`.
 
 use idmodel::mdl::{self as file, ENGINES, Mdl as Model, SeamRule, WeldedMesh};
-use idmodel_scene::{Scene, mdl as adapter};
+use idmodel_scene::mdl as adapter;
 
-use super::{Bounds, Engine, Finding, Info, Input, ModelFormat, Request, count};
+use super::{Bounds, Built, Engine, Finding, Info, Input, ModelFormat, Request, Shape, count};
 use crate::failure::Failure;
 
 /// The Quake MDL module.
 pub struct Mdl;
-
-fn parse<'a>(input: &Input<'a>) -> Result<Model<'a>, Failure> {
-    Model::parse(input.bytes).map_err(Failure::from)
-}
 
 /// The `info` detail lines.
 fn details(mdl: &Model<'_>, mesh: &WeldedMesh) -> Vec<(String, String)> {
@@ -138,7 +134,7 @@ fn details(mdl: &Model<'_>, mesh: &WeldedMesh) -> Vec<(String, String)> {
 
 impl ModelFormat for Mdl {
     fn info(&self, input: &Input<'_>) -> Result<Info, Failure> {
-        let mdl = parse(input)?;
+        let mdl = Model::parse(input.bytes)?;
         let first = adapter::pose(&mdl, None)?;
         let mesh = mdl.welded_mesh(SeamRule::Gl);
         Ok(Info {
@@ -159,17 +155,16 @@ impl ModelFormat for Mdl {
     }
 
     fn check(&self, input: &Input<'_>, engine: Option<Engine>) -> Result<Vec<Finding>, Failure> {
-        let mdl = parse(input)?;
+        let mdl = Model::parse(input.bytes)?;
         Ok(super::findings(ENGINES, engine, |e| mdl.findings(e)))
     }
 
-    fn scene(&self, input: &Input<'_>, request: &Request<'_>) -> Result<Scene, Failure> {
-        let mdl = parse(input)?;
-        Ok(adapter::scene(&mdl, &input.name(), &request.options())?)
-    }
-
-    fn frame(&self, input: &Input<'_>, request: &Request<'_>) -> Result<Scene, Failure> {
-        let mdl = parse(input)?;
-        Ok(adapter::frame(&mdl, &input.name(), &request.options())?)
+    fn build(&self, input: &Input<'_>, request: &Request<'_>, shape: Shape) -> Built {
+        let mdl = Model::parse(input.bytes)?;
+        let build = match shape {
+            Shape::Scene => adapter::scene,
+            Shape::Frame => adapter::frame,
+        };
+        Ok(build(&mdl, &input.name(), &request.options())?)
     }
 }

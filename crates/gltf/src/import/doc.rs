@@ -593,30 +593,24 @@ impl Doc<'_> {
     }
 
     fn floats_plain(&mut self, acc: &Accessor) -> Result<Vec<f32>> {
-        let n = acc.count.saturating_mul(acc.comps);
-        // Checked against the buffer view first, charged, then read.
-        self.elements(acc)?;
-        self.budget.charge_n(n, 4, &acc.what)?;
-        let placed = self.elements(acc)?;
-        let mut out = Vec::with_capacity(n);
-        match placed {
-            None => out.resize(n, 0.0),
-            Some((data, stride, _)) => {
-                let size = acc.component.size();
-                for e in 0..acc.count {
-                    let base = e.saturating_mul(stride);
-                    for c in 0..acc.comps {
-                        let at = base.saturating_add(c.saturating_mul(size));
-                        let b = data.get(at..).unwrap_or(&[]);
-                        out.push(acc.component.float(b, acc.normalized));
-                    }
-                }
-            }
-        }
-        Ok(out)
+        self.plain(acc, |b| Ok(acc.component.float(b, acc.normalized)))
     }
 
     fn uints_plain(&mut self, acc: &Accessor) -> Result<Vec<u32>> {
+        self.plain(acc, |b| {
+            acc.component
+                .uint(b)
+                .ok_or_else(|| bad!("{}: not an unsigned integer accessor", acc.what))
+        })
+    }
+
+    /// Every component of every element of `acc` (sparse entries not applied), each read
+    /// by `read` from the bytes it starts at; zeros (`T::default()`) without a buffer view.
+    fn plain<T: Default + Clone>(
+        &mut self,
+        acc: &Accessor,
+        read: impl Fn(&[u8]) -> Result<T>,
+    ) -> Result<Vec<T>> {
         let n = acc.count.saturating_mul(acc.comps);
         // Checked against the buffer view first, charged, then read.
         self.elements(acc)?;
@@ -624,18 +618,14 @@ impl Doc<'_> {
         let placed = self.elements(acc)?;
         let mut out = Vec::with_capacity(n);
         match placed {
-            None => out.resize(n, 0),
+            None => out.resize(n, T::default()),
             Some((data, stride, _)) => {
                 let size = acc.component.size();
                 for e in 0..acc.count {
                     let base = e.saturating_mul(stride);
                     for c in 0..acc.comps {
                         let at = base.saturating_add(c.saturating_mul(size));
-                        let b = data.get(at..).unwrap_or(&[]);
-                        let v = acc.component.uint(b).ok_or_else(|| {
-                            bad!("{}: not an unsigned integer accessor", acc.what)
-                        })?;
-                        out.push(v);
+                        out.push(read(data.get(at..).unwrap_or(&[]))?);
                     }
                 }
             }

@@ -591,16 +591,8 @@ fn nodes(
         }
         nodes.push(node);
     }
-    for start in 0..n {
-        let mut at = start;
-        let mut steps = 0usize;
-        while let Some(p) = parent.get(at).copied().flatten() {
-            at = p;
-            steps = steps.saturating_add(1);
-            if steps > n {
-                return Err(bad!("node {start} is part of a cycle"));
-            }
-        }
+    if let Some(start) = crate::graph::in_cycle(&parent) {
+        return Err(bad!("node {start} is part of a cycle"));
     }
 
     let mut keep = alloc::vec![true; n];
