@@ -119,6 +119,25 @@ fn interp(xs: &[f32], ys: &[f32], x: f32) -> Option<f32> {
     Some(y0 + (x - x0) / (x1 - x0) * (y1 - y0))
 }
 
+/// The time the frame position `f` is reached: between the keys around it, or, when the
+/// key reaching it is on a frame and may be the sampler holding the clip's last frame
+/// after its end, at the rate of the two keys before.
+fn time_of(pf: &[f32], times: &[f32], f: f32) -> Option<f32> {
+    let Some(i) = pf.iter().position(|&v| v >= f - EPS) else {
+        // Past the last key: at the rate of the last two.
+        return interp(pf, times, f);
+    };
+    let on_frame = pf.get(i).is_some_and(|&v| (v - libm::roundf(v)).abs() <= EPS);
+    if let (true, Some(j)) = (on_frame, i.checked_sub(2)) {
+        let (p0, p1) = (*pf.get(j)?, *pf.get(j.saturating_add(1))?);
+        let (t0, t1) = (*times.get(j)?, *times.get(j.saturating_add(1))?);
+        if p1 > p0 && p1 < f - EPS {
+            return Some(t1 + (f - p1) / (p1 - p0) * (t1 - t0));
+        }
+    }
+    interp(pf, times, f)
+}
+
 /// The values at `n` frames whose linear interpolation gives the keys `(frame, α,
 /// value)` (frame counted from the first): least squares, with a faint smoothness term so
 /// that a frame no key reaches takes its neighbours' values.
@@ -148,7 +167,7 @@ fn solve<const N: usize>(keys: &[(usize, f32, [f32; N])], n: usize) -> Option<Ve
             *ee += w[0] * w[1];
         }
     }
-    const LAMBDA: f64 = 1e-9;
+    const LAMBDA: f64 = 1e-4;
     for k in 0..e.len() {
         if let Some(x) = e.get_mut(k) {
             *x -= LAMBDA;
@@ -274,7 +293,7 @@ fn restore_animation(a: &mut Animation, targets_of: &dyn Fn(usize) -> usize) -> 
     let n = last.checked_sub(first)?.checked_add(1)?;
     let pf: Vec<f32> = p.iter().map(|&(i, a)| fl(i) + a).collect();
     let times: Vec<f32> = (first..=last)
-        .map(|f| interp(&pf, &w.times, fl(f)).map(|t| t.max(0.0)))
+        .map(|f| time_of(&pf, &w.times, fl(f)).map(|t| t.max(0.0)))
         .collect::<Option<_>>()?;
     if times.len() != n
         || times.windows(2).any(|x| matches!(*x, [a, b] if b <= a))
@@ -332,18 +351,30 @@ pub(crate) fn restore(scene: &mut Scene) {
     };
     let counts: Vec<usize> = (0..scene.nodes.len()).map(targets_of).collect();
     let of = |node: usize| counts.get(node).copied().unwrap_or(0);
-    let mut firsts = Vec::with_capacity(scene.animations.len());
+    let mut restored = false;
     for a in &mut scene.animations {
         let before = a.clone();
-        match restore_animation(a, &of) {
-            Some(f) => firsts.push(Some(f)),
-            None => {
-                *a = before;
-                firsts.push(None);
-            }
+        if restore_animation(a, &of).is_some() {
+            restored = true;
+        } else {
+            *a = before;
         }
     }
-    if !firsts.is_empty() && firsts.iter().all(Option::is_some) {
+    // The first frame each animation shows (its weights' first key).
+    let firsts: Vec<Option<usize>> = scene
+        .animations
+        .iter()
+        .map(|a| {
+            let w = a.channels.iter().find(|c| {
+                matches!(
+                    c.values,
+                    ChannelValues::Weights(_) | ChannelValues::SparseWeights { .. }
+                )
+            })?;
+            Some(phases(&w.values, w.times.len())?.first()?.0)
+        })
+        .collect();
+    if restored && firsts.iter().all(Option::is_some) {
         let mut order: Vec<(usize, Animation)> = firsts
             .into_iter()
             .flatten()
@@ -351,5 +382,141 @@ pub(crate) fn restore(scene: &mut Scene) {
             .collect();
         order.sort_by_key(|a| a.0);
         scene.animations = order.into_iter().map(|(_, a)| a).collect();
+    }
+}
+
+// Tests may index, unwrap and compute freely: a panic here is a failed assertion.
+#[allow(
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::as_conversions,
+    clippy::cast_precision_loss,
+    clippy::unwrap_used
+)]
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use idmodel_scene::{Mesh, MorphTarget, Node, Primitive};
+
+    /// A morph scene of `frames` frames at 10 fps with a tag moving through
+    /// `tag(k)`, keyed one frame per key (as idmodel writes it) or sampled at 24 fps
+    /// (as Blender writes it).
+    fn scene(frames: usize, sampled: bool) -> Scene {
+        let targets = frames - 1;
+        let tag = |k: f32| [k * k, 2.0 * k, 1.0];
+        let p = Primitive {
+            positions: vec![[0.0; 3]; 3],
+            indices: vec![0, 1, 2],
+            targets: vec![
+                MorphTarget {
+                    positions: vec![[1.0; 3]; 3],
+                    normals: Vec::new()
+                };
+                targets
+            ],
+            ..Primitive::default()
+        };
+        let mut node = Node::new("m");
+        node.mesh = Some(0);
+        let (times, weights, tags): (Vec<f32>, Vec<f32>, Vec<[f32; 3]>) = if sampled {
+            let end = (frames - 1) as f32 / 10.0;
+            let n = (end * 24.0).ceil() as usize + 1;
+            let mut w = vec![0.0; n * targets];
+            let mut tg = Vec::new();
+            let mut ts = Vec::new();
+            for s in 0..n {
+                let t = s as f32 / 24.0;
+                let pos = (t * 10.0).min((frames - 1) as f32);
+                let a = pos.floor() as usize;
+                let alpha = pos - a as f32;
+                if a >= 1 {
+                    w[s * targets + a - 1] = 1.0 - alpha;
+                }
+                if alpha > 0.0 {
+                    w[s * targets + a] = alpha;
+                }
+                let (x, y) = (tag(a as f32), tag((a + 1) as f32));
+                tg.push([0, 1, 2].map(|i| x[i] * (1.0 - alpha) + y[i] * alpha));
+                ts.push(t);
+            }
+            (ts, w, tg)
+        } else {
+            let mut w = vec![0.0; frames * targets];
+            for k in 1..frames {
+                w[k * targets + k - 1] = 1.0;
+            }
+            (
+                (0..frames).map(|k| k as f32 / 10.0).collect(),
+                w,
+                (0..frames).map(|k| tag(k as f32)).collect(),
+            )
+        };
+        Scene {
+            meshes: vec![Mesh {
+                primitives: vec![p],
+                ..Mesh::default()
+            }],
+            nodes: vec![node, Node::new("tag_x")],
+            animations: vec![Animation {
+                name: "clip".into(),
+                channels: vec![
+                    Channel {
+                        node: 0,
+                        times: times.clone(),
+                        interpolation: Interpolation::Linear,
+                        values: ChannelValues::Weights(weights),
+                    },
+                    Channel {
+                        node: 1,
+                        times,
+                        interpolation: Interpolation::Linear,
+                        values: ChannelValues::Translation(tags),
+                    },
+                ],
+            }],
+            ..Scene::default()
+        }
+    }
+
+    #[test]
+    fn sampled_morph_animation_comes_back_one_key_per_frame() {
+        let want = scene(7, false);
+        let mut got = scene(7, true);
+        restore(&mut got);
+        let (a, b) = (&want.animations[0], &got.animations[0]);
+        for (t, u) in a.channels[0].times.iter().zip(&b.channels[0].times) {
+            assert!((t - u).abs() < 1e-5, "{:?}", b.channels[0].times);
+        }
+        assert_eq!(b.channels[0].times.len(), 7);
+        assert_eq!(
+            a.channels[0].values.dense(7),
+            b.channels[0].values.dense(7)
+        );
+        let (ChannelValues::Translation(x), ChannelValues::Translation(y)) =
+            (&a.channels[1].values, &b.channels[1].values)
+        else {
+            panic!()
+        };
+        for (p, q) in x.iter().zip(y) {
+            for i in 0..3 {
+                assert!((p[i] - q[i]).abs() < 1e-3, "{x:?} {y:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn one_key_per_frame_and_other_blends_are_left_alone() {
+        let want = scene(5, false);
+        let mut got = want.clone();
+        restore(&mut got);
+        assert_eq!(got, want);
+        // Far targets blended: an animation of its own.
+        let mut s = scene(5, true);
+        if let ChannelValues::Weights(w) = &mut s.animations[0].channels[0].values {
+            w[4 * 2 + 3] = 0.5;
+        }
+        let before = s.clone();
+        restore(&mut s);
+        assert_eq!(s, before);
     }
 }
