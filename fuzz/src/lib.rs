@@ -1291,12 +1291,18 @@ pub mod obj_import {
                         &options,
                         &mut idmodel_gltf::import::no_files,
                     );
-                    assert!(back.is_ok(), "an exported OBJ scene does not read back: {back:?}");
+                    assert!(
+                        back.is_ok(),
+                        "an exported OBJ scene does not read back: {back:?}"
+                    );
                 }
             }
             Err(e) => {
                 let m = e.to_string();
-                assert!(!m.is_empty() && !m.contains('\n'), "error not one line: {m:?}");
+                assert!(
+                    !m.is_empty() && !m.contains('\n'),
+                    "error not one line: {m:?}"
+                );
             }
         }
     }

@@ -127,7 +127,9 @@ fn time_of(pf: &[f32], times: &[f32], f: f32) -> Option<f32> {
         // Past the last key: at the rate of the last two.
         return interp(pf, times, f);
     };
-    let on_frame = pf.get(i).is_some_and(|&v| (v - libm::roundf(v)).abs() <= EPS);
+    let on_frame = pf
+        .get(i)
+        .is_some_and(|&v| (v - libm::roundf(v)).abs() <= EPS);
     if let (true, Some(j)) = (on_frame, i.checked_sub(2)) {
         let (p0, p1) = (*pf.get(j)?, *pf.get(j.saturating_add(1))?);
         let (t0, t1) = (*times.get(j)?, *times.get(j.saturating_add(1))?);
@@ -488,10 +490,7 @@ mod tests {
             assert!((t - u).abs() < 1e-5, "{:?}", b.channels[0].times);
         }
         assert_eq!(b.channels[0].times.len(), 7);
-        assert_eq!(
-            a.channels[0].values.dense(7),
-            b.channels[0].values.dense(7)
-        );
+        assert_eq!(a.channels[0].values.dense(7), b.channels[0].values.dense(7));
         let (ChannelValues::Translation(x), ChannelValues::Translation(y)) =
             (&a.channels[1].values, &b.channels[1].values)
         else {
