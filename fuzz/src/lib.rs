@@ -1267,6 +1267,47 @@ pub mod gltf_import {
     }
 }
 
+/// The OBJ reader on any bytes, with the bytes as every MTL library and texture it names:
+/// never a panic, an error is one line, and a scene it reads exports as GLB, reads back,
+/// and writes as OBJ again.
+pub mod obj_import {
+    use idmodel_gltf::import::ImportOptions;
+    use idmodel_gltf::import::obj::from_obj;
+
+    /// Runs the target on one input; panics on a finding.
+    pub fn run(data: &[u8]) {
+        let options = ImportOptions {
+            max_bytes: Some(64 << 20),
+            read_images: true,
+            ..ImportOptions::default()
+        };
+        let mut resolve = |_: &str| Some(data.to_vec());
+        match from_obj(data, &options, &mut resolve) {
+            Ok(scene) => {
+                let _ = idmodel_scene::obj::to_obj(&scene, "x", Default::default());
+                if let Ok(glb) = idmodel_gltf::to_glb(&scene, &Default::default()) {
+                    let back = idmodel_gltf::import::from_glb(
+                        &glb,
+                        &options,
+                        &mut idmodel_gltf::import::no_files,
+                    );
+                    assert!(
+                        back.is_ok(),
+                        "an exported OBJ scene does not read back: {back:?}"
+                    );
+                }
+            }
+            Err(e) => {
+                let m = e.to_string();
+                assert!(
+                    !m.is_empty() && !m.contains('\n'),
+                    "error not one line: {m:?}"
+                );
+            }
+        }
+    }
+}
+
 /// Every target, by the name of its `fuzz_targets/` file and `regressions/` folder.
 pub const TARGETS: &[(&str, Target)] = &[
     ("detect", detect::run),
@@ -1294,6 +1335,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("md5_back", md5_back::run),
     ("capi", capi::run),
     ("gltf_import", gltf_import::run),
+    ("obj_import", obj_import::run),
 ];
 
 /// The image decoders (PCX, WAL, TGA both origins, PNG, JPEG) on any bytes, with their

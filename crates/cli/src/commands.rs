@@ -119,7 +119,7 @@ pub fn run(command: Command) -> Exit {
             if !anim_out.is_empty() {
                 return usage("--anim-out applies to md5 outputs (.md5mesh)");
             }
-            if crate::import::is_target(&input, &output, to) {
+            if crate::import::is_target(&input, &output, to) || crate::import::is_obj(&input) {
                 return crate::import::convert(&crate::import::ImportArgs {
                     input: &input,
                     output: &output,
@@ -400,6 +400,9 @@ fn info(path: &Path, json: bool) -> Exit {
 /// The `info` output for `bytes` read from `path` (no trailing newline).
 pub fn info_report(path: &Path, bytes: &[u8], json: bool) -> Result<String, String> {
     if let Some(report) = crate::sidefiles::info_report(path, bytes, json) {
+        return report;
+    }
+    if let Some(report) = crate::import::obj_info(path, bytes, json) {
         return report;
     }
     let (format, module) = identify(bytes).map_err(|f| line(path, f))?;

@@ -166,16 +166,35 @@ fn percent_decode(s: &str) -> Option<String> {
     String::from_utf8(out).ok()
 }
 
-/// Converts a glTF/GLB into an id format.
+/// Converts a glTF/GLB (or an OBJ) into an id format, or an OBJ into a GLB.
 pub(crate) fn convert(args: &ImportArgs<'_>) -> Exit {
     let folder = folder_output(args.input, args.output);
+    if is_obj(args.input) && is_glb(args.output, args.to) {
+        let options = idmodel_gltf::ExportOptions {
+            axes: if args.keep_axes {
+                idmodel_scene::axes::Axes::Keep
+            } else {
+                idmodel_scene::axes::Axes::YUp
+            },
+            ..idmodel_gltf::ExportOptions::default()
+        };
+        return match read_scene(args) {
+            Ok(scene) => write(
+                args,
+                idmodel_gltf::to_glb(&scene, &options)
+                    .map_err(|e| idmodel_scene::Error::new(e.to_string())),
+            ),
+            Err(exit) => exit,
+        };
+    }
     let target = match target(args.output, args.to) {
         Ok(None) if folder => Target::Player,
         Ok(Some(Target::Md3)) if folder => Target::Player,
         Ok(Some(t)) => t,
         Ok(None) => {
+            let also = if is_obj(args.input) { ", .glb" } else { "" };
             return usage(format!(
-                "cannot tell the output format of '{}': name it .md3 (or use --to)",
+                "cannot tell the output format of '{}': name it .md3, .md2, .mdl{also} (or use --to)",
                 args.output.display()
             ));
         }
@@ -451,7 +470,8 @@ pub(crate) fn back_options(args: &ImportArgs<'_>) -> idmodel_scene::back::BackOp
     }
 }
 
-/// The input glTF/GLB as a scene (external buffers and images only inside its folder).
+/// The input glTF/GLB as a scene (external buffers and images only inside its folder),
+/// or the input OBJ ([`read_obj`]).
 fn read_scene(args: &ImportArgs<'_>) -> Result<idmodel_scene::Scene, Exit> {
     read_scene_at(args, args.input)
 }
@@ -465,6 +485,9 @@ fn read_scene_at(args: &ImportArgs<'_>, input: &Path) -> Result<idmodel_scene::S
             return Err(Exit::Failed);
         }
     };
+    if is_obj(input) {
+        return read_obj(input, &bytes, args.keep_axes, args.quiet);
+    }
     let dir = input.parent().unwrap_or(Path::new("")).to_owned();
     let mut resolve = |uri: &str| {
         let path = inside(&dir, uri)?;
@@ -478,6 +501,135 @@ fn read_scene_at(args: &ImportArgs<'_>, input: &Path) -> Result<idmodel_scene::S
         error_line(line(input, e));
         Exit::Failed
     })
+}
+
+/// Whether `input` is a Wavefront OBJ (by its extension): `convert` reads it as a still
+/// scene (`idmodel_gltf::import::obj`), `info` describes it.
+pub(crate) fn is_obj(input: &Path) -> bool {
+    ext_of(input).as_deref() == Some("obj")
+}
+
+fn is_glb(output: &Path, to: Option<OutKind>) -> bool {
+    to == Some(OutKind::Glb) || (to.is_none() && ext_of(output).as_deref() == Some("glb"))
+}
+
+/// A file an OBJ or MTL names, relative to the OBJ's folder `dir`: a relative path is
+/// followed where it says (`../textures/x.png` included: the file names it); an absolute
+/// one (another machine's, as Windows exporters write) or a scheme is looked for by its
+/// file name beside the OBJ. `\` separates folders.
+fn beside(dir: &Path, name: &str) -> Option<std::path::PathBuf> {
+    let name = name.replace('\\', "/");
+    let rel = Path::new(&name);
+    let plain = rel
+        .components()
+        .all(|c| matches!(c, Component::Normal(_) | Component::ParentDir));
+    if plain && !name.contains(':') && !name.is_empty() {
+        return Some(dir.join(rel));
+    }
+    let file = name
+        .rsplit('/')
+        .next()
+        .filter(|f| !f.is_empty() && !f.contains(':'))?;
+    Some(dir.join(file))
+}
+
+/// An OBJ as a scene named after the file: its MTL libraries and textures read
+/// ([`beside`]); a texture that is not PNG or JPEG is decoded with `idmodel-assets`
+/// (TGA, PCX, WAL), one that cannot be found or decoded is left out with a warning.
+fn read_obj(
+    input: &Path,
+    bytes: &[u8],
+    keep_axes: bool,
+    quiet: bool,
+) -> Result<idmodel_scene::Scene, Exit> {
+    let dir = input.parent().unwrap_or(Path::new("")).to_owned();
+    let read = |name: &str| output::read_regular(&beside(&dir, name)?, MAX_FILE).ok();
+    let options = ImportOptions {
+        keep_axes,
+        read_images: true,
+        ..ImportOptions::default()
+    };
+    let mut scene = idmodel_gltf::import::obj::from_obj(bytes, &options, &mut |n| read(n))
+        .map_err(|e| {
+            error_line(line(input, e));
+            Exit::Failed
+        })?;
+    scene.name = input
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    for m in &mut scene.materials {
+        let Some(idmodel_scene::Image::Uri(uri)) = &m.image else {
+            continue;
+        };
+        let decoded = read(uri)
+            .ok_or_else(|| "not found".to_owned())
+            .and_then(|b| idmodel_assets::images::decode_any(uri, &b, None));
+        match decoded {
+            Ok(rgba) => m.image = Some(rgba.into_image()),
+            Err(e) => {
+                if !quiet {
+                    error_line(line(
+                        input,
+                        format!("warning: texture {uri:?} of material {:?}: {e}", m.name),
+                    ));
+                }
+                m.image = None;
+            }
+        }
+    }
+    Ok(scene)
+}
+
+/// `info` of an OBJ (by its extension): objects, vertices, triangles, materials and
+/// bounds of the scene it reads as (without its MTL libraries); `None` for other files.
+pub(crate) fn obj_info(path: &Path, bytes: &[u8], json: bool) -> Option<Result<String, String>> {
+    if !is_obj(path) {
+        return None;
+    }
+    let scene = match idmodel_gltf::import::obj::from_obj(
+        bytes,
+        &ImportOptions::default(),
+        &mut idmodel_gltf::import::no_files,
+    ) {
+        Ok(s) => s,
+        Err(e) => return Some(Err(line(path, e))),
+    };
+    let prims = || scene.meshes.iter().flat_map(|m| &m.primitives);
+    let count = |n: usize| crate::formats::count(n);
+    let materials: Vec<String> = scene.materials.iter().map(|m| m.name.clone()).collect();
+    let info = crate::formats::Info {
+        format: "obj",
+        frames: 1,
+        vertices: count(prims().map(|p| p.positions.len()).sum()),
+        triangles: count(prims().map(|p| p.indices.len() / 3).sum()),
+        bounds: crate::formats::Bounds::of(prims().flat_map(|p| p.positions.iter().copied())),
+        shaders: Some(materials.clone()),
+        details: vec![
+            ("objects".into(), scene.meshes.len().to_string()),
+            ("materials".into(), materials.join(", ")),
+        ],
+        ..crate::formats::Info::default()
+    };
+    if json {
+        return Some(serde_json::to_string(&info).map_err(|e| line(path, e)));
+    }
+    let mut rows = vec![
+        ("vertices".to_owned(), info.vertices.to_string()),
+        ("triangles".to_owned(), info.triangles.to_string()),
+    ];
+    if let Some(b) = info.bounds {
+        rows.push((
+            "bounds (id axes)".into(),
+            format!("{:?} .. {:?}", b.min, b.max),
+        ));
+    }
+    rows.extend(info.details);
+    let mut out = format!("{}: Wavefront OBJ (a still model)", path.display());
+    for (k, v) in rows {
+        out.push_str(&format!("\n  {k:<16}  {v}"));
+    }
+    Some(Ok(out))
 }
 
 /// Writes the converted bytes to `-o` through the file-safety plan.

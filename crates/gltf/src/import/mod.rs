@@ -70,6 +70,8 @@
 
 mod doc;
 mod image;
+pub mod obj;
+mod resampled;
 mod scene;
 
 use alloc::string::String;
@@ -219,5 +221,7 @@ fn read(
     if options.max_bytes.is_some() {
         d.budget.limit = budget(options, 0).limit;
     }
-    scene::build(&mut d, options, resolve)
+    let mut scene = scene::build(&mut d, options, resolve)?;
+    resampled::restore(&mut scene);
+    Ok(scene)
 }

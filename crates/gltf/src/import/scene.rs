@@ -17,7 +17,7 @@ use super::{ImportError, ImportOptions, Resolver};
 type Result<T> = core::result::Result<T, ImportError>;
 
 /// glTF axes → file axes (the inverse of [`Axes::point`]).
-fn unpoint(axes: Axes, [a, b, c]: [f32; 3]) -> [f32; 3] {
+pub(super) fn unpoint(axes: Axes, [a, b, c]: [f32; 3]) -> [f32; 3] {
     match axes {
         Axes::YUp => [c, a, b],
         Axes::Keep => [a, b, c],
