@@ -105,6 +105,8 @@ pub fn to_glb(scene: &Scene, options: &ExportOptions) -> Result<Vec<u8>> {
     }
     drop(json);
     pad_to_4(&mut bin, 0);
+    // The buffer grew while it was built: give back what it holds beyond the file.
+    bin.shrink_to_fit();
     Ok(bin)
 }
 

@@ -36,7 +36,10 @@ fn allocated<R>(f: impl FnOnce() -> R) -> (u64, u64, R) {
     let region = Region::new(GLOBAL);
     let r = f();
     let c = region.change();
-    let grown = c.bytes_allocated as i64 + c.bytes_reallocated as i64;
+    // stats_alloc already counts a realloc's growth in `bytes_allocated` and its shrink
+    // in `bytes_deallocated` (`bytes_reallocated` is the same deltas again): adding it
+    // would count every grown buffer twice.
+    let grown = c.bytes_allocated as i64;
     let held = grown - c.bytes_deallocated as i64;
     (grown.max(0) as u64, held.max(0) as u64, r)
 }
