@@ -10,7 +10,8 @@
 //! - **Recognised**: a weights channel every key of which shows frame position
 //!   `P = i + w` (frame 0 the base, frame `k` target `k − 1`): no weight, one target at
 //!   weight 1, or two neighbouring targets (or the base and the first target) whose
-//!   weights sum to 1; `P` never decreasing; at least one key between two frames. Any
+//!   weights sum to 1; `P` never decreasing; at least one key between two frames; the
+//!   first and last keys on whole frames (a sampler starts and ends on the clip's). Any
 //!   other weights (a blend of far targets, weights summing to more than 1, negative
 //!   ones) is an animation of its own and is left alone.
 //! - **Restored**: one key per frame from `floor(P)` of the first key to `ceil(P)` of the
@@ -284,6 +285,12 @@ fn restore_animation(a: &mut Animation, targets_of: &dyn Fn(usize) -> usize) -> 
     let p = phases(&w.values, w.times.len())?;
     let later = |x: (usize, f32), y: (usize, f32)| y.0 > x.0 || (y.0 == x.0 && y.1 >= x.1 - EPS);
     if p.windows(2).any(|x| matches!(*x, [a, b] if !later(a, b))) || p.iter().all(|x| x.1 == 0.0) {
+        return None;
+    }
+    // A sampler starts and ends a clip on its first and last frames; a clip that starts
+    // or ends between two frames was keyed so (a blend its author chose): left alone.
+    let whole = |a: f32| a <= EPS || a >= 1.0 - EPS;
+    if !p.first().is_some_and(|x| whole(x.1)) || !p.last().is_some_and(|x| whole(x.1)) {
         return None;
     }
     let first = p.first()?.0;
