@@ -45,14 +45,7 @@ pub(crate) fn simplify(bytes: &[u8], ratio: f32) -> Result<Vec<u8>, String> {
         if triangles == 0 || target >= triangles {
             continue;
         }
-        let out = meshopt::simplify_decoder(
-            &indices,
-            &positions,
-            target.saturating_mul(3),
-            TARGET_ERROR,
-            meshopt::SimplifyOptions::None,
-            None,
-        );
+        let out = simplify_indices(&indices, &positions, target.saturating_mul(3));
         if out.is_empty() || out.len() >= indices.len() {
             continue;
         }
@@ -117,6 +110,25 @@ fn u32_of(v: f32) -> u32 {
     } else {
         0
     }
+}
+
+/// meshoptimizer's simplification of `indices` towards `target` indices.
+#[cfg(not(target_arch = "wasm32"))]
+fn simplify_indices(indices: &[u32], positions: &[[f32; 3]], target: usize) -> Vec<u32> {
+    meshopt::simplify_decoder(
+        indices,
+        positions,
+        target,
+        TARGET_ERROR,
+        meshopt::SimplifyOptions::None,
+        None,
+    )
+}
+
+/// The wasm build has no meshoptimizer (C++): the surface is kept as it is.
+#[cfg(target_arch = "wasm32")]
+fn simplify_indices(indices: &[u32], _positions: &[[f32; 3]], _target: usize) -> Vec<u32> {
+    indices.to_vec()
 }
 
 // Tests may index, unwrap and compute freely: a panic here is a failed assertion.
