@@ -1127,31 +1127,13 @@ fn animated_frames(
         .module
         .scene(&loaded.input(), &request)
         .map_err(|f| line(path, f))?;
-    let keys: Vec<(usize, Vec<f32>)> = (0..scene.animations.len())
-        .map(|a| (a, pictures::key_times(&scene, a)))
-        .filter(|(_, t)| !t.is_empty())
-        .collect();
-    let keys: Vec<(usize, Vec<f32>)> = if pictures::skinned(&scene) {
-        keys.into_iter().take(1).collect()
-    } else {
-        keys
-    };
-    let total = keys
-        .iter()
-        .map(|(_, t)| t.len())
-        .fold(0usize, usize::saturating_add);
-    if total == 0 {
-        return Err(Stop::Failed(line(
-            path,
-            "nothing to animate: the model has no animation (md5mesh: give --anim)",
-        )));
-    }
-    pictures::check_budget(total, options.width, options.height, max_output)
-        .map_err(|e| line(path, e))?;
-    let mut delays = Vec::new();
-    for (_, times) in &keys {
-        delays.extend(pictures::delays_ms(times));
-    }
+    let (keys, total, delays) = planned_keys(
+        path,
+        &scene,
+        "nothing to animate: the model has no animation (md5mesh: give --anim)",
+        options,
+        max_output,
+    )?;
     let mut stills = Vec::new();
     if pictures::skinned(&scene) {
         for k in 0..total {
@@ -1176,13 +1158,52 @@ fn animated_frames(
         let (format, bytes) = (loaded.format, &loaded.bytes);
         textures::apply(&mut scene, path, format, bytes, choice.textures(), pending);
         textures::decode_for_render(&mut scene, path, pending);
-        for (a, times) in &keys {
-            for k in 0..times.len() {
-                stills.push(pictures::pose(&scene, *a, k));
-            }
-        }
+        stills = posed(&scene, &keys);
     }
     Ok((stills, delays))
+}
+
+/// Per animation played, its index and key times.
+type Keys = Vec<(usize, Vec<f32>)>;
+
+/// The animations `render --animate` plays (every one with keys; only the first for a
+/// skinned scene, posed frame by frame), their key count and delays, after the budget
+/// check; `empty` is the refusal when nothing has keys.
+fn planned_keys(
+    path: &Path,
+    scene: &Scene,
+    empty: &str,
+    options: &RenderOptions,
+    max_output: Option<u64>,
+) -> Result<(Keys, usize, Vec<u16>), Stop> {
+    let mut keys: Keys = (0..scene.animations.len())
+        .map(|a| (a, pictures::key_times(scene, a)))
+        .filter(|(_, t)| !t.is_empty())
+        .collect();
+    if pictures::skinned(scene) {
+        keys.truncate(1);
+    }
+    let total = keys
+        .iter()
+        .map(|(_, t)| t.len())
+        .fold(0usize, usize::saturating_add);
+    if total == 0 {
+        return Err(Stop::Failed(line(path, empty)));
+    }
+    pictures::check_budget(total, options.width, options.height, max_output)
+        .map_err(|e| line(path, e))?;
+    let delays = keys
+        .iter()
+        .flat_map(|(_, times)| pictures::delays_ms(times))
+        .collect();
+    Ok((keys, total, delays))
+}
+
+/// A still of `scene` at every key of `keys`, in order.
+fn posed(scene: &Scene, keys: &Keys) -> Vec<Scene> {
+    keys.iter()
+        .flat_map(|(a, times)| (0..times.len()).map(move |k| pictures::pose(scene, *a, k)))
+        .collect()
 }
 
 /// The stills of every key of every animation of a morph and node-animated scene (a
@@ -1193,31 +1214,14 @@ fn morph_stills(
     options: &RenderOptions,
     max_output: Option<u64>,
 ) -> Result<(Vec<Scene>, Vec<u16>), Stop> {
-    let keys: Vec<(usize, Vec<f32>)> = (0..scene.animations.len())
-        .map(|a| (a, pictures::key_times(scene, a)))
-        .filter(|(_, t)| !t.is_empty())
-        .collect();
-    let total = keys
-        .iter()
-        .map(|(_, t)| t.len())
-        .fold(0usize, usize::saturating_add);
-    if total == 0 {
-        return Err(Stop::Failed(line(
-            path,
-            "nothing to animate: the player has no frames to play",
-        )));
-    }
-    pictures::check_budget(total, options.width, options.height, max_output)
-        .map_err(|e| line(path, e))?;
-    let mut delays = Vec::new();
-    let mut stills = Vec::new();
-    for (a, times) in &keys {
-        delays.extend(pictures::delays_ms(times));
-        for k in 0..times.len() {
-            stills.push(pictures::pose(scene, *a, k));
-        }
-    }
-    Ok((stills, delays))
+    let (keys, _, delays) = planned_keys(
+        path,
+        scene,
+        "nothing to animate: the player has no frames to play",
+        options,
+        max_output,
+    )?;
+    Ok((posed(scene, &keys), delays))
 }
 
 #[cfg(test)]
