@@ -120,3 +120,25 @@ fn fps_and_groups_reach_the_quake_writers() {
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     assert!(::idmodel::mdl::Mdl::parse(&std::fs::read(&out).unwrap()).is_ok());
 }
+
+#[test]
+fn a_pcx_the_user_has_beside_the_output_is_not_replaced() {
+    let dir = scratch_dir("idmodel-md2-skin", "keep-pcx");
+    let glb = glb(&dir);
+    let pal = dir.join("q2.lmp");
+    std::fs::write(&pal, palette()).unwrap();
+    let out = dir.join("tris.md2");
+    let theirs = dir.join("tris.pcx");
+    std::fs::write(&theirs, b"the user's own skin").unwrap();
+    // The side file is not named by -o: refused in one line, nothing written.
+    // (exit 2, as every refusal to replace a file: README, exit codes)
+    let o = convert(&glb, &out, &[&"--palette", &pal]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert!(stderr(&o).contains("tris.pcx"), "{}", stderr(&o));
+    assert_eq!(std::fs::read(&theirs).unwrap(), b"the user's own skin");
+    assert!(!out.exists(), "the MD2 was written without its skin");
+    // --force replaces it with the written skin.
+    let o = convert(&glb, &out, &[&"--palette", &pal, &"--force"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(&std::fs::read(&theirs).unwrap()[..4], &[0x0A, 5, 1, 8]);
+}
