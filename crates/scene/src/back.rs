@@ -556,27 +556,28 @@ pub fn sample_frames(
         let Some(dense) = channel.values.dense(keys) else {
             continue;
         };
-        let mut frames = Vec::with_capacity(keys);
-        for k in 0..keys {
+        let weights_at = |k: usize| {
             let start = k.saturating_mul(targets);
-            let weights = dense
+            dense
                 .get(start..start.saturating_add(targets))
-                .unwrap_or(&[]);
-            let ones: Vec<usize> = weights
-                .iter()
-                .enumerate()
-                .filter(|(_, w)| **w != 0.0)
-                .map(|(i, _)| i)
-                .collect();
-            let named = match ones.as_slice() {
-                [t] if weights.get(*t) == Some(&1.0) => merged.target_names.get(*t).cloned(),
-                _ => None,
-            }
-            .filter(|n| !n.is_empty());
-            let name =
-                named.unwrap_or_else(|| alloc::format!("{}{}", anim.name, k.saturating_add(1)));
+                .unwrap_or(&[])
+        };
+        let named: Vec<Option<String>> = (0..keys)
+            .map(|k| {
+                let weights = weights_at(k);
+                let mut ones = weights.iter().enumerate().filter(|(_, w)| **w != 0.0);
+                match (ones.next(), ones.next()) {
+                    (Some((t, w)), None) if *w == 1.0 => merged.target_names.get(t).cloned(),
+                    _ => None,
+                }
+                .filter(|n| !n.is_empty())
+            })
+            .collect();
+        let names = frame_names(named, &anim.name);
+        let mut frames = Vec::with_capacity(keys);
+        for (k, name) in names.into_iter().enumerate() {
             let time = channel.times.get(k).copied().unwrap_or(0.0);
-            frames.push(pose(merged, weights, name, time));
+            frames.push(pose(merged, weights_at(k), name, time));
         }
         if !frames.is_empty() {
             clips.push((anim.name.clone(), frames));
@@ -601,6 +602,51 @@ pub fn sample_frames(
         clips.push((String::from("frame"), frames));
     }
     Ok(clips)
+}
+
+/// A clip's frame names: each key's morph target name where the key shows exactly one
+/// target, and for a key that shows none (the base shape, whose name a tool such as
+/// Blender does not keep) the name its clip's next named frame implies when that one is
+/// `<prefix><digits>`: `stand02` after an unnamed first key gives `stand01`, in the same
+/// digit width. The one key of a one-key clip is named after the clip (`wc`: a clip made
+/// from frame names is named after its frames). Else `<clip><k + 1>` (`run1`, `run2` …).
+///
+/// ```
+/// use idmodel_scene::back::frame_names;
+/// let named = vec![None, Some("stand02".into()), Some("stand03".into())];
+/// assert_eq!(frame_names(named, "stand"), ["stand01", "stand02", "stand03"]);
+/// assert_eq!(frame_names(vec![None, None], "run"), ["run1", "run2"]);
+/// assert_eq!(frame_names(vec![None], "wc"), ["wc"]);
+/// // A name with no number to count back from is not guessed at.
+/// assert_eq!(frame_names(vec![None, Some("pain".into())], "pain"), ["pain1", "pain"]);
+/// ```
+pub fn frame_names(named: Vec<Option<String>>, clip: &str) -> Vec<String> {
+    let implied = |k: usize| -> Option<String> {
+        let (j, next) = named
+            .iter()
+            .enumerate()
+            .skip(k)
+            .find_map(|(j, n)| n.as_ref().map(|n| (j, n)))?;
+        let digits = next.bytes().rev().take_while(u8::is_ascii_digit).count();
+        let (prefix, number) = next.split_at(next.len().checked_sub(digits)?);
+        if prefix.is_empty() || number.is_empty() || digits > 9 {
+            return None;
+        }
+        let n = number
+            .parse::<u32>()
+            .ok()?
+            .checked_sub(u32::try_from(j.checked_sub(k)?).ok()?)?;
+        Some(alloc::format!("{prefix}{n:0digits$}"))
+    };
+    let mut out = Vec::with_capacity(named.len());
+    for (k, name) in named.iter().enumerate() {
+        out.push(match name {
+            Some(n) => n.clone(),
+            None if named.len() == 1 && !clip.is_empty() => String::from(clip),
+            None => implied(k).unwrap_or_else(|| alloc::format!("{clip}{}", k.saturating_add(1))),
+        });
+    }
+    out
 }
 
 /// The frames a morph scene shows: the base, then base + each morph target (in target

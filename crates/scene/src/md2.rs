@@ -52,7 +52,7 @@ use idmodel_core::vec::finite_or_zero;
 use idmodel_md2::{self as file, Md2};
 
 mod back;
-pub use back::{MAX_PATCHED_BYTES, from_scene, record_extras, to_bytes};
+pub use back::{MAX_PATCHED_BYTES, from_scene, record_extras, texel_grid, to_bytes};
 
 use crate::{
     Animation, Channel, ChannelValues, Error, Image, Interpolation, Material, MorphTarget, Options,

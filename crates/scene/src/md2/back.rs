@@ -21,7 +21,7 @@
 //!   `v = rint((p − translate) / scale)` clamped to 0..=255); normals to the nearest of
 //!   the 162 table normals (largest dot product); the skin size from the first
 //!   material's embedded image (else the `md2.skinwidth`/`md2.skinheight` extras, else
-//!   256 × 256); skins referenced by [`BackOptions::skin_names`], else by the material
+//!   the grid the texture coordinates sit on — see [`texel_grid`] —, else 256 × 256); skins referenced by [`BackOptions::skin_names`], else by the material
 //!   names (the library writes no image: the `idmodel` command writes the skin as an
 //!   8-bit PCX in Quake II's palette, `idmodel_assets::images::quantise_quake2` with the
 //!   MDL quantiser's redmean metric, and references it); GL commands
@@ -395,8 +395,9 @@ pub fn to_bytes(scene: &Scene, options: &BackOptions) -> Result<Vec<u8>> {
     bytes_of::<Model>(scene, options)
 }
 
-/// The skin size: the first material's embedded image, else the extras, else 256².
-fn skin_size(scene: &Scene, material: Option<usize>) -> (i32, i32) {
+/// The skin size: the first material's embedded image, else the extras, else the grid
+/// the texture coordinates sit on ([`texel_grid`]), else 256².
+fn skin_size(scene: &Scene, material: Option<usize>, uvs: &[[f32; 2]]) -> (i32, i32) {
     let image = material
         .and_then(|m| scene.materials.get(m))
         .or(scene.materials.first())
@@ -414,10 +415,59 @@ fn skin_size(scene: &Scene, material: Option<usize>) -> (i32, i32) {
             .and_then(|v| i32::try_from(v).ok())
             .filter(|&v| v > 0)
     };
-    (
-        get("md2.skinwidth").unwrap_or(256),
-        get("md2.skinheight").unwrap_or(256),
-    )
+    let grid = |axis: usize, key: &str| {
+        get(key)
+            .or_else(|| texel_grid(uvs.iter().filter_map(|uv| uv.get(axis).copied())))
+            .unwrap_or(256)
+    };
+    (grid(0, "md2.skinwidth"), grid(1, "md2.skinheight"))
+}
+
+/// The skin size, along one axis, that texture coordinates written as `s / size` came from:
+/// the smallest `size` in `8..=4096` that puts every coordinate within 1/1024 texel of a
+/// whole texel (f32 keeps `s / size` to 1/4000 texel), when at least four distinct
+/// coordinates other than 0 and 1 say so; with two or three, the smallest power of two
+/// that does (fewer values fit many grids by chance). A model whose skin image was not
+/// found keeps its texture coordinates this way through a tool that drops the extras
+/// (Blender's glTF exporter with its defaults) instead of having them re-quantised on
+/// 256 × 256. Where every texel a model uses is a multiple of some number, the grid found
+/// is the skin's divided by it: the coordinates are the same. `None` where no grid fits
+/// (coordinates an editor moved freely are quantised on 256).
+///
+/// ```
+/// use idmodel_scene::md2::texel_grid;
+/// let us: Vec<f32> = (0..40).map(|s: u16| f32::from(s * 7) / 296.0).collect();
+/// assert_eq!(texel_grid(us.iter().copied()), Some(296));
+/// // One coordinate moved by an editor, 0.37 texel off the grid: no grid fits.
+/// let moved = us.iter().enumerate().map(|(i, u)| if i == 5 { u + 0.37 / 296.0 } else { *u });
+/// assert_eq!(texel_grid(moved), None);
+/// // Two coordinates: only a power of two is believed.
+/// assert_eq!(texel_grid([7.0 / 512.0, 504.0 / 512.0].into_iter()), Some(512));
+/// assert_eq!(texel_grid([7.0 / 300.0, 293.0 / 300.0].into_iter()), None);
+/// // One coordinate fits every grid: nothing to tell.
+/// assert_eq!(texel_grid([0.0, 0.5, 1.0].into_iter()), None);
+/// ```
+pub fn texel_grid(values: impl Iterator<Item = f32>) -> Option<i32> {
+    const MIN: u16 = 8;
+    const MAX: u16 = 4096;
+    let mut distinct: Vec<f32> = values
+        .filter(|u| u.is_finite() && *u != 0.0 && *u != 1.0)
+        .collect();
+    distinct.sort_by(f32::total_cmp);
+    distinct.dedup();
+    let fits = |size: &u16| {
+        let size = f32::from(*size);
+        distinct.iter().all(|&u| {
+            let s = u * size;
+            libm::fabsf(s - libm::rintf(s)) <= 1.0 / 1024.0
+        })
+    };
+    let size = match distinct.len() {
+        0 | 1 => None,
+        2 | 3 => (3..=12).map(|p: u32| 1u16 << p).find(fits),
+        _ => (MIN..=MAX).find(fits),
+    };
+    size.map(i32::from)
 }
 
 fn texel(u: f32, size: i32) -> i16 {
@@ -438,7 +488,7 @@ fn frame_name(name: &str) -> Vec<u8> {
 /// The model built from the geometry alone (see the module docs).
 fn fresh(scene: &Scene, options: &BackOptions) -> Result<Model> {
     let merged = merge(scene).ok_or_else(|| Error::new("the scene has no triangles to write"))?;
-    let (skin_width, skin_height) = skin_size(scene, merged.material);
+    let (skin_width, skin_height) = skin_size(scene, merged.material, &merged.uvs);
     let mut st_index: BTreeMap<[i16; 2], u16> = BTreeMap::new();
     let mut st = Vec::new();
     let mut vertex_st = Vec::with_capacity(merged.uvs.len());
