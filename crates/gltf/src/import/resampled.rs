@@ -11,7 +11,10 @@
 //!   `P = i + w` (frame 0 the base, frame `k` target `k − 1`): no weight, one target at
 //!   weight 1, or two neighbouring targets (or the base and the first target) whose
 //!   weights sum to 1; `P` never decreasing; at least one key between two frames; the
-//!   first and last keys on whole frames (a sampler starts and ends on the clip's). Any
+//!   first key on a whole frame, and the last one too unless the keys are evenly spaced
+//!   and `P` advances by the same step at each (a sampler at its own rate, such as
+//!   Blender's on whole scene frames, ends on its last sample before the clip's end; a
+//!   clip whose author keyed it to end on a blend is neither). Any
 //!   other weights (a blend of far targets, weights summing to more than 1, negative
 //!   ones) is an animation of its own and is left alone.
 //! - **Restored**: one key per frame from `floor(P)` of the first key to `ceil(P)` of the
@@ -272,6 +275,31 @@ fn rekey(ch: &Channel, times: &[f32], phase_of: PhaseOf<'_>) -> Option<ChannelVa
     })
 }
 
+/// Whether a sampler at a constant rate made these keys from a clip at a constant rate:
+/// the key times evenly spaced and the frame position `P` advancing by the same step at
+/// every key (to f32's precision), over at least three keys.
+fn sampled_evenly(times: &[f32], pf: &[f32]) -> bool {
+    let steps = |v: &[f32]| -> Vec<f32> {
+        v.windows(2)
+            .filter_map(|x| match *x {
+                [a, b] => Some(b - a),
+                _ => None,
+            })
+            .collect()
+    };
+    let even = |d: &[f32], tolerance: f32| {
+        d.first().is_some_and(|&d0| {
+            d0 > 0.0
+                && d.iter()
+                    .all(|&x| libm::fabsf(x - d0) <= tolerance * d0.max(1.0))
+        })
+    };
+    times.len() >= 3
+        && times.len() == pf.len()
+        && even(&steps(times), 1e-4)
+        && even(&steps(pf), 1e-3)
+}
+
 /// Restores one animation in place; the first frame it shows, when it was restored.
 fn restore_animation(a: &mut Animation, targets_of: &dyn Fn(usize) -> usize) -> Option<usize> {
     let wi = a.channels.iter().position(|c| {
@@ -287,10 +315,15 @@ fn restore_animation(a: &mut Animation, targets_of: &dyn Fn(usize) -> usize) -> 
     if p.windows(2).any(|x| matches!(*x, [a, b] if !later(a, b))) || p.iter().all(|x| x.1 == 0.0) {
         return None;
     }
-    // A sampler starts and ends a clip on its first and last frames; a clip that starts
-    // or ends between two frames was keyed so (a blend its author chose): left alone.
+    // A sampler starts a clip on its first frame, and ends it on its last frame or, when
+    // it samples on a grid of its own (Blender: whole scene frames), on its last sample
+    // before it; a clip that starts between two frames, or ends between two frames
+    // without a sampler's even steps, was keyed so (a blend its author chose): left alone.
     let whole = |a: f32| a <= EPS || a >= 1.0 - EPS;
-    if !p.first().is_some_and(|x| whole(x.1)) || !p.last().is_some_and(|x| whole(x.1)) {
+    let pf: Vec<f32> = p.iter().map(|&(i, a)| fl(i) + a).collect();
+    if !p.first().is_some_and(|x| whole(x.1))
+        || !(p.last().is_some_and(|x| whole(x.1)) || sampled_evenly(&w.times, &pf))
+    {
         return None;
     }
     let first = p.first()?.0;
@@ -300,7 +333,6 @@ fn restore_animation(a: &mut Animation, targets_of: &dyn Fn(usize) -> usize) -> 
         return None;
     }
     let n = last.checked_sub(first)?.checked_add(1)?;
-    let pf: Vec<f32> = p.iter().map(|&(i, a)| fl(i) + a).collect();
     let times: Vec<f32> = (first..=last)
         .map(|f| time_of(&pf, &w.times, fl(f)).map(|t| t.max(0.0)))
         .collect::<Option<_>>()?;
@@ -510,6 +542,50 @@ mod tests {
         }
     }
 
+    /// As Blender writes it: sampled on whole scene frames up to the last one before the
+    /// clip's end, so the last key falls between two frames when the clip's length is not
+    /// a whole number of samples (12 frames at 10 fps: 27 samples, the last at frame 10.83).
+    fn blender_sampled(frames: usize) -> Scene {
+        let mut s = scene(frames, true);
+        let keep = ((frames - 1) as f32 / 10.0 * 24.0).floor() as usize + 1;
+        for ch in &mut s.animations[0].channels {
+            ch.times.truncate(keep);
+            match &mut ch.values {
+                ChannelValues::Weights(w) => w.truncate(keep * (frames - 1)),
+                ChannelValues::Translation(t) => t.truncate(keep),
+                _ => unreachable!(),
+            }
+        }
+        s
+    }
+
+    #[test]
+    fn a_sampling_that_stops_short_of_the_last_frame_comes_back_whole() {
+        let want = scene(12, false);
+        let mut got = blender_sampled(12);
+        assert_eq!(got.animations[0].channels[0].times.len(), 27);
+        restore(&mut got);
+        let (a, b) = (&want.animations[0], &got.animations[0]);
+        assert_eq!(b.channels[0].times.len(), 12, "{:?}", b.channels[0].times);
+        for (t, u) in a.channels[0].times.iter().zip(&b.channels[0].times) {
+            assert!((t - u).abs() < 1e-5, "{:?}", b.channels[0].times);
+        }
+        assert_eq!(
+            a.channels[0].values.dense(12),
+            b.channels[0].values.dense(12)
+        );
+        let (ChannelValues::Translation(x), ChannelValues::Translation(y)) =
+            (&a.channels[1].values, &b.channels[1].values)
+        else {
+            panic!()
+        };
+        for (p, q) in x.iter().zip(y) {
+            for i in 0..3 {
+                assert!((p[i] - q[i]).abs() < 1e-2, "{x:?} {y:?}");
+            }
+        }
+    }
+
     #[test]
     fn one_key_per_frame_and_other_blends_are_left_alone() {
         let want = scene(5, false);
@@ -520,6 +596,14 @@ mod tests {
         let mut s = scene(5, true);
         if let ChannelValues::Weights(w) = &mut s.animations[0].channels[0].values {
             w[4 * 2 + 3] = 0.5;
+        }
+        let before = s.clone();
+        restore(&mut s);
+        assert_eq!(s, before);
+        // Keys that end on a blend at uneven steps (frames 0, 1, then 1.5): the author's.
+        let mut s = scene(3, false);
+        if let ChannelValues::Weights(w) = &mut s.animations[0].channels[0].values {
+            w.copy_from_slice(&[0.0, 0.0, 1.0, 0.0, 0.5, 0.5]);
         }
         let before = s.clone();
         restore(&mut s);
