@@ -553,7 +553,7 @@ mod tests {
             match &mut ch.values {
                 ChannelValues::Weights(w) => w.truncate(keep * (frames - 1)),
                 ChannelValues::Translation(t) => t.truncate(keep),
-                _ => unreachable!(),
+                _ => {}
             }
         }
         s
