@@ -313,6 +313,26 @@ pub fn line_column(src: &[u8], offset: usize) -> (u32, u32) {
     (to_u32(lines), to_u32(column))
 }
 
+/// True when every index lies in `0..len`, without a branch per index (so that it
+/// vectorises): for `n = len`, `i` is in range exactly when both `i` and `n - 1 - i` are
+/// non-negative, so one sign bit over the OR of all of them answers (a wrapped `n - 1 - i`
+/// only occurs for a negative `i`, already caught). The triangle checks of MD3 and MDL.
+///
+/// ```
+/// use idmodel_core::bytes::indices_below;
+/// assert!(indices_below([0, 2, 1], 3));
+/// assert!(!indices_below([0, 3], 3));
+/// assert!(!indices_below([-1], 3));
+/// ```
+#[inline]
+pub fn indices_below(indices: impl IntoIterator<Item = i32>, len: usize) -> bool {
+    let last = i32::try_from(len).unwrap_or(i32::MAX).wrapping_sub(1);
+    let acc = indices
+        .into_iter()
+        .fold(0i32, |acc, i| acc | i | last.wrapping_sub(i));
+    acc >= 0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
