@@ -591,12 +591,6 @@ impl<'a> Iterator for Statements<'a> {
 impl core::iter::FusedIterator for Statements<'_> {}
 
 #[cfg(test)]
-#[allow(
-    clippy::unwrap_used,
-    clippy::indexing_slicing,
-    clippy::float_cmp,
-    clippy::panic
-)] // tests: a panic is a failure
 mod tests {
     extern crate alloc;
     use super::*;

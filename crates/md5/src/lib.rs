@@ -50,6 +50,17 @@
 #![no_std]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
+// The unit tests (each module's `mod tests`) may unwrap, index and compare floats: a
+// panic there is a failed assertion. The library itself is linted without this.
+#![cfg_attr(
+    test,
+    allow(
+        clippy::float_cmp,
+        clippy::indexing_slicing,
+        clippy::panic,
+        clippy::unwrap_used
+    )
+)]
 
 #[cfg(feature = "alloc")]
 extern crate alloc;
