@@ -484,17 +484,7 @@ impl Out<'_> {
 /// model (see [`Quantizer`] to build them from floats).
 pub fn write_into(model: &Model, buf: &mut [u8]) -> Result<usize> {
     let size = written_size(model)?;
-    let buf_len = buf.len();
-    let buf = buf.get_mut(..size).ok_or_else(|| {
-        Error::at(
-            ErrorKind::TooMany {
-                what: "bytes for the output buffer",
-                count: u64::try_from(size).unwrap_or(u64::MAX),
-                max: u64::try_from(buf_len).unwrap_or(u64::MAX),
-            },
-            0,
-        )
-    })?;
+    let buf = idmodel_core::bytes::prefix_mut(buf, size, "bytes for the output buffer")?;
     let mut out = Out { buf, pos: 0 };
     let header = raw::Header {
         ident: raw::MAGIC,
