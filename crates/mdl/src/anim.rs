@@ -100,24 +100,17 @@ impl Frame<'_> {
     /// ```
     pub fn pose_at(&self, time: f64, sync: f32, rule: AnimRule) -> Option<usize> {
         let n = self.pose_count();
-        pick(
-            self.is_group(),
-            n,
-            rule,
-            self.intervals(),
-            time,
-            sync,
-            || {
-                // pose += (int)(cl.time / interval) % numposes;
-                let interval = self.intervals().next()?;
-                if !(interval > 0.0 && interval.is_finite()) {
-                    return None;
-                }
-                let steps = trunc_i64(time / f64::from(interval));
-                let n = i64::try_from(n).ok()?;
-                usize::try_from(steps.checked_rem(n)?).ok()
-            },
-        )
+        let gl = || {
+            // pose += (int)(cl.time / interval) % numposes;
+            let interval = self.intervals().next()?;
+            if !(interval > 0.0 && interval.is_finite()) {
+                return None;
+            }
+            let steps = trunc_i64(time / f64::from(interval));
+            let n = i64::try_from(n).ok()?;
+            usize::try_from(steps.checked_rem(n)?).ok()
+        };
+        pick(self.is_group(), n, rule, self.intervals(), time, sync, gl)
     }
 }
 
@@ -131,18 +124,11 @@ impl Skin<'_> {
     /// software renderer would divide by zero.
     pub fn image_at(&self, time: f64, sync: f32, rule: AnimRule) -> Option<usize> {
         let n = self.image_count();
-        pick(
-            self.is_group(),
-            n,
-            rule,
-            self.intervals(),
-            time,
-            sync,
-            || {
-                let slot = usize::try_from(trunc_i64(time * 10.0) & 3).ok()?;
-                Some(gl_skin_slot_image(n, slot))
-            },
-        )
+        let gl = || {
+            let slot = usize::try_from(trunc_i64(time * 10.0) & 3).ok()?;
+            Some(gl_skin_slot_image(n, slot))
+        };
+        pick(self.is_group(), n, rule, self.intervals(), time, sync, gl)
     }
 }
 
