@@ -169,37 +169,39 @@ pub enum FindingKind<'a> {
 /// One thing an engine would do with the file.
 pub type Finding<'a> = Found<FindingKind<'a>>;
 
+/// A surface over a per-surface limit: ioquake3 quietly refuses the model, the others
+/// drop to the console.
+fn per_surface_limit(
+    f: &mut fmt::Formatter<'_>,
+    engine: Engine,
+    surface: usize,
+    count: usize,
+    what: &str,
+    max: usize,
+) -> fmt::Result {
+    let p = engine.display_name();
+    let then = match engine {
+        Engine::Ioq3 => "quietly refuses the model",
+        _ => "drops to the console (ERR_DROP)",
+    };
+    write!(
+        f,
+        "surface {surface} has {count} {what}; {p} loads at most {max} per surface and {then}"
+    )
+}
+
 fn write_message(found: &Found<FindingKind<'_>>, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-    let p = found.engine.display_name();
     match found.kind {
         FindingKind::TooManyVerts {
             surface,
             count,
             max,
-        } => match found.engine {
-            Engine::Ioq3 => write!(
-                f,
-                "surface {surface} has {count} vertices; {p} loads at most {max} per surface and quietly refuses the model"
-            ),
-            _ => write!(
-                f,
-                "surface {surface} has {count} vertices; {p} loads at most {max} per surface and drops to the console (ERR_DROP)"
-            ),
-        },
+        } => per_surface_limit(f, found.engine, surface, count, "vertices", max),
         FindingKind::TooManyTriangles {
             surface,
             count,
             max,
-        } => match found.engine {
-            Engine::Ioq3 => write!(
-                f,
-                "surface {surface} has {count} triangles; {p} loads at most {max} per surface and quietly refuses the model"
-            ),
-            _ => write!(
-                f,
-                "surface {surface} has {count} triangles; {p} loads at most {max} per surface and drops to the console (ERR_DROP)"
-            ),
-        },
+        } => per_surface_limit(f, found.engine, surface, count, "triangles", max),
         FindingKind::AboveDeclaredMax {
             what,
             surface,
