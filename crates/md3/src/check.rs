@@ -466,34 +466,33 @@ impl<'a> Md3<'a> {
             }
         }
         let finite = |v: &[f32]| v.iter().all(|x| x.is_finite());
-        let mut bad_frames = self.frames().iter().enumerate().filter(|(_, fr)| {
-            !(finite(&fr.mins())
-                && finite(&fr.maxs())
-                && finite(&fr.local_origin())
-                && fr.radius().is_finite())
-        });
-        if let Some((first, _)) = bad_frames.next() {
-            let count = bad_frames.count().saturating_add(1);
-            let kind = FindingKind::NonFinite {
-                what: "frame",
-                count,
-                first,
-            };
-            emit(kind, Severity::Hazard);
-        }
-        let mut bad_tags = self.all_tags().iter().enumerate().filter(|(_, t)| {
-            let a = t.axis();
-            !(finite(&t.origin()) && finite(&a[0]) && finite(&a[1]) && finite(&a[2]))
-        });
-        if let Some((first, _)) = bad_tags.next() {
-            let count = bad_tags.count().saturating_add(1);
-            let kind = FindingKind::NonFinite {
-                what: "tag",
-                count,
-                first,
-            };
-            emit(kind, Severity::Hazard);
-        }
+        // The first entry `ok` calls not finite, and how many there are, as one finding.
+        let mut non_finite = |what, ok: &mut dyn Iterator<Item = bool>| {
+            let mut bad = ok.enumerate().filter(|&(_, ok)| !ok);
+            if let Some((first, _)) = bad.next() {
+                let count = bad.count().saturating_add(1);
+                emit(
+                    FindingKind::NonFinite { what, count, first },
+                    Severity::Hazard,
+                );
+            }
+        };
+        non_finite(
+            "frame",
+            &mut self.frames().iter().map(|fr| {
+                finite(&fr.mins())
+                    && finite(&fr.maxs())
+                    && finite(&fr.local_origin())
+                    && fr.radius().is_finite()
+            }),
+        );
+        non_finite(
+            "tag",
+            &mut self.all_tags().iter().map(|t| {
+                let a = t.axis();
+                finite(&t.origin()) && finite(&a[0]) && finite(&a[1]) && finite(&a[2])
+            }),
+        );
         let trailing = self.trailing_bytes().len();
         if trailing > 0 {
             emit(
