@@ -183,16 +183,13 @@ fn parse_into<'a>(
     let num_animated = parse::bounded_count(&mut p, "numAnimatedComponents", max_animated)?;
     sink.header(commandline, frame_rate, num_animated);
     let hierarchy_at = parse::block(&mut p, "hierarchy", num_joints, |p, i| {
-        sink.joint(read_hierarchy_joint(p, i, num_animated)?);
-        Ok(())
+        read_hierarchy_joint(p, i, num_animated).map(|x| sink.joint(x))
     })?;
     let bounds_at = parse::block(&mut p, "bounds", num_frames, |p, _| {
-        sink.bounds(read_bounds(p)?);
-        Ok(())
+        read_bounds(p).map(|x| sink.bounds(x))
     })?;
     let base_at = parse::block(&mut p, "baseframe", num_joints, |p, _| {
-        sink.base(read_base(p)?);
-        Ok(())
+        read_base(p).map(|x| sink.base(x))
     })?;
     let frames_at = p.pos();
     for i in 0..num_frames {

@@ -125,12 +125,10 @@ fn parse_into<'a>(
     sink.header(commandline, frame_rate);
     let num_cuts = parse::bounded_count(&mut p, "numCuts", u64::from(num_frames))?;
     let cuts_at = parse::block(&mut p, "cuts", num_cuts, |p, _| {
-        sink.cut(read_cut(p, num_frames)?);
-        Ok(())
+        read_cut(p, num_frames).map(|x| sink.cut(x))
     })?;
     let frames_at = parse::block(&mut p, "camera", num_frames, |p, _| {
-        sink.frame(read_frame(p)?);
-        Ok(())
+        read_frame(p).map(|x| sink.frame(x))
     })?;
     Ok(CameraFile {
         src,

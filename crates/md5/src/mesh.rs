@@ -143,8 +143,7 @@ fn parse_into<'a>(
     let num_joints = parse::named_count(&mut p, "numJoints", 0)?;
     let num_meshes = parse::named_count(&mut p, "numMeshes", 0)?;
     let joints_at = parse::block(&mut p, "joints", num_joints, |p, i| {
-        sink.joint(read_joint(p, i)?);
-        Ok(())
+        read_joint(p, i).map(|x| sink.joint(x))
     })?;
     let meshes_at = p.pos();
     let mut totals = [0u64; 3];
