@@ -313,6 +313,49 @@ pub fn line_column(src: &[u8], offset: usize) -> (u32, u32) {
     (to_u32(lines), to_u32(column))
 }
 
+/// The first `len` bytes of an output buffer, or a `TooMany` error at offset 0 naming
+/// `what` (the bytes needed) and the buffer's length.
+///
+/// ```
+/// use idmodel_core::bytes::prefix_mut;
+/// let mut buf = [0u8; 4];
+/// assert_eq!(prefix_mut(&mut buf, 3, "bytes").map(|b| b.len()), Ok(3));
+/// assert!(prefix_mut(&mut buf, 5, "bytes").is_err());
+/// ```
+pub fn prefix_mut<'b>(buf: &'b mut [u8], len: usize, what: &'static str) -> Result<&'b mut [u8]> {
+    let available = buf.len();
+    buf.get_mut(..len).ok_or_else(|| {
+        Error::at(
+            ErrorKind::TooMany {
+                what,
+                count: u64::try_from(len).unwrap_or(u64::MAX),
+                max: u64::try_from(available).unwrap_or(u64::MAX),
+            },
+            0,
+        )
+    })
+}
+
+/// True when every index lies in `0..len`, without a branch per index (so that it
+/// vectorises): for `n = len`, `i` is in range exactly when both `i` and `n - 1 - i` are
+/// non-negative, so one sign bit over the OR of all of them answers (a wrapped `n - 1 - i`
+/// only occurs for a negative `i`, already caught). The triangle checks of MD3 and MDL.
+///
+/// ```
+/// use idmodel_core::bytes::indices_below;
+/// assert!(indices_below([0, 2, 1], 3));
+/// assert!(!indices_below([0, 3], 3));
+/// assert!(!indices_below([-1], 3));
+/// ```
+#[inline]
+pub fn indices_below(indices: impl IntoIterator<Item = i32>, len: usize) -> bool {
+    let last = i32::try_from(len).unwrap_or(i32::MAX).wrapping_sub(1);
+    let acc = indices
+        .into_iter()
+        .fold(0i32, |acc, i| acc | i | last.wrapping_sub(i));
+    acc >= 0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -276,6 +276,55 @@ pub trait Kind: Sized {
     fn write_message(found: &Found<Self>, f: &mut fmt::Formatter<'_>) -> fmt::Result;
 }
 
+/// Gives a finding kind its codes and its [`Kind`] implementation: the inherent
+/// `const fn code(&self)`, each variant's stable, lowercase, hyphenated name (listed
+/// `Variant => "variant"`, in any order), and [`Kind`] with that code and the message
+/// written by `$message`, a `fn(&Found<Kind>, &mut fmt::Formatter<'_>) -> fmt::Result`.
+///
+/// ```
+/// use core::fmt;
+/// use idmodel_core::findings::{Engine, Found, Severity};
+/// #[derive(Debug, Clone, Copy, PartialEq)]
+/// enum Kind { Empty, TooLong { len: usize } }
+/// fn message(found: &Found<Kind>, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+///     match found.kind {
+///         Kind::Empty => f.write_str("empty"),
+///         Kind::TooLong { len } => write!(f, "{len} bytes"),
+///     }
+/// }
+/// idmodel_core::finding_kind!(Kind, message, { Empty => "empty", TooLong => "too-long" });
+/// assert_eq!(Kind::TooLong { len: 3 }.code(), "too-long");
+/// let found = Found::new(Kind::Empty, Severity::Warning, Engine::Ioq3);
+/// assert_eq!(idmodel_core::findings::Finding::code(&found), "empty");
+/// ```
+#[macro_export]
+macro_rules! finding_kind {
+    ($kind:ident $(<$lt:lifetime>)?, $message:path, { $($variant:ident => $code:literal),* $(,)? }) => {
+        impl $kind $(<$lt>)? {
+            /// A stable, lowercase, hyphenated name of this kind (its variant name), for
+            /// filtering and machine-readable output.
+            pub const fn code(&self) -> &'static str {
+                match self {
+                    $(Self::$variant { .. } => $code,)*
+                }
+            }
+        }
+
+        impl $crate::findings::Kind for $kind $(<$lt>)? {
+            fn code(&self) -> &'static str {
+                self.code()
+            }
+
+            fn write_message(
+                found: &$crate::findings::Found<Self>,
+                f: &mut core::fmt::Formatter<'_>,
+            ) -> core::fmt::Result {
+                $message(found, f)
+            }
+        }
+    };
+}
+
 /// One thing an engine would do with a file: a finding of kind `K`, the struct behind
 /// every format's finding type. It implements [`Finding`] and displays as [`display`]
 /// writes it (`engine: severity: message`).

@@ -3,7 +3,7 @@
 
 use core::fmt;
 
-use idmodel_core::findings::{self, Engine, Found, Severity};
+use idmodel_core::findings::{Engine, Found, Severity};
 
 use idmodel_core::anorms::NUM_VERTEX_NORMALS;
 
@@ -143,132 +143,118 @@ pub enum FindingKind {
     },
 }
 
-impl FindingKind {
-    /// A stable, lowercase, hyphenated name of this kind (its variant name), for filtering
-    /// and machine-readable output.
-    pub const fn code(&self) -> &'static str {
-        match self {
-            Self::TooManyVertices { .. } => "too-many-vertices",
-            Self::TooManyTriangles { .. } => "too-many-triangles",
-            Self::TooManyFrames { .. } => "too-many-frames",
-            Self::TooManySkins { .. } => "too-many-skins",
-            Self::SkinTooTall { .. } => "skin-too-tall",
-            Self::BadSkinSize { .. } => "bad-skin-size",
-            Self::UnterminatedSkinName { .. } => "unterminated-skin-name",
-            Self::HunkOverflow { .. } => "hunk-overflow",
-            Self::BlockPastEnd { .. } => "block-past-end",
-            Self::NoGlCommands { .. } => "no-gl-commands",
-            Self::GlCommandsInvalid { .. } => "gl-commands-invalid",
-            Self::GlMismatch { .. } => "gl-mismatch",
-            Self::NormalIndexOutOfRange { .. } => "normal-index-out-of-range",
-            Self::FramePadding { .. } => "frame-padding",
-            Self::NonFiniteFrame { .. } => "non-finite-frame",
-            Self::OneNormalIndex { .. } => "one-normal-index",
-        }
-    }
-}
-
 /// One engine finding.
 pub type Finding = Found<FindingKind>;
 
-impl findings::Kind for FindingKind {
-    fn code(&self) -> &'static str {
-        self.code()
-    }
-
-    fn write_message(found: &Found<Self>, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match found.kind {
-            FindingKind::TooManyVertices { count } => write!(
+fn write_message(found: &Found<FindingKind>, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    match found.kind {
+        FindingKind::TooManyVertices { count } => write!(
+            f,
+            "{count} vertices; Quake II refuses more than {MAX_VERTS} (\"has too many vertices\")"
+        ),
+        FindingKind::TooManyTriangles { count } => write!(
+            f,
+            "{count} triangles, above MAX_TRIANGLES {MAX_TRIANGLES}; the engine does not check and its tools' arrays overflow"
+        ),
+        FindingKind::TooManyFrames { count } => write!(
+            f,
+            "{count} frames, above MAX_FRAMES {MAX_FRAMES}; the engine does not check"
+        ),
+        FindingKind::TooManySkins { count } => write!(
+            f,
+            "{count} skins; Quake II keeps {MAX_MD2SKINS} and writes the rest past its skin array"
+        ),
+        FindingKind::SkinTooTall { height } => write!(
+            f,
+            "skin height {height}; Quake II refuses skins taller than {MAX_LBM_HEIGHT}"
+        ),
+        FindingKind::BadSkinSize { width, height } => write!(
+            f,
+            "skin size {width}x{height} is not positive; texture coordinates divide by it"
+        ),
+        FindingKind::UnterminatedSkinName { skin } => write!(
+            f,
+            "skin name {skin} fills all 64 bytes with no NUL; the engine reads on into the next name"
+        ),
+        FindingKind::HunkOverflow { ofs_end } => write!(
+            f,
+            "ofs_end {ofs_end} exceeds the {MODEL_HUNK_SIZE}-byte hunk Quake II reserves for a model (fatal \"Hunk_Alloc overflow\")"
+        ),
+        FindingKind::BlockPastEnd {
+            block,
+            block_end,
+            ofs_end,
+        } => write!(
+            f,
+            "the {block} end at byte {block_end}, past ofs_end {ofs_end}; the engine copies them past the buffer it allocated"
+        ),
+        FindingKind::NoGlCommands { ofs_glcmds } => write!(
+            f,
+            "no GL commands; Quake II's GL renderer still reads a command list at byte {ofs_glcmds} and draws garbage or crashes (ports that build their own lists are fine)"
+        ),
+        FindingKind::GlCommandsInvalid {
+            error,
+            swapped_layout,
+        } => {
+            write!(
                 f,
-                "{count} vertices; Quake II refuses more than {MAX_VERTS} (\"has too many vertices\")"
-            ),
-            FindingKind::TooManyTriangles { count } => write!(
-                f,
-                "{count} triangles, above MAX_TRIANGLES {MAX_TRIANGLES}; the engine does not check and its tools' arrays overflow"
-            ),
-            FindingKind::TooManyFrames { count } => write!(
-                f,
-                "{count} frames, above MAX_FRAMES {MAX_FRAMES}; the engine does not check"
-            ),
-            FindingKind::TooManySkins { count } => write!(
-                f,
-                "{count} skins; Quake II keeps {MAX_MD2SKINS} and writes the rest past its skin array"
-            ),
-            FindingKind::SkinTooTall { height } => write!(
-                f,
-                "skin height {height}; Quake II refuses skins taller than {MAX_LBM_HEIGHT}"
-            ),
-            FindingKind::BadSkinSize { width, height } => write!(
-                f,
-                "skin size {width}x{height} is not positive; texture coordinates divide by it"
-            ),
-            FindingKind::UnterminatedSkinName { skin } => write!(
-                f,
-                "skin name {skin} fills all 64 bytes with no NUL; the engine reads on into the next name"
-            ),
-            FindingKind::HunkOverflow { ofs_end } => write!(
-                f,
-                "ofs_end {ofs_end} exceeds the {MODEL_HUNK_SIZE}-byte hunk Quake II reserves for a model (fatal \"Hunk_Alloc overflow\")"
-            ),
-            FindingKind::BlockPastEnd {
-                block,
-                block_end,
-                ofs_end,
-            } => write!(
-                f,
-                "the {block} end at byte {block_end}, past ofs_end {ofs_end}; the engine copies them past the buffer it allocated"
-            ),
-            FindingKind::NoGlCommands { ofs_glcmds } => write!(
-                f,
-                "no GL commands; Quake II's GL renderer still reads a command list at byte {ofs_glcmds} and draws garbage or crashes (ports that build their own lists are fine)"
-            ),
-            FindingKind::GlCommandsInvalid {
-                error,
-                swapped_layout,
-            } => {
-                write!(
-                    f,
-                    "the GL command list is unreadable ({error}); Quake II's GL renderer reads out of bounds"
-                )?;
-                if swapped_layout {
-                    f.write_str(
-                        " (its vertices are written as index, s, t instead of s, t, index)",
-                    )?;
-                }
-                Ok(())
+                "the GL command list is unreadable ({error}); Quake II's GL renderer reads out of bounds"
+            )?;
+            if swapped_layout {
+                f.write_str(" (its vertices are written as index, s, t instead of s, t, index)")?;
             }
-            FindingKind::GlMismatch {
-                gl_triangles,
-                triangles,
-                unmatched,
-            } => write!(
-                f,
-                "the GL commands draw {gl_triangles} triangles and the triangle list has {triangles} ({unmatched} GL triangles not in the list); the GL and software renderers show different meshes"
-            ),
-            FindingKind::NormalIndexOutOfRange {
-                count,
-                frame,
-                vertex,
-                index,
-            } => write!(
-                f,
-                "{count} vertex normals index past the 162-entry table (first: frame {frame}, vertex {vertex}, index {index}); the software renderer reads out of bounds"
-            ),
-            FindingKind::FramePadding { framesize, natural } => write!(
-                f,
-                "framesize {framesize} is larger than the natural {natural}; the padding is skipped"
-            ),
-            FindingKind::NonFiniteFrame { count, frame } => write!(
-                f,
-                "{count} frames have a non-finite scale or translate (first: frame {frame}); their vertices are NaN or infinite (converted, they are 0)"
-            ),
-            FindingKind::OneNormalIndex { index } => write!(
-                f,
-                "every vertex uses normal index {index}: one direction for the whole model, right only if it is flat (Quake II lights it so; UFO:AI computes its own normals; converted, smooth normals are computed from the triangles unless --keep-normals)"
-            ),
+            Ok(())
         }
+        FindingKind::GlMismatch {
+            gl_triangles,
+            triangles,
+            unmatched,
+        } => write!(
+            f,
+            "the GL commands draw {gl_triangles} triangles and the triangle list has {triangles} ({unmatched} GL triangles not in the list); the GL and software renderers show different meshes"
+        ),
+        FindingKind::NormalIndexOutOfRange {
+            count,
+            frame,
+            vertex,
+            index,
+        } => write!(
+            f,
+            "{count} vertex normals index past the 162-entry table (first: frame {frame}, vertex {vertex}, index {index}); the software renderer reads out of bounds"
+        ),
+        FindingKind::FramePadding { framesize, natural } => write!(
+            f,
+            "framesize {framesize} is larger than the natural {natural}; the padding is skipped"
+        ),
+        FindingKind::NonFiniteFrame { count, frame } => write!(
+            f,
+            "{count} frames have a non-finite scale or translate (first: frame {frame}); their vertices are NaN or infinite (converted, they are 0)"
+        ),
+        FindingKind::OneNormalIndex { index } => write!(
+            f,
+            "every vertex uses normal index {index}: one direction for the whole model, right only if it is flat (Quake II lights it so; UFO:AI computes its own normals; converted, smooth normals are computed from the triangles unless --keep-normals)"
+        ),
     }
 }
+
+idmodel_core::finding_kind!(FindingKind, write_message, {
+    TooManyVertices => "too-many-vertices",
+    TooManyTriangles => "too-many-triangles",
+    TooManyFrames => "too-many-frames",
+    TooManySkins => "too-many-skins",
+    SkinTooTall => "skin-too-tall",
+    BadSkinSize => "bad-skin-size",
+    UnterminatedSkinName => "unterminated-skin-name",
+    HunkOverflow => "hunk-overflow",
+    BlockPastEnd => "block-past-end",
+    NoGlCommands => "no-gl-commands",
+    GlCommandsInvalid => "gl-commands-invalid",
+    GlMismatch => "gl-mismatch",
+    NormalIndexOutOfRange => "normal-index-out-of-range",
+    FramePadding => "frame-padding",
+    NonFiniteFrame => "non-finite-frame",
+    OneNormalIndex => "one-normal-index",
+});
 
 /// A triangle's xyz indices as the smallest of its three rotations (winding kept; also
 /// right for degenerate triangles with a repeated index).

@@ -313,39 +313,23 @@ fn plan(m: &Model) -> Result<Plan, WriteError> {
             what: "framesize",
             value: num_xyz,
         })?;
-    let too_large = |what| WriteError::TooLarge {
-        what,
-        value: usize::MAX,
+    // Each block starts where the one before ends: `count` entries of `size` bytes after
+    // `start`; `what` names the offset that would overflow.
+    let after = |start: usize, count: usize, size: usize, what| {
+        count
+            .checked_mul(size)
+            .and_then(|n| n.checked_add(start))
+            .ok_or(WriteError::TooLarge {
+                what,
+                value: usize::MAX,
+            })
     };
     let ofs_skins = HEADER_SIZE;
-    let ofs_st = m
-        .skins
-        .len()
-        .checked_mul(raw::SKIN_NAME_LEN)
-        .and_then(|n| n.checked_add(ofs_skins))
-        .ok_or(too_large("ofs_st"))?;
-    let ofs_tris =
-        m.st.len()
-            .checked_mul(4)
-            .and_then(|n| n.checked_add(ofs_st))
-            .ok_or(too_large("ofs_tris"))?;
-    let ofs_frames = m
-        .triangles
-        .len()
-        .checked_mul(12)
-        .and_then(|n| n.checked_add(ofs_tris))
-        .ok_or(too_large("ofs_frames"))?;
-    let ofs_glcmds = m
-        .frames
-        .len()
-        .checked_mul(framesize)
-        .and_then(|n| n.checked_add(ofs_frames))
-        .ok_or(too_large("ofs_glcmds"))?;
-    let ofs_end = glcmds
-        .len()
-        .checked_mul(4)
-        .and_then(|n| n.checked_add(ofs_glcmds))
-        .ok_or(too_large("ofs_end"))?;
+    let ofs_st = after(ofs_skins, m.skins.len(), raw::SKIN_NAME_LEN, "ofs_st")?;
+    let ofs_tris = after(ofs_st, m.st.len(), 4, "ofs_tris")?;
+    let ofs_frames = after(ofs_tris, m.triangles.len(), 12, "ofs_frames")?;
+    let ofs_glcmds = after(ofs_frames, m.frames.len(), framesize, "ofs_glcmds")?;
+    let ofs_end = after(ofs_glcmds, glcmds.len(), 4, "ofs_end")?;
     to_i32("ofs_end", ofs_end)?;
     to_i32("num_skins", m.skins.len())?;
     Ok(Plan {

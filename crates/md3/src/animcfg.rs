@@ -6,7 +6,7 @@
 use core::fmt;
 
 use idmodel_core::Name;
-use idmodel_core::findings::{self, Engine, Found, Severity};
+use idmodel_core::findings::{Engine, Found, Severity};
 
 use crate::text::{LineCounter, TextError, TextErrorKind, Token, Tokenizer, WordEnd};
 
@@ -797,62 +797,53 @@ pub enum AnimFindingKind<'a> {
     },
 }
 
-impl AnimFindingKind<'_> {
-    /// A stable, lowercase, hyphenated name of this kind (its variant name), for filtering
-    /// and machine-readable output.
-    pub const fn code(&self) -> &'static str {
-        match self {
-            Self::UnknownToken { .. } => "unknown-token",
-            Self::BadFootsteps { .. } => "bad-footsteps",
-            Self::Refused(..) => "refused",
-            Self::VanillaHang => "vanilla-hang",
-            Self::Frozen { .. } => "frozen",
-            Self::FramesOutOfRange { .. } => "frames-out-of-range",
-        }
-    }
-}
+idmodel_core::finding_kind!(AnimFindingKind<'_>, write_anim_message, {
+    UnknownToken => "unknown-token",
+    BadFootsteps => "bad-footsteps",
+    Refused => "refused",
+    VanillaHang => "vanilla-hang",
+    Frozen => "frozen",
+    FramesOutOfRange => "frames-out-of-range",
+});
 
 /// One thing the game would do with an `animation.cfg`.
 pub type AnimFinding<'a> = Found<AnimFindingKind<'a>>;
 
-impl findings::Kind for AnimFindingKind<'_> {
-    fn code(&self) -> &'static str {
-        self.code()
-    }
-
-    fn write_message(found: &Found<Self>, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match found.kind {
-            AnimFindingKind::UnknownToken { line, token } => write!(
-                f,
-                "line {line}: unknown token '{}' is skipped; a number after it would start the animations early",
-                Name::from_field(token)
-            ),
-            AnimFindingKind::BadFootsteps { line, token } => write!(
-                f,
-                "line {line}: bad footsteps value '{}' (use default, normal, boot, flesh, mech or energy)",
-                Name::from_field(token)
-            ),
-            AnimFindingKind::Refused(e) => {
-                write!(f, "{e}; the player falls back to the default model")
-            }
-            AnimFindingKind::VanillaHang => f.write_str(
-                "no animation numbers: Quake III 1.32 loops forever reading the keywords",
-            ),
-            AnimFindingKind::Frozen { anim } => write!(
-                f,
-                "{}: its fps gives a frame time of 0 ms or less, so it never advances",
-                anim.name()
-            ),
-            AnimFindingKind::FramesOutOfRange {
-                anim,
-                model,
-                last,
-                frames,
-            } => write!(
-                f,
-                "{} runs to frame {last} but {model}.md3 has {frames} frames; the renderer shows frame 0 instead",
-                anim.name()
-            ),
+fn write_anim_message(
+    found: &Found<AnimFindingKind<'_>>,
+    f: &mut fmt::Formatter<'_>,
+) -> fmt::Result {
+    match found.kind {
+        AnimFindingKind::UnknownToken { line, token } => write!(
+            f,
+            "line {line}: unknown token '{}' is skipped; a number after it would start the animations early",
+            Name::from_field(token)
+        ),
+        AnimFindingKind::BadFootsteps { line, token } => write!(
+            f,
+            "line {line}: bad footsteps value '{}' (use default, normal, boot, flesh, mech or energy)",
+            Name::from_field(token)
+        ),
+        AnimFindingKind::Refused(e) => {
+            write!(f, "{e}; the player falls back to the default model")
         }
+        AnimFindingKind::VanillaHang => {
+            f.write_str("no animation numbers: Quake III 1.32 loops forever reading the keywords")
+        }
+        AnimFindingKind::Frozen { anim } => write!(
+            f,
+            "{}: its fps gives a frame time of 0 ms or less, so it never advances",
+            anim.name()
+        ),
+        AnimFindingKind::FramesOutOfRange {
+            anim,
+            model,
+            last,
+            frames,
+        } => write!(
+            f,
+            "{} runs to frame {last} but {model}.md3 has {frames} frames; the renderer shows frame 0 instead",
+            anim.name()
+        ),
     }
 }

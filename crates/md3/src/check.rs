@@ -5,7 +5,7 @@
 use core::fmt;
 
 use idmodel_core::Name;
-use idmodel_core::findings::{self, Engine, Found, Severity};
+use idmodel_core::findings::{Engine, Found, Severity};
 
 use crate::view::Md3;
 
@@ -166,137 +166,127 @@ pub enum FindingKind<'a> {
     },
 }
 
-impl FindingKind<'_> {
-    /// A stable, lowercase, hyphenated name of this kind (its variant name), for filtering
-    /// and machine-readable output.
-    pub const fn code(&self) -> &'static str {
-        match self {
-            Self::TooManyVerts { .. } => "too-many-verts",
-            Self::TooManyTriangles { .. } => "too-many-triangles",
-            Self::AboveDeclaredMax { .. } => "above-declared-max",
-            Self::SurfaceFrameCount { .. } => "surface-frame-count",
-            Self::DuplicateSurfaceName { .. } => "duplicate-surface-name",
-            Self::SurfaceRenamed { .. } => "surface-renamed",
-            Self::EmptyShaderName { .. } => "empty-shader-name",
-            Self::NoShaders { .. } => "no-shaders",
-            Self::TagNotOrthonormal { .. } => "tag-not-orthonormal",
-            Self::TagNameChanges { .. } => "tag-name-changes",
-            Self::TrailingBytes { .. } => "trailing-bytes",
-            Self::NonFinite { .. } => "non-finite",
-        }
-    }
-}
-
 /// One thing an engine would do with the file.
 pub type Finding<'a> = Found<FindingKind<'a>>;
 
-impl findings::Kind for FindingKind<'_> {
-    fn code(&self) -> &'static str {
-        self.code()
-    }
+/// A surface over a per-surface limit: ioquake3 quietly refuses the model, the others
+/// drop to the console.
+fn per_surface_limit(
+    f: &mut fmt::Formatter<'_>,
+    engine: Engine,
+    surface: usize,
+    count: usize,
+    what: &str,
+    max: usize,
+) -> fmt::Result {
+    let p = engine.display_name();
+    let then = match engine {
+        Engine::Ioq3 => "quietly refuses the model",
+        _ => "drops to the console (ERR_DROP)",
+    };
+    write!(
+        f,
+        "surface {surface} has {count} {what}; {p} loads at most {max} per surface and {then}"
+    )
+}
 
-    fn write_message(found: &Found<Self>, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let p = found.engine.display_name();
-        match found.kind {
-            FindingKind::TooManyVerts {
-                surface,
-                count,
-                max,
-            } => match found.engine {
-                Engine::Ioq3 => write!(
-                    f,
-                    "surface {surface} has {count} vertices; {p} loads at most {max} per surface and quietly refuses the model"
-                ),
-                _ => write!(
-                    f,
-                    "surface {surface} has {count} vertices; {p} loads at most {max} per surface and drops to the console (ERR_DROP)"
-                ),
-            },
-            FindingKind::TooManyTriangles {
-                surface,
-                count,
-                max,
-            } => match found.engine {
-                Engine::Ioq3 => write!(
-                    f,
-                    "surface {surface} has {count} triangles; {p} loads at most {max} per surface and quietly refuses the model"
-                ),
-                _ => write!(
-                    f,
-                    "surface {surface} has {count} triangles; {p} loads at most {max} per surface and drops to the console (ERR_DROP)"
-                ),
-            },
-            FindingKind::AboveDeclaredMax {
-                what,
-                surface,
-                count,
-                max,
-            } => {
-                match surface {
-                    Some(s) => write!(f, "surface {s}: {count} is above {what} ({max})")?,
-                    None => write!(f, "{count} is above {what} ({max})")?,
-                }
-                f.write_str("; the engines do not check it, but other tools may refuse the file")
+fn write_message(found: &Found<FindingKind<'_>>, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    match found.kind {
+        FindingKind::TooManyVerts {
+            surface,
+            count,
+            max,
+        } => per_surface_limit(f, found.engine, surface, count, "vertices", max),
+        FindingKind::TooManyTriangles {
+            surface,
+            count,
+            max,
+        } => per_surface_limit(f, found.engine, surface, count, "triangles", max),
+        FindingKind::AboveDeclaredMax {
+            what,
+            surface,
+            count,
+            max,
+        } => {
+            match surface {
+                Some(s) => write!(f, "surface {s}: {count} is above {what} ({max})")?,
+                None => write!(f, "{count} is above {what} ({max})")?,
             }
-            FindingKind::SurfaceFrameCount {
-                surface,
-                surface_frames,
-                header_frames,
-            } => {
-                if surface_frames < header_frames {
-                    write!(
-                        f,
-                        "surface {surface} has {surface_frames} frames but the model has {header_frames}; the engine reads past the surface's vertices for the missing frames"
-                    )
-                } else {
-                    write!(
-                        f,
-                        "surface {surface} has {surface_frames} frames but the model has {header_frames}; the extra frames are never shown"
-                    )
-                }
-            }
-            FindingKind::DuplicateSurfaceName {
-                first,
-                second,
-                name,
-            } => write!(
-                f,
-                "surfaces {first} and {second} are both called '{name}' in the engine; a skin gives them the same shader"
-            ),
-            FindingKind::SurfaceRenamed {
-                surface,
-                raw,
-                engine,
-            } => write!(
-                f,
-                "surface {surface} '{raw}' is renamed '{engine}' by the engine; .skin files must use '{engine}'"
-            ),
-            FindingKind::EmptyShaderName { surface, shader } => write!(
-                f,
-                "surface {surface} shader {shader} has an empty name; the engine uses its default shader"
-            ),
-            FindingKind::NoShaders { surface } => write!(
-                f,
-                "surface {surface} has no shaders; without a .skin the engine uses its default shader"
-            ),
-            FindingKind::TagNotOrthonormal { tag, frame, name } => write!(
-                f,
-                "tag {tag} '{name}' has an axis that is not orthonormal in frame {frame}; attached models are skewed or scaled"
-            ),
-            FindingKind::TagNameChanges { tag, frame } => write!(
-                f,
-                "tag {tag} has a different name in frame {frame} than in frame 0; lookups by name fail in that frame"
-            ),
-            FindingKind::TrailingBytes { count } => {
-                write!(f, "{count} bytes after ofsEnd are ignored by the engine")
-            }
-            FindingKind::NonFinite { what, count, first } => write!(
-                f,
-                "{count} {what} entries hold a NaN or an infinity (first: {what} {first}); the engine culls and places with them (converted, they are 0)"
-            ),
+            f.write_str("; the engines do not check it, but other tools may refuse the file")
         }
+        FindingKind::SurfaceFrameCount {
+            surface,
+            surface_frames,
+            header_frames,
+        } => {
+            if surface_frames < header_frames {
+                write!(
+                    f,
+                    "surface {surface} has {surface_frames} frames but the model has {header_frames}; the engine reads past the surface's vertices for the missing frames"
+                )
+            } else {
+                write!(
+                    f,
+                    "surface {surface} has {surface_frames} frames but the model has {header_frames}; the extra frames are never shown"
+                )
+            }
+        }
+        FindingKind::DuplicateSurfaceName {
+            first,
+            second,
+            name,
+        } => write!(
+            f,
+            "surfaces {first} and {second} are both called '{name}' in the engine; a skin gives them the same shader"
+        ),
+        FindingKind::SurfaceRenamed {
+            surface,
+            raw,
+            engine,
+        } => write!(
+            f,
+            "surface {surface} '{raw}' is renamed '{engine}' by the engine; .skin files must use '{engine}'"
+        ),
+        FindingKind::EmptyShaderName { surface, shader } => write!(
+            f,
+            "surface {surface} shader {shader} has an empty name; the engine uses its default shader"
+        ),
+        FindingKind::NoShaders { surface } => write!(
+            f,
+            "surface {surface} has no shaders; without a .skin the engine uses its default shader"
+        ),
+        FindingKind::TagNotOrthonormal { tag, frame, name } => write!(
+            f,
+            "tag {tag} '{name}' has an axis that is not orthonormal in frame {frame}; attached models are skewed or scaled"
+        ),
+        FindingKind::TagNameChanges { tag, frame } => write!(
+            f,
+            "tag {tag} has a different name in frame {frame} than in frame 0; lookups by name fail in that frame"
+        ),
+        FindingKind::TrailingBytes { count } => {
+            write!(f, "{count} bytes after ofsEnd are ignored by the engine")
+        }
+        FindingKind::NonFinite { what, count, first } => write!(
+            f,
+            "{count} {what} entries hold a NaN or an infinity (first: {what} {first}); the engine culls and places with them (converted, they are 0)"
+        ),
     }
 }
+
+idmodel_core::finding_kind!(FindingKind<'_>, write_message, {
+    TooManyVerts => "too-many-verts",
+    TooManyTriangles => "too-many-triangles",
+    AboveDeclaredMax => "above-declared-max",
+    SurfaceFrameCount => "surface-frame-count",
+    DuplicateSurfaceName => "duplicate-surface-name",
+    SurfaceRenamed => "surface-renamed",
+    EmptyShaderName => "empty-shader-name",
+    NoShaders => "no-shaders",
+    TagNotOrthonormal => "tag-not-orthonormal",
+    TagNameChanges => "tag-name-changes",
+    TrailingBytes => "trailing-bytes",
+    NonFinite => "non-finite",
+});
 
 fn orthonormal(axis: &[[f32; 3]; 3]) -> bool {
     let dot = |a: &[f32; 3], b: &[f32; 3]| a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
@@ -476,34 +466,33 @@ impl<'a> Md3<'a> {
             }
         }
         let finite = |v: &[f32]| v.iter().all(|x| x.is_finite());
-        let mut bad_frames = self.frames().iter().enumerate().filter(|(_, fr)| {
-            !(finite(&fr.mins())
-                && finite(&fr.maxs())
-                && finite(&fr.local_origin())
-                && fr.radius().is_finite())
-        });
-        if let Some((first, _)) = bad_frames.next() {
-            let count = bad_frames.count().saturating_add(1);
-            let kind = FindingKind::NonFinite {
-                what: "frame",
-                count,
-                first,
-            };
-            emit(kind, Severity::Hazard);
-        }
-        let mut bad_tags = self.all_tags().iter().enumerate().filter(|(_, t)| {
-            let a = t.axis();
-            !(finite(&t.origin()) && finite(&a[0]) && finite(&a[1]) && finite(&a[2]))
-        });
-        if let Some((first, _)) = bad_tags.next() {
-            let count = bad_tags.count().saturating_add(1);
-            let kind = FindingKind::NonFinite {
-                what: "tag",
-                count,
-                first,
-            };
-            emit(kind, Severity::Hazard);
-        }
+        // The first entry `ok` calls not finite, and how many there are, as one finding.
+        let mut non_finite = |what, ok: &mut dyn Iterator<Item = bool>| {
+            let mut bad = ok.enumerate().filter(|&(_, ok)| !ok);
+            if let Some((first, _)) = bad.next() {
+                let count = bad.count().saturating_add(1);
+                emit(
+                    FindingKind::NonFinite { what, count, first },
+                    Severity::Hazard,
+                );
+            }
+        };
+        non_finite(
+            "frame",
+            &mut self.frames().iter().map(|fr| {
+                finite(&fr.mins())
+                    && finite(&fr.maxs())
+                    && finite(&fr.local_origin())
+                    && fr.radius().is_finite()
+            }),
+        );
+        non_finite(
+            "tag",
+            &mut self.all_tags().iter().map(|t| {
+                let a = t.axis();
+                finite(&t.origin()) && finite(&a[0]) && finite(&a[1]) && finite(&a[2])
+            }),
+        );
         let trailing = self.trailing_bytes().len();
         if trailing > 0 {
             emit(

@@ -4,7 +4,7 @@
 use core::fmt;
 
 use idmodel_core::Name;
-use idmodel_core::findings::{self, Engine, Found, Severity};
+use idmodel_core::findings::{Engine, Found, Severity};
 
 use crate::text::{LineCounter, TextError, Tokenizer, WordEnd};
 use crate::view::Md3;
@@ -410,83 +410,74 @@ pub enum SkinFindingKind<'a> {
     },
 }
 
-impl SkinFindingKind<'_> {
-    /// A stable, lowercase, hyphenated name of this kind (its variant name), for filtering
-    /// and machine-readable output.
-    pub const fn code(&self) -> &'static str {
-        match self {
-            Self::NoSurfaces => "no-surfaces",
-            Self::TooManySurfaces { .. } => "too-many-surfaces",
-            Self::TagSwallowsNext { .. } => "tag-swallows-next",
-            Self::TagNotSkipped { .. } => "tag-not-skipped",
-            Self::NameTruncated { .. } => "name-truncated",
-            Self::CommaShader { .. } => "comma-shader",
-            Self::EmptyShader { .. } => "empty-shader",
-            Self::ShaderOnNextLine { .. } => "shader-on-next-line",
-            Self::UnknownSurface { .. } => "unknown-surface",
-            Self::UnskinnedSurface { .. } => "unskinned-surface",
-        }
-    }
-}
+idmodel_core::finding_kind!(SkinFindingKind<'_>, write_skin_message, {
+    NoSurfaces => "no-surfaces",
+    TooManySurfaces => "too-many-surfaces",
+    TagSwallowsNext => "tag-swallows-next",
+    TagNotSkipped => "tag-not-skipped",
+    NameTruncated => "name-truncated",
+    CommaShader => "comma-shader",
+    EmptyShader => "empty-shader",
+    ShaderOnNextLine => "shader-on-next-line",
+    UnknownSurface => "unknown-surface",
+    UnskinnedSurface => "unskinned-surface",
+});
 
 /// One thing an engine would do with a `.skin` file.
 pub type SkinFinding<'a> = Found<SkinFindingKind<'a>>;
 
-impl findings::Kind for SkinFindingKind<'_> {
-    fn code(&self) -> &'static str {
-        self.code()
-    }
-
-    fn write_message(found: &Found<Self>, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let p = found.engine.display_name();
-        match found.kind {
-            SkinFindingKind::NoSurfaces => {
-                f.write_str("the skin has no surface entries; the engine treats it as missing")
-            }
-            SkinFindingKind::TooManySurfaces { count, max } => match found.engine {
-                Engine::Ioq3 => write!(
-                    f,
-                    "{count} surface entries; {p} keeps the first {max} and ignores the rest"
-                ),
-                _ => write!(
-                    f,
-                    "{count} surface entries; {p} has room for {max} and overwrites memory after that"
-                ),
-            },
-            SkinFindingKind::TagSwallowsNext { line } => write!(
-                f,
-                "line {line}: the token after this tag line is read as a surface name, and later pairs shift"
-            ),
-            SkinFindingKind::TagNotSkipped { line } => write!(
-                f,
-                "line {line}: only a lower-case 'tag_' marks a tag line; this one is read as a surface and takes the next token as its shader"
-            ),
-            SkinFindingKind::NameTruncated { line } => {
-                write!(f, "line {line}: the surface name is cut to 63 characters")
-            }
-            SkinFindingKind::CommaShader { line } => write!(
-                f,
-                "line {line}: the shader name starts with a comma (a space before the comma?); the surface gets the default shader"
-            ),
-            SkinFindingKind::EmptyShader { line } => {
-                write!(
-                    f,
-                    "line {line}: empty shader name; the surface gets the default shader"
-                )
-            }
-            SkinFindingKind::ShaderOnNextLine { line, shader_line } => write!(
-                f,
-                "line {line}: the entry has no shader, so the token on line {shader_line} is used as its shader and later pairs shift"
-            ),
-            SkinFindingKind::UnknownSurface { line, name } => write!(
-                f,
-                "line {line}: the model has no surface '{}' (harmless)",
-                Name::from_field(name)
-            ),
-            SkinFindingKind::UnskinnedSurface { surface } => write!(
-                f,
-                "surface {surface} has no skin entry; the renderer gives it the default shader"
-            ),
+fn write_skin_message(
+    found: &Found<SkinFindingKind<'_>>,
+    f: &mut fmt::Formatter<'_>,
+) -> fmt::Result {
+    let p = found.engine.display_name();
+    match found.kind {
+        SkinFindingKind::NoSurfaces => {
+            f.write_str("the skin has no surface entries; the engine treats it as missing")
         }
+        SkinFindingKind::TooManySurfaces { count, max } => match found.engine {
+            Engine::Ioq3 => write!(
+                f,
+                "{count} surface entries; {p} keeps the first {max} and ignores the rest"
+            ),
+            _ => write!(
+                f,
+                "{count} surface entries; {p} has room for {max} and overwrites memory after that"
+            ),
+        },
+        SkinFindingKind::TagSwallowsNext { line } => write!(
+            f,
+            "line {line}: the token after this tag line is read as a surface name, and later pairs shift"
+        ),
+        SkinFindingKind::TagNotSkipped { line } => write!(
+            f,
+            "line {line}: only a lower-case 'tag_' marks a tag line; this one is read as a surface and takes the next token as its shader"
+        ),
+        SkinFindingKind::NameTruncated { line } => {
+            write!(f, "line {line}: the surface name is cut to 63 characters")
+        }
+        SkinFindingKind::CommaShader { line } => write!(
+            f,
+            "line {line}: the shader name starts with a comma (a space before the comma?); the surface gets the default shader"
+        ),
+        SkinFindingKind::EmptyShader { line } => {
+            write!(
+                f,
+                "line {line}: empty shader name; the surface gets the default shader"
+            )
+        }
+        SkinFindingKind::ShaderOnNextLine { line, shader_line } => write!(
+            f,
+            "line {line}: the entry has no shader, so the token on line {shader_line} is used as its shader and later pairs shift"
+        ),
+        SkinFindingKind::UnknownSurface { line, name } => write!(
+            f,
+            "line {line}: the model has no surface '{}' (harmless)",
+            Name::from_field(name)
+        ),
+        SkinFindingKind::UnskinnedSurface { surface } => write!(
+            f,
+            "surface {surface} has no skin entry; the renderer gives it the default shader"
+        ),
     }
 }

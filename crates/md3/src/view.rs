@@ -115,17 +115,13 @@ fn rel_offset(base: usize, value: i32, what: &'static str, at: usize) -> Result<
 
 /// Reads and validates the surface at `pos` of `body`. Returns it and the offset of the
 /// next surface. With `check_indices`, every triangle index is checked too.
-/// True when every triangle index lies in `0..num_verts`. Branch-free over the raw
-/// words so that it vectorises: for `n = num_verts`, `i` is in range exactly when both
-/// `i` and `n - 1 - i` are non-negative, so one sign bit over the OR of all of them
-/// answers (a wrapped `n - 1 - i` only occurs for a negative `i`, already caught).
+/// True when every triangle index lies in `0..num_verts` ([`bytes::indices_below`] over
+/// the raw words).
 fn indices_in_range(triangles: &[raw::Triangle], num_verts: usize) -> bool {
-    let last = i32::try_from(num_verts).unwrap_or(i32::MAX).wrapping_sub(1);
-    let acc = zerocopy::IntoBytes::as_bytes(triangles)
+    let words = zerocopy::IntoBytes::as_bytes(triangles)
         .chunks_exact(4)
-        .map(|w| <[u8; 4]>::try_from(w).map_or(-1, i32::from_le_bytes))
-        .fold(0i32, |acc, i| acc | i | last.wrapping_sub(i));
-    acc >= 0
+        .map(|w| <[u8; 4]>::try_from(w).map_or(-1, i32::from_le_bytes));
+    bytes::indices_below(words, num_verts)
 }
 
 fn read_surface(
@@ -561,7 +557,6 @@ impl<'a> Surface<'a> {
 }
 
 #[cfg(test)]
-#[allow(clippy::arithmetic_side_effects, clippy::as_conversions)]
 mod tests {
     use super::*;
     use zerocopy::little_endian::I32;
@@ -569,36 +564,15 @@ mod tests {
     /// The branch-free range test agrees with the plain one on every edge value.
     #[test]
     fn indices_in_range_matches_the_plain_test() {
-        for n in [0usize, 1, 2, 3, 100, i32::MAX as usize] {
-            let last = i32::try_from(n).unwrap_or(i32::MAX) as i64 - 1;
-            let values = [
-                i32::MIN,
-                -1,
-                0,
-                1,
-                (last as i32).max(0),
-                last as i32,
-                (last + 1).min(i32::MAX as i64) as i32,
-                i32::MAX,
-            ];
-            for a in values {
-                for b in values {
-                    let tris = [
-                        raw::Triangle {
-                            indexes: [I32::new(a), I32::new(0), I32::new(b)],
-                        },
-                        raw::Triangle {
-                            indexes: [I32::new(b), I32::new(a), I32::new(0)],
-                        },
-                    ];
-                    let plain = tris
-                        .iter()
-                        .flat_map(|t| t.indexes)
-                        .all(|i| usize::try_from(i.get()).is_ok_and(|i| i < n));
-                    assert_eq!(indices_in_range(&tris, n), plain, "n={n} a={a} b={b}");
-                }
+        idmodel_test_support::check_index_range_test(|tris, n| {
+            let tri = |t: &[i32; 3]| raw::Triangle {
+                indexes: t.map(I32::new),
+            };
+            let mut buf = [tri(&[0; 3]); 2];
+            for (slot, t) in buf.iter_mut().zip(tris) {
+                *slot = tri(t);
             }
-            assert!(indices_in_range(&[], n));
-        }
+            indices_in_range(buf.get(..tris.len()).unwrap_or(&buf), n)
+        });
     }
 }

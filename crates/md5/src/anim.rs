@@ -25,10 +25,12 @@
 //! # Ok::<(), idmodel_md5::Md5Error>(())
 //! ```
 
-use crate::check::{ENGINES, Engine, Finding, FindingKind, Severity, lex_findings};
+use crate::check::{
+    ENGINES, Engine, Finding, FindingKind, Severity, lex_findings, long_quaternion,
+};
 use crate::error::{Expected, Md5ErrorKind, Result};
 use crate::lexer::{CommentRule, LexNotes, Parser};
-use crate::parse::{self, ParseOptions};
+use crate::parse::{self, ParseOptions, element_iter, to_usize};
 use crate::text::Text;
 pub use crate::types::{BaseJoint, Bounds, HierarchyJoint, flags};
 
@@ -151,6 +153,22 @@ fn read_frame_header(p: &mut Parser<'_>, i: u32) -> Result<()> {
     Ok(())
 }
 
+/// Frame `i`'s header and components: the view of one frame.
+fn read_frame_view<'a>(p: &mut Parser<'a>, i: u32, num_animated: u32) -> Result<FrameView<'a>> {
+    read_frame_header(p, i)?;
+    let at = p.pos();
+    for _ in 0..num_animated {
+        p.parse_float()?;
+    }
+    p.expect("}")?;
+    Ok(FrameView {
+        p: p.clone(),
+        at,
+        index: i,
+        len: num_animated,
+    })
+}
+
 fn parse_into<'a>(
     src: &'a [u8],
     opts: ParseOptions,
@@ -158,48 +176,21 @@ fn parse_into<'a>(
 ) -> Result<AnimFile<'a>> {
     let mut p = parse::parser(src, false, opts);
     let commandline = parse::header(&mut p)?;
-    p.expect("numFrames")?;
-    let num_frames = parse::count(&mut p, "numFrames", 1)?;
-    p.expect("numJoints")?;
-    let num_joints = parse::count(&mut p, "numJoints", 1)?;
-    p.expect("frameRate")?;
-    let frame_rate = i32::try_from(parse::count(&mut p, "frameRate", 0)?).unwrap_or(i32::MAX);
-    p.expect("numAnimatedComponents")?;
-    let (n, at) = p.parse_int_at()?;
-    let num_animated = match u32::try_from(n) {
-        Ok(n) if u64::from(n) <= u64::from(num_joints).saturating_mul(6) => n,
-        _ => {
-            return Err(p.error(
-                Md5ErrorKind::BadCount {
-                    what: "numAnimatedComponents",
-                    value: i64::from(n),
-                },
-                at,
-            ));
-        }
-    };
+    let num_frames = parse::named_count(&mut p, "numFrames", 1)?;
+    let num_joints = parse::named_count(&mut p, "numJoints", 1)?;
+    let frame_rate = i32::try_from(parse::named_count(&mut p, "frameRate", 0)?).unwrap_or(i32::MAX);
+    let max_animated = u64::from(num_joints).saturating_mul(6);
+    let num_animated = parse::bounded_count(&mut p, "numAnimatedComponents", max_animated)?;
     sink.header(commandline, frame_rate, num_animated);
-    p.expect("hierarchy")?;
-    p.expect("{")?;
-    let hierarchy_at = p.pos();
-    for i in 0..num_joints {
-        sink.joint(read_hierarchy_joint(&mut p, i, num_animated)?);
-    }
-    p.expect("}")?;
-    p.expect("bounds")?;
-    p.expect("{")?;
-    let bounds_at = p.pos();
-    for _ in 0..num_frames {
-        sink.bounds(read_bounds(&mut p)?);
-    }
-    p.expect("}")?;
-    p.expect("baseframe")?;
-    p.expect("{")?;
-    let base_at = p.pos();
-    for _ in 0..num_joints {
-        sink.base(read_base(&mut p)?);
-    }
-    p.expect("}")?;
+    let hierarchy_at = parse::block(&mut p, "hierarchy", num_joints, |p, i| {
+        read_hierarchy_joint(p, i, num_animated).map(|x| sink.joint(x))
+    })?;
+    let bounds_at = parse::block(&mut p, "bounds", num_frames, |p, _| {
+        read_bounds(p).map(|x| sink.bounds(x))
+    })?;
+    let base_at = parse::block(&mut p, "baseframe", num_joints, |p, _| {
+        read_base(p).map(|x| sink.base(x))
+    })?;
     let frames_at = p.pos();
     for i in 0..num_frames {
         read_frame_header(&mut p, i)?;
@@ -224,10 +215,6 @@ fn parse_into<'a>(
         frames_at,
         notes: p.notes(),
     })
-}
-
-fn to_usize(n: u32) -> usize {
-    usize::try_from(n).unwrap_or(0)
 }
 
 impl<'a> AnimFile<'a> {
@@ -272,40 +259,26 @@ impl<'a> AnimFile<'a> {
 
     /// The hierarchy, in order.
     pub fn hierarchy(&self) -> Hierarchy<'a> {
-        Hierarchy {
-            p: self.at(self.hierarchy_at),
-            next: 0,
-            len: self.num_joints,
-            num_animated: self.num_animated,
-        }
+        Hierarchy::new(
+            self.at(self.hierarchy_at),
+            self.num_joints,
+            self.num_animated,
+        )
     }
 
     /// The per-frame bounds, in order.
     pub fn bounds(&self) -> BoundsIter<'a> {
-        BoundsIter {
-            p: self.at(self.bounds_at),
-            next: 0,
-            len: self.num_frames,
-        }
+        BoundsIter::new(self.at(self.bounds_at), self.num_frames, 0)
     }
 
     /// The base frame, one entry per joint.
     pub fn base_frame(&self) -> BaseFrame<'a> {
-        BaseFrame {
-            p: self.at(self.base_at),
-            next: 0,
-            len: self.num_joints,
-        }
+        BaseFrame::new(self.at(self.base_at), self.num_joints, 0)
     }
 
     /// The frames, in order; each yields its components.
     pub fn frames(&self) -> Frames<'a> {
-        Frames {
-            p: self.at(self.frames_at),
-            next: 0,
-            len: self.num_frames,
-            num_animated: self.num_animated,
-        }
+        Frames::new(self.at(self.frames_at), self.num_frames, self.num_animated)
     }
 
     /// Fills `out` with frame `n`'s components; returns how many were written (0 when
@@ -374,9 +347,7 @@ impl<'a> AnimFile<'a> {
     /// [`AnimFile::check`] into a `Vec`.
     #[cfg(feature = "alloc")]
     pub fn findings(&self, engine: Engine) -> alloc::vec::Vec<Finding> {
-        let mut v = alloc::vec::Vec::new();
-        self.check(engine, &mut |f| v.push(f));
-        v
+        crate::check::collect(|sink| self.check(engine, sink))
     }
 }
 
@@ -412,134 +383,38 @@ fn check_anim<N>(
         ));
     }
     for (i, b) in base.enumerate() {
-        let [x, y, z] = b.orientation;
-        if x * x + y * y + z * z > 1.0 + 1e-5 {
-            sink(Finding::new(
-                FindingKind::LongQuaternion {
-                    index: u32::try_from(i).unwrap_or(u32::MAX),
-                },
-                Severity::Warning,
-            ));
-        }
+        long_quaternion(b.orientation, i, sink);
     }
 }
 
-macro_rules! simple_iter {
-    ($name:ident, $item:ty, $doc:literal, |$p:ident, $i:ident, $s:ident| $read:expr) => {
-        #[doc = $doc]
-        #[derive(Debug, Clone)]
-        pub struct $name<'a> {
-            p: Parser<'a>,
-            next: u32,
-            len: u32,
-        }
-
-        impl<'a> Iterator for $name<'a> {
-            type Item = $item;
-
-            fn next(&mut self) -> Option<$item> {
-                if self.next >= self.len {
-                    return None;
-                }
-                let $i = self.next;
-                let $p = &mut self.p;
-                let $s = ();
-                let item = $read.ok()?;
-                self.next = self.next.saturating_add(1);
-                Some(item)
-            }
-
-            fn size_hint(&self) -> (usize, Option<usize>) {
-                let n = to_usize(self.len.saturating_sub(self.next));
-                (n, Some(n))
-            }
-        }
-
-        impl ExactSizeIterator for $name<'_> {}
-    };
-}
-
-simple_iter!(
+element_iter!(
+    'a,
     BoundsIter,
     Bounds,
     "Iterator over per-frame bounds.",
-    |p, _i, _s| read_bounds(p)
+    |p, _i, _c| read_bounds(p)
 );
-simple_iter!(
+element_iter!(
+    'a,
     BaseFrame,
     BaseJoint,
     "Iterator over the base frame.",
-    |p, _i, _s| read_base(p)
+    |p, _i, _c| read_base(p)
 );
-
-/// Iterator over the hierarchy (see [`AnimFile::hierarchy`]).
-#[derive(Debug, Clone)]
-pub struct Hierarchy<'a> {
-    p: Parser<'a>,
-    next: u32,
-    len: u32,
-    num_animated: u32,
-}
-
-impl<'a> Iterator for Hierarchy<'a> {
-    type Item = HierarchyJoint<Text<'a>>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        if self.next >= self.len {
-            return None;
-        }
-        let j = read_hierarchy_joint(&mut self.p, self.next, self.num_animated).ok()?;
-        self.next = self.next.saturating_add(1);
-        Some(j)
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = to_usize(self.len.saturating_sub(self.next));
-        (n, Some(n))
-    }
-}
-
-impl ExactSizeIterator for Hierarchy<'_> {}
-
-/// Iterator over the frames (see [`AnimFile::frames`]).
-#[derive(Debug, Clone)]
-pub struct Frames<'a> {
-    p: Parser<'a>,
-    next: u32,
-    len: u32,
-    num_animated: u32,
-}
-
-impl<'a> Iterator for Frames<'a> {
-    type Item = FrameView<'a>;
-
-    fn next(&mut self) -> Option<FrameView<'a>> {
-        if self.next >= self.len {
-            return None;
-        }
-        read_frame_header(&mut self.p, self.next).ok()?;
-        let at = self.p.pos();
-        for _ in 0..self.num_animated {
-            self.p.parse_float().ok()?;
-        }
-        self.p.expect("}").ok()?;
-        let f = FrameView {
-            p: self.p.clone(),
-            at,
-            index: self.next,
-            len: self.num_animated,
-        };
-        self.next = self.next.saturating_add(1);
-        Some(f)
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = to_usize(self.len.saturating_sub(self.next));
-        (n, Some(n))
-    }
-}
-
-impl ExactSizeIterator for Frames<'_> {}
+element_iter!(
+    'a,
+    Hierarchy,
+    HierarchyJoint<Text<'a>>,
+    "Iterator over the hierarchy (see [`AnimFile::hierarchy`]).",
+    |p, i, num_animated| read_hierarchy_joint(p, i, num_animated)
+);
+element_iter!(
+    'a,
+    Frames,
+    FrameView<'a>,
+    "Iterator over the frames (see [`AnimFile::frames`]).",
+    |p, i, num_animated| read_frame_view(p, i, num_animated)
+);
 
 /// One frame of an md5anim.
 #[derive(Debug, Clone)]
@@ -560,19 +435,16 @@ impl<'a> FrameView<'a> {
     pub fn components(&self) -> Components<'a> {
         let mut p = self.p.clone();
         p.set_pos(self.at);
-        Components {
-            p,
-            next: 0,
-            len: self.len,
-        }
+        Components::new(p, self.len, 0)
     }
 }
 
-simple_iter!(
+element_iter!(
+    'a,
     Components,
     f32,
     "Iterator over a frame's components.",
-    |p, _i, _s| p.parse_float()
+    |p, _i, _c| p.parse_float()
 );
 
 #[cfg(feature = "alloc")]

@@ -29,10 +29,12 @@
 
 use idmodel_core::quat::{Quat, Vec3, doom_quat, slerp_doom, to_standard};
 
-use crate::check::{ENGINES, Engine, Finding, FindingKind, Severity, lex_findings};
+use crate::check::{
+    ENGINES, Engine, Finding, FindingKind, Severity, lex_findings, long_quaternion,
+};
 use crate::error::{Md5ErrorKind, Result};
 use crate::lexer::{CommentRule, LexNotes, Parser};
-use crate::parse::{self, ParseOptions};
+use crate::parse::{self, ParseOptions, element_iter, to_usize};
 use crate::text::Text;
 
 /// Doom's tick rate (`USERCMD_HZ`): a camera at this rate is stepped without lerp.
@@ -118,39 +120,16 @@ fn parse_into<'a>(
 ) -> Result<CameraFile<'a>> {
     let mut p = parse::parser(src, false, opts);
     let commandline = parse::header(&mut p)?;
-    p.expect("numFrames")?;
-    let num_frames = parse::count(&mut p, "numFrames", 1)?;
-    p.expect("frameRate")?;
-    let frame_rate = parse::count(&mut p, "frameRate", 1)?;
+    let num_frames = parse::named_count(&mut p, "numFrames", 1)?;
+    let frame_rate = parse::named_count(&mut p, "frameRate", 1)?;
     sink.header(commandline, frame_rate);
-    p.expect("numCuts")?;
-    let (n, at) = p.parse_int_at()?;
-    let num_cuts = match u32::try_from(n) {
-        Ok(v) if v <= num_frames => v,
-        _ => {
-            return Err(p.error(
-                Md5ErrorKind::BadCount {
-                    what: "numCuts",
-                    value: i64::from(n),
-                },
-                at,
-            ));
-        }
-    };
-    p.expect("cuts")?;
-    p.expect("{")?;
-    let cuts_at = p.pos();
-    for _ in 0..num_cuts {
-        sink.cut(read_cut(&mut p, num_frames)?);
-    }
-    p.expect("}")?;
-    p.expect("camera")?;
-    p.expect("{")?;
-    let frames_at = p.pos();
-    for _ in 0..num_frames {
-        sink.frame(read_frame(&mut p)?);
-    }
-    p.expect("}")?;
+    let num_cuts = parse::bounded_count(&mut p, "numCuts", u64::from(num_frames))?;
+    let cuts_at = parse::block(&mut p, "cuts", num_cuts, |p, _| {
+        read_cut(p, num_frames).map(|x| sink.cut(x))
+    })?;
+    let frames_at = parse::block(&mut p, "camera", num_frames, |p, _| {
+        read_frame(p).map(|x| sink.frame(x))
+    })?;
     Ok(CameraFile {
         src,
         rule: opts.comments,
@@ -162,10 +141,6 @@ fn parse_into<'a>(
         frames_at,
         notes: p.notes(),
     })
-}
-
-fn to_usize(n: u32) -> usize {
-    usize::try_from(n).unwrap_or(0)
 }
 
 impl<'a> CameraFile<'a> {
@@ -196,31 +171,30 @@ impl<'a> CameraFile<'a> {
 
     /// The cuts, in file order; each is in `1..numFrames`.
     pub fn cuts(&self) -> Cuts<'a> {
-        Cuts {
-            p: parse::parser_at(self.src, false, self.rule, self.cuts_at),
-            next: 0,
-            len: self.num_cuts,
-            num_frames: self.num_frames,
-        }
+        Cuts::new(
+            parse::parser_at(self.src, false, self.rule, self.cuts_at),
+            self.num_cuts,
+            self.num_frames,
+        )
     }
 
     /// The frames, in order.
     pub fn frames(&self) -> CameraFrames<'a> {
-        CameraFrames {
-            p: parse::parser_at(self.src, false, self.rule, self.frames_at),
-            next: 0,
-            len: self.num_frames,
-        }
+        CameraFrames::new(
+            parse::parser_at(self.src, false, self.rule, self.frames_at),
+            self.num_frames,
+            0,
+        )
     }
 
     /// Fills `out` with the frames; returns how many.
     pub fn fill_frames(&self, out: &mut [CameraFrame]) -> usize {
-        fill(self.frames(), out)
+        parse::fill(self.frames(), out)
     }
 
     /// Fills `out` with the cuts; returns how many.
     pub fn fill_cuts(&self, out: &mut [u32]) -> usize {
-        fill(self.cuts(), out)
+        parse::fill(self.cuts(), out)
     }
 
     /// Reports findings. Does not allocate.
@@ -235,19 +209,8 @@ impl<'a> CameraFile<'a> {
     /// [`CameraFile::check`] into a `Vec`.
     #[cfg(feature = "alloc")]
     pub fn findings(&self, engine: Engine) -> alloc::vec::Vec<Finding> {
-        let mut v = alloc::vec::Vec::new();
-        self.check(engine, &mut |f| v.push(f));
-        v
+        crate::check::collect(|sink| self.check(engine, sink))
     }
-}
-
-fn fill<T>(it: impl Iterator<Item = T>, out: &mut [T]) -> usize {
-    let mut n = 0usize;
-    for (slot, x) in out.iter_mut().zip(it) {
-        *slot = x;
-        n = n.saturating_add(1);
-    }
-    n
 }
 
 fn check_camera(
@@ -289,74 +252,24 @@ fn check_camera(
                 Severity::Hazard,
             ));
         }
-        let [x, y, z] = f.orientation;
-        if x * x + y * y + z * z > 1.0 + 1e-5 {
-            sink(Finding::new(
-                FindingKind::LongQuaternion {
-                    index: u32::try_from(i).unwrap_or(u32::MAX),
-                },
-                Severity::Warning,
-            ));
-        }
+        long_quaternion(f.orientation, i, sink);
     }
 }
 
-/// Iterator over camera cuts.
-#[derive(Debug, Clone)]
-pub struct Cuts<'a> {
-    p: Parser<'a>,
-    next: u32,
-    len: u32,
-    num_frames: u32,
-}
-
-impl Iterator for Cuts<'_> {
-    type Item = u32;
-
-    fn next(&mut self) -> Option<u32> {
-        if self.next >= self.len {
-            return None;
-        }
-        let c = read_cut(&mut self.p, self.num_frames).ok()?;
-        self.next = self.next.saturating_add(1);
-        Some(c)
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = to_usize(self.len.saturating_sub(self.next));
-        (n, Some(n))
-    }
-}
-
-impl ExactSizeIterator for Cuts<'_> {}
-
-/// Iterator over camera frames.
-#[derive(Debug, Clone)]
-pub struct CameraFrames<'a> {
-    p: Parser<'a>,
-    next: u32,
-    len: u32,
-}
-
-impl Iterator for CameraFrames<'_> {
-    type Item = CameraFrame;
-
-    fn next(&mut self) -> Option<CameraFrame> {
-        if self.next >= self.len {
-            return None;
-        }
-        let f = read_frame(&mut self.p).ok()?;
-        self.next = self.next.saturating_add(1);
-        Some(f)
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = to_usize(self.len.saturating_sub(self.next));
-        (n, Some(n))
-    }
-}
-
-impl ExactSizeIterator for CameraFrames<'_> {}
+element_iter!(
+    'a,
+    Cuts,
+    u32,
+    "Iterator over camera cuts.",
+    |p, _i, num_frames| read_cut(p, num_frames)
+);
+element_iter!(
+    'a,
+    CameraFrames,
+    CameraFrame,
+    "Iterator over camera frames.",
+    |p, _i, _c| read_frame(p)
+);
 
 /// The camera at a moment.
 #[derive(Debug, Clone, Copy, PartialEq)]

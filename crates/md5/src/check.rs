@@ -312,6 +312,28 @@ impl findings::Finding for Finding {
     }
 }
 
+/// Reports orientation `index` when its `x² + y² + z²` exceeds 1 (Doom's `w` is then
+/// computed from the absolute value).
+pub(crate) fn long_quaternion(orientation: [f32; 3], index: usize, sink: &mut dyn FnMut(Finding)) {
+    let [x, y, z] = orientation;
+    if x * x + y * y + z * z > 1.0 + 1e-5 {
+        sink(Finding::new(
+            FindingKind::LongQuaternion {
+                index: u32::try_from(index).unwrap_or(u32::MAX),
+            },
+            Severity::Warning,
+        ));
+    }
+}
+
+/// The findings a `check(engine, sink)` reports, into a `Vec`.
+#[cfg(feature = "alloc")]
+pub(crate) fn collect(check: impl FnOnce(&mut dyn FnMut(Finding))) -> alloc::vec::Vec<Finding> {
+    let mut v = alloc::vec::Vec::new();
+    check(&mut |f| v.push(f));
+    v
+}
+
 /// Reports the lexer's notes as findings.
 pub(crate) fn lex_findings(src: &[u8], notes: &LexNotes, sink: &mut dyn FnMut(Finding)) {
     let list = [

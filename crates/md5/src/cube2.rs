@@ -386,55 +386,49 @@ impl<'a> Statement<'a> {
         let fmt = if md5 { Fmt::Md5 } else { Fmt::Md3 };
         let a = |i| self.arg(i);
         let other = Command::Other(*self);
+        let nonempty = |i| a(i).filter(|w: &Word<'a>| !w.raw.is_empty());
+        // The commands of two required arguments (and optional ones `make` reads).
+        let two = |make: &dyn Fn(Word<'a>, Word<'a>) -> Command<'a>| match (a(0), a(1)) {
+            (Some(x), Some(y)) => make(x, y),
+            _ => other,
+        };
         if is("md5dir") || is("md3dir") {
             a(0).map_or(other, |dir| Command::Dir { fmt, dir })
         } else if is("md5load") || is("md3load") {
             a(0).map_or(other, |file| Command::Load {
                 fmt,
                 file,
-                skeleton: a(1).filter(|w| !w.raw.is_empty()),
+                skeleton: nonempty(1),
             })
         } else if is("md5skin") || is("md3skin") {
-            match (a(0), a(1)) {
-                (Some(mesh), Some(diffuse)) => Command::Skin {
-                    fmt,
-                    mesh,
-                    diffuse,
-                    masks: a(2).filter(|w| !w.raw.is_empty()),
-                },
-                _ => other,
-            }
+            two(&|mesh, diffuse| Command::Skin {
+                fmt,
+                mesh,
+                diffuse,
+                masks: nonempty(2),
+            })
         } else if is("md5bumpmap") || is("md3bumpmap") {
-            match (a(0), a(1)) {
-                (Some(mesh), Some(normal)) => Command::Bumpmap {
-                    fmt,
-                    mesh,
-                    normal,
-                    skin: a(2).filter(|w| !w.raw.is_empty()),
-                },
-                _ => other,
-            }
+            two(&|mesh, normal| Command::Bumpmap {
+                fmt,
+                mesh,
+                normal,
+                skin: nonempty(2),
+            })
         } else if is("md5anim") {
-            match (a(0), a(1)) {
-                (Some(anim), Some(file)) => Command::Anim {
-                    anim,
-                    file,
-                    fps: a(2).map(|w| w.float()),
-                    priority: a(3).map(|w| w.int()),
-                },
-                _ => other,
-            }
+            two(&|anim, file| Command::Anim {
+                anim,
+                file,
+                fps: a(2).map(|w| w.float()),
+                priority: a(3).map(|w| w.int()),
+            })
         } else if is("md3anim") {
-            match (a(0), a(1)) {
-                (Some(anim), Some(first)) => Command::FrameAnim {
-                    anim,
-                    first: first.int(),
-                    count: a(2).map_or(0, |w| w.int()),
-                    fps: a(3).map(|w| w.float()),
-                    priority: a(4).map(|w| w.int()),
-                },
-                _ => other,
-            }
+            two(&|anim, first| Command::FrameAnim {
+                anim,
+                first: first.int(),
+                count: a(2).map_or(0, |w| w.int()),
+                fps: a(3).map(|w| w.float()),
+                priority: a(4).map(|w| w.int()),
+            })
         } else {
             other
         }
@@ -591,12 +585,6 @@ impl<'a> Iterator for Statements<'a> {
 impl core::iter::FusedIterator for Statements<'_> {}
 
 #[cfg(test)]
-#[allow(
-    clippy::unwrap_used,
-    clippy::indexing_slicing,
-    clippy::float_cmp,
-    clippy::panic
-)] // tests: a panic is a failure
 mod tests {
     extern crate alloc;
     use super::*;

@@ -399,43 +399,26 @@ impl From<Md5Error> for idmodel_core::Error {
     /// Maps onto the shared error type (byte offset kept; the token excerpt is lost).
     fn from(e: Md5Error) -> Self {
         use idmodel_core::ErrorKind as K;
+        let bad = |what: &'static str, value: i32| K::BadValue {
+            what,
+            value: i64::from(value),
+        };
         let kind = match e.kind {
             Md5ErrorKind::UnsupportedVersion(v) => K::UnsupportedVersion(v),
             Md5ErrorKind::BadCount { what, value } => K::BadCount { what, value },
             Md5ErrorKind::IndexOutOfRange { what, index, len } => {
                 K::IndexOutOfRange { what, index, len }
             }
-            Md5ErrorKind::BadParent { parent, .. } => K::BadValue {
-                what: "joint parent",
-                value: i64::from(parent),
-            },
+            Md5ErrorKind::BadParent { parent, .. } => bad("joint parent", parent),
             Md5ErrorKind::SecondRoot { .. } => K::Invalid("an md5anim may have only one root"),
-            Md5ErrorKind::BadAnimBits { flags, .. } => K::BadValue {
-                what: "animation flags",
-                value: i64::from(flags),
-            },
-            Md5ErrorKind::BadComponentRange { first, .. } => K::BadValue {
-                what: "first component",
-                value: i64::from(first),
-            },
-            Md5ErrorKind::FrameNumber { found, .. } => K::BadValue {
-                what: "frame number",
-                value: i64::from(found),
-            },
+            Md5ErrorKind::BadAnimBits { flags, .. } => bad("animation flags", flags),
+            Md5ErrorKind::BadComponentRange { first, .. } => bad("first component", first),
+            Md5ErrorKind::FrameNumber { found, .. } => bad("frame number", found),
             Md5ErrorKind::VertexWithoutWeights { .. } => K::Invalid("vertex without weights"),
-            Md5ErrorKind::WeightRange { first, .. } => K::BadValue {
-                what: "vertex weight range",
-                value: i64::from(first),
-            },
-            Md5ErrorKind::BadCameraCut { cut, .. } => K::BadValue {
-                what: "camera cut",
-                value: i64::from(cut),
-            },
+            Md5ErrorKind::WeightRange { first, .. } => bad("vertex weight range", first),
+            Md5ErrorKind::BadCameraCut { cut, .. } => bad("camera cut", cut),
             Md5ErrorKind::Unexpected { .. } => K::Invalid("unexpected token"),
-            Md5ErrorKind::ElementIndex { found, .. } => K::BadValue {
-                what: "element index",
-                value: i64::from(found),
-            },
+            Md5ErrorKind::ElementIndex { found, .. } => bad("element index", found),
             Md5ErrorKind::NewlineInString => K::Invalid("newline inside string"),
             Md5ErrorKind::MissingTrailingQuote => K::Invalid("missing trailing quote"),
             Md5ErrorKind::MoreThanOneDot => K::Invalid("more than one dot in number"),

@@ -47,6 +47,17 @@
 //! on the parsing paths: counts read from a file never size a buffer. Errors carry the
 //! byte offset, line and column (computed only when an error is built), what was
 //! expected and what was found.
+// The unit tests (each module's `mod tests`) may unwrap, index and compare floats: a
+// panic there is a failed assertion. The library itself is linted without this.
+#![cfg_attr(
+    test,
+    allow(
+        clippy::float_cmp,
+        clippy::indexing_slicing,
+        clippy::panic,
+        clippy::unwrap_used
+    )
+)]
 #![no_std]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]

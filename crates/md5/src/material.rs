@@ -1150,12 +1150,6 @@ impl<'a> Decl<'a> {
 }
 
 #[cfg(test)]
-#[allow(
-    clippy::unwrap_used,
-    clippy::indexing_slicing,
-    clippy::float_cmp,
-    clippy::panic
-)] // tests: a panic is a failure
 mod tests {
     extern crate alloc;
     use super::*;

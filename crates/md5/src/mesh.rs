@@ -33,10 +33,12 @@
 
 use idmodel_core::quat::{JointMat, Quat, Vec3, doom_quat, to_standard};
 
-use crate::check::{ENGINES, Engine, Finding, FindingKind, Severity, lex_findings};
+use crate::check::{
+    ENGINES, Engine, Finding, FindingKind, Severity, lex_findings, long_quaternion,
+};
 use crate::error::{Expected, Md5ErrorKind, Result};
 use crate::lexer::{CommentRule, LexNotes, Parser};
-use crate::parse::{self, ParseOptions};
+use crate::parse::{self, ParseOptions, element_iter};
 use crate::text::Text;
 pub use crate::types::{Triangle, Vertex, Weight};
 
@@ -138,17 +140,11 @@ fn parse_into<'a>(
     let mut p = parse::parser(src, true, opts);
     let commandline = parse::header(&mut p)?;
     sink.header(commandline);
-    p.expect("numJoints")?;
-    let num_joints = parse::count(&mut p, "numJoints", 0)?;
-    p.expect("numMeshes")?;
-    let num_meshes = parse::count(&mut p, "numMeshes", 0)?;
-    p.expect("joints")?;
-    p.expect("{")?;
-    let joints_at = p.pos();
-    for i in 0..num_joints {
-        sink.joint(read_joint(&mut p, i)?);
-    }
-    p.expect("}")?;
+    let num_joints = parse::named_count(&mut p, "numJoints", 0)?;
+    let num_meshes = parse::named_count(&mut p, "numMeshes", 0)?;
+    let joints_at = parse::block(&mut p, "joints", num_joints, |p, i| {
+        read_joint(p, i).map(|x| sink.joint(x))
+    })?;
     let meshes_at = p.pos();
     let mut totals = [0u64; 3];
     for i in 0..num_meshes {
@@ -259,8 +255,7 @@ fn read_mesh<'a>(
     p.expect("shader")?;
     let shader = p.read(Expected::Token)?.text;
     sink.mesh(name, shader);
-    p.expect("numverts")?;
-    let num_vertices = parse::count(p, "numverts", 0)?;
+    let num_vertices = parse::named_count(p, "numverts", 0)?;
     let vertices_at = p.pos();
     // The vertex whose weight range reaches furthest, checked once numweights is known.
     let mut furthest: Option<(u64, u32, Vertex, usize)> = None;
@@ -272,14 +267,12 @@ fn read_mesh<'a>(
         }
         sink.vertex(v);
     }
-    p.expect("numtris")?;
-    let num_triangles = parse::count(p, "numtris", 0)?;
+    let num_triangles = parse::named_count(p, "numtris", 0)?;
     let triangles_at = p.pos();
     for i in 0..num_triangles {
         sink.triangle(read_triangle(p, i, num_vertices, strict)?);
     }
-    p.expect("numweights")?;
-    let num_weights = parse::count(p, "numweights", 0)?;
+    let num_weights = parse::named_count(p, "numweights", 0)?;
     if let Some((end, i, v, at)) = furthest {
         if end > u64::from(num_weights) {
             return Err(p.error(
@@ -362,17 +355,17 @@ impl<'a> MeshFile<'a> {
 
     /// The joints, in file order.
     pub fn joints(&self) -> Joints<'a> {
-        Joints {
-            p: parse::parser_at(self.src, true, self.rule, self.joints_at),
-            next: 0,
-            len: self.num_joints,
-        }
+        Joints::new(
+            parse::parser_at(self.src, true, self.rule, self.joints_at),
+            self.num_joints,
+            0,
+        )
     }
 
     /// Fills `out` with the joints; returns how many were written
     /// (`min(out.len(), num_joints)`).
     pub fn fill_joints(&self, out: &mut [Joint<Text<'a>>]) -> usize {
-        fill(self.joints(), out)
+        parse::fill(self.joints(), out)
     }
 
     /// The bind-pose (model-space) joint matrices, into `out`; returns how many.
@@ -387,12 +380,11 @@ impl<'a> MeshFile<'a> {
 
     /// The meshes, in file order. Each step reads one mesh's text again.
     pub fn meshes(&self) -> Meshes<'a> {
-        Meshes {
-            p: parse::parser_at(self.src, true, self.rule, self.meshes_at),
-            num_joints: self.num_joints,
-            next: 0,
-            len: self.num_meshes,
-        }
+        Meshes::new(
+            parse::parser_at(self.src, true, self.rule, self.meshes_at),
+            self.num_meshes,
+            self.num_joints,
+        )
     }
 
     /// Reports what Doom 3 accepts but a modder may want to know. Does not allocate.
@@ -407,12 +399,11 @@ impl<'a> MeshFile<'a> {
             let weights_at = m.weights_at;
             let rule = self.rule;
             let weights_from = move |first: u32| {
-                let mut it = Weights {
-                    p: parse::parser_at(src, true, rule, weights_at),
-                    next: 0,
-                    len: m.num_weights,
-                    ctx: u32::MAX,
-                };
+                let mut it = Weights::new(
+                    parse::parser_at(src, true, rule, weights_at),
+                    m.num_weights,
+                    u32::MAX,
+                );
                 for _ in 0..first {
                     if it.next().is_none() {
                         break;
@@ -434,19 +425,8 @@ impl<'a> MeshFile<'a> {
     /// [`MeshFile::check`] into a `Vec`.
     #[cfg(feature = "alloc")]
     pub fn findings(&self, engine: Engine) -> alloc::vec::Vec<Finding> {
-        let mut v = alloc::vec::Vec::new();
-        self.check(engine, &mut |f| v.push(f));
-        v
+        crate::check::collect(|sink| self.check(engine, sink))
     }
-}
-
-fn fill<T>(it: impl Iterator<Item = T>, out: &mut [T]) -> usize {
-    let mut n = 0usize;
-    for (slot, x) in out.iter_mut().zip(it) {
-        *slot = x;
-        n = n.saturating_add(1);
-    }
-    n
 }
 
 /// Duplicate names (pairwise, for skeletons up to this many joints) and long quaternions.
@@ -470,14 +450,7 @@ where
         ));
     }
     for (i, j) in joints.clone().enumerate() {
-        let i = u32::try_from(i).unwrap_or(u32::MAX);
-        let [x, y, z] = j.orientation;
-        if x * x + y * y + z * z > 1.0 + 1e-5 {
-            sink(Finding::new(
-                FindingKind::LongQuaternion { index: i },
-                Severity::Warning,
-            ));
-        }
+        long_quaternion(j.orientation, i, sink);
     }
     if num <= DUPLICATE_CHECK_MAX {
         for (i, a) in joints.clone().enumerate() {
@@ -617,62 +590,20 @@ fn check_mesh<VI, WI, WF>(
     }
 }
 
-/// Iterator over an md5mesh's joints (see [`MeshFile::joints`]).
-#[derive(Debug, Clone)]
-pub struct Joints<'a> {
-    p: Parser<'a>,
-    next: u32,
-    len: u32,
-}
-
-impl<'a> Iterator for Joints<'a> {
-    type Item = Joint<Text<'a>>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        if self.next >= self.len {
-            return None;
-        }
-        let j = read_joint(&mut self.p, self.next).ok()?;
-        self.next = self.next.saturating_add(1);
-        Some(j)
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = usize::try_from(self.len.saturating_sub(self.next)).unwrap_or(0);
-        (n, Some(n))
-    }
-}
-
-impl ExactSizeIterator for Joints<'_> {}
-
-/// Iterator over an md5mesh's meshes (see [`MeshFile::meshes`]).
-#[derive(Debug, Clone)]
-pub struct Meshes<'a> {
-    p: Parser<'a>,
-    num_joints: u32,
-    next: u32,
-    len: u32,
-}
-
-impl<'a> Iterator for Meshes<'a> {
-    type Item = MeshView<'a>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        if self.next >= self.len {
-            return None;
-        }
-        let m = read_mesh(&mut self.p, self.num_joints, self.next, false, &mut NoSink).ok()?;
-        self.next = self.next.saturating_add(1);
-        Some(m)
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = usize::try_from(self.len.saturating_sub(self.next)).unwrap_or(0);
-        (n, Some(n))
-    }
-}
-
-impl ExactSizeIterator for Meshes<'_> {}
+element_iter!(
+    'a,
+    Joints,
+    Joint<Text<'a>>,
+    "Iterator over an md5mesh's joints (see [`MeshFile::joints`]).",
+    |p, i, _c| read_joint(p, i)
+);
+element_iter!(
+    'a,
+    Meshes,
+    MeshView<'a>,
+    "Iterator over an md5mesh's meshes (see [`MeshFile::meshes`]).",
+    |p, i, num_joints| read_mesh(p, num_joints, i, false, &mut NoSink)
+);
 
 /// One validated mesh of an md5mesh, borrowing the text.
 #[derive(Debug, Clone, Copy)]
@@ -690,56 +621,22 @@ pub struct MeshView<'a> {
     weights_at: usize,
 }
 
-macro_rules! element_iter {
-    ($name:ident, $item:ty, $doc:literal, |$p:ident, $i:ident, $s:ident| $read:expr) => {
-        #[doc = $doc]
-        #[derive(Debug, Clone)]
-        pub struct $name<'a> {
-            p: Parser<'a>,
-            next: u32,
-            len: u32,
-            #[allow(dead_code)] // only some element kinds need the context value
-            ctx: u32,
-        }
-
-        impl Iterator for $name<'_> {
-            type Item = $item;
-
-            fn next(&mut self) -> Option<$item> {
-                if self.next >= self.len {
-                    return None;
-                }
-                let $p = &mut self.p;
-                let $i = self.next;
-                let $s = self.ctx;
-                let item = $read.ok()?;
-                self.next = self.next.saturating_add(1);
-                Some(item)
-            }
-
-            fn size_hint(&self) -> (usize, Option<usize>) {
-                let n = usize::try_from(self.len.saturating_sub(self.next)).unwrap_or(0);
-                (n, Some(n))
-            }
-        }
-
-        impl ExactSizeIterator for $name<'_> {}
-    };
-}
-
 element_iter!(
+    'a,
     Vertices,
     Vertex,
     "Iterator over a mesh's vertices.",
     |p, i, _c| { read_vertex(p, i, false).map(|(v, _)| v) }
 );
 element_iter!(
+    'a,
     Triangles,
     Triangle,
     "Iterator over a mesh's triangles.",
     |p, i, c| { read_triangle(p, i, c, false) }
 );
 element_iter!(
+    'a,
     Weights,
     Weight,
     "Iterator over a mesh's weights.",
@@ -779,47 +676,44 @@ impl<'a> MeshView<'a> {
 
     /// The vertices, in order.
     pub fn vertices(&self) -> Vertices<'a> {
-        Vertices {
-            p: parse::parser_at(self.src, true, self.rule, self.vertices_at),
-            next: 0,
-            len: self.num_vertices,
-            ctx: 0,
-        }
+        Vertices::new(
+            parse::parser_at(self.src, true, self.rule, self.vertices_at),
+            self.num_vertices,
+            0,
+        )
     }
 
     /// The triangles, in order; every index is below [`MeshView::num_vertices`].
     pub fn triangles(&self) -> Triangles<'a> {
-        Triangles {
-            p: parse::parser_at(self.src, true, self.rule, self.triangles_at),
-            next: 0,
-            len: self.num_triangles,
-            ctx: self.num_vertices,
-        }
+        Triangles::new(
+            parse::parser_at(self.src, true, self.rule, self.triangles_at),
+            self.num_triangles,
+            self.num_vertices,
+        )
     }
 
     /// The weights, in order; every joint index is below the file's joint count.
     pub fn weights(&self) -> Weights<'a> {
-        Weights {
-            p: parse::parser_at(self.src, true, self.rule, self.weights_at),
-            next: 0,
-            len: self.num_weights,
-            ctx: u32::MAX,
-        }
+        Weights::new(
+            parse::parser_at(self.src, true, self.rule, self.weights_at),
+            self.num_weights,
+            u32::MAX,
+        )
     }
 
     /// Fills `out` with the vertices; returns how many.
     pub fn fill_vertices(&self, out: &mut [Vertex]) -> usize {
-        fill(self.vertices(), out)
+        parse::fill(self.vertices(), out)
     }
 
     /// Fills `out` with the triangles; returns how many.
     pub fn fill_triangles(&self, out: &mut [Triangle]) -> usize {
-        fill(self.triangles(), out)
+        parse::fill(self.triangles(), out)
     }
 
     /// Fills `out` with the weights; returns how many.
     pub fn fill_weights(&self, out: &mut [Weight]) -> usize {
-        fill(self.weights(), out)
+        parse::fill(self.weights(), out)
     }
 
     /// Skinned positions for `joints` (model-space matrices, for example

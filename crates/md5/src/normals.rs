@@ -91,6 +91,14 @@ mod doom {
 
     use super::*;
 
+    /// `t` scaled by Doom's reciprocal square root of its length², with the sign bit
+    /// `sign` flipped into the factor (the tangents of a mirrored triangle).
+    fn signed_unit(t: Vec3, sign: u32) -> Vec3 {
+        let f =
+            f32::from_bits(doom_rsqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]).to_bits() ^ sign);
+        [t[0] * f, t[1] * f, t[2] * f]
+    }
+
     /// Doom 3's per-surface tangent setup (`R_BuildDeformInfo`): mirrored vertices and
     /// duplicate pairs, built once from the bind pose.
     ///
@@ -250,20 +258,17 @@ mod doom {
             for t in &self.triangles {
                 let (a, b, c) = (pos(t[0]), pos(t[1]), pos(t[2]));
                 let (sa, sb, sc) = (st(t[0]), st(t[1]), st(t[2]));
-                let d0 = [
-                    b[0] - a[0],
-                    b[1] - a[1],
-                    b[2] - a[2],
-                    sb[0] - sa[0],
-                    sb[1] - sa[1],
-                ];
-                let d1 = [
-                    c[0] - a[0],
-                    c[1] - a[1],
-                    c[2] - a[2],
-                    sc[0] - sa[0],
-                    sc[1] - sa[1],
-                ];
+                // An edge from `a`: position and texture-coordinate differences.
+                let edge = |p: Vec3, s: [f32; 2]| {
+                    [
+                        p[0] - a[0],
+                        p[1] - a[1],
+                        p[2] - a[2],
+                        s[0] - sa[0],
+                        s[1] - sa[1],
+                    ]
+                };
+                let (d0, d1) = (edge(b, sb), edge(c, sc));
                 let mut n = [
                     d1[1] * d0[2] - d1[2] * d0[1],
                     d1[2] * d0[0] - d1[0] * d0[2],
@@ -278,19 +283,13 @@ mod doom {
                     d0[1] * d1[4] - d0[4] * d1[1],
                     d0[2] * d1[4] - d0[4] * d1[2],
                 ];
-                let f = f32::from_bits(
-                    doom_rsqrt(t0[0] * t0[0] + t0[1] * t0[1] + t0[2] * t0[2]).to_bits() ^ sign,
-                );
-                t0 = [t0[0] * f, t0[1] * f, t0[2] * f];
+                t0 = signed_unit(t0, sign);
                 let mut t1 = [
                     d0[3] * d1[0] - d0[0] * d1[3],
                     d0[3] * d1[1] - d0[1] * d1[3],
                     d0[3] * d1[2] - d0[2] * d1[3],
                 ];
-                let f = f32::from_bits(
-                    doom_rsqrt(t1[0] * t1[0] + t1[1] * t1[1] + t1[2] * t1[2]).to_bits() ^ sign,
-                );
-                t1 = [t1[0] * f, t1[1] * f, t1[2] * f];
+                t1 = signed_unit(t1, sign);
                 for &v in t {
                     let v = idx(v);
                     let (Some(nv), Some(tv), Some(u)) =

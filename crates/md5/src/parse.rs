@@ -52,6 +52,48 @@ pub(crate) fn count(p: &mut Parser<'_>, what: &'static str, min: i32) -> Result<
     Ok(u32::try_from(v).unwrap_or(0))
 }
 
+/// `name <count>`: the keyword, then a count read with [`count`] (the count's name in
+/// errors is the keyword).
+pub(crate) fn named_count(p: &mut Parser<'_>, name: &'static str, min: i32) -> Result<u32> {
+    p.expect(name)?;
+    count(p, name, min)
+}
+
+/// `name <count>` where the count must lie in `0..=max` (`numAnimatedComponents`,
+/// `numCuts`).
+pub(crate) fn bounded_count(p: &mut Parser<'_>, name: &'static str, max: u64) -> Result<u32> {
+    p.expect(name)?;
+    let (n, at) = p.parse_int_at()?;
+    match u32::try_from(n) {
+        Ok(v) if u64::from(v) <= max => Ok(v),
+        _ => Err(p.error(
+            Md5ErrorKind::BadCount {
+                what: name,
+                value: i64::from(n),
+            },
+            at,
+        )),
+    }
+}
+
+/// `name { … }` holding `len` elements, each read by `element(parser, index)`; returns
+/// the offset of the first element (where the views' iterators start).
+pub(crate) fn block<'a>(
+    p: &mut Parser<'a>,
+    name: &'static str,
+    len: u32,
+    mut element: impl FnMut(&mut Parser<'a>, u32) -> Result<()>,
+) -> Result<usize> {
+    p.expect(name)?;
+    p.expect("{")?;
+    let at = p.pos();
+    for i in 0..len {
+        element(p, i)?;
+    }
+    p.expect("}")?;
+    Ok(at)
+}
+
 /// Reads an integer that must lie in `0..len`.
 #[inline(always)]
 pub(crate) fn index(p: &mut Parser<'_>, what: &'static str, len: u32) -> Result<u32> {
@@ -126,3 +168,70 @@ fn element_index_mismatch(
     p.note_element_index(at);
     Ok(())
 }
+
+/// `usize` of a count (0 where it does not fit, which no parsed count reaches).
+pub(crate) fn to_usize(n: u32) -> usize {
+    usize::try_from(n).unwrap_or(0)
+}
+
+/// Copies `it` into `out`; returns how many were written.
+pub(crate) fn fill<T>(it: impl Iterator<Item = T>, out: &mut [T]) -> usize {
+    let mut n = 0usize;
+    for (slot, x) in out.iter_mut().zip(it) {
+        *slot = x;
+        n = n.saturating_add(1);
+    }
+    n
+}
+
+/// An iterator over `len` elements of one block, each read again from the text by
+/// `read` (`|parser, index, ctx|`, where `ctx` is the one count the element is checked
+/// against: a vertex count, a joint count, …). The block was validated by `parse`, so a
+/// read error only ends the iteration.
+macro_rules! element_iter {
+    ($lt:lifetime, $name:ident, $item:ty, $doc:literal, |$p:ident, $i:ident, $c:ident| $read:expr) => {
+        #[doc = $doc]
+        #[derive(Debug, Clone)]
+        pub struct $name<$lt> {
+            p: Parser<$lt>,
+            next: u32,
+            len: u32,
+            ctx: u32,
+        }
+
+        impl<$lt> $name<$lt> {
+            fn new(p: Parser<$lt>, len: u32, ctx: u32) -> Self {
+                Self {
+                    p,
+                    next: 0,
+                    len,
+                    ctx,
+                }
+            }
+        }
+
+        impl<$lt> Iterator for $name<$lt> {
+            type Item = $item;
+
+            fn next(&mut self) -> Option<$item> {
+                if self.next >= self.len {
+                    return None;
+                }
+                let $p = &mut self.p;
+                let $i = self.next;
+                let $c = self.ctx;
+                let item = $read.ok()?;
+                self.next = self.next.saturating_add(1);
+                Some(item)
+            }
+
+            fn size_hint(&self) -> (usize, Option<usize>) {
+                let n = $crate::parse::to_usize(self.len.saturating_sub(self.next));
+                (n, Some(n))
+            }
+        }
+
+        impl ExactSizeIterator for $name<'_> {}
+    };
+}
+pub(crate) use element_iter;

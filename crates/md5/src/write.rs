@@ -80,6 +80,15 @@ impl From<fmt::Error> for WriteError {
     }
 }
 
+/// Appends `s` to `buf` after its first `len` bytes; fails when it does not fit.
+fn append(buf: &mut [u8], len: &mut usize, s: &str) -> fmt::Result {
+    let end = len.checked_add(s.len()).ok_or(fmt::Error)?;
+    let slot = buf.get_mut(*len..end).ok_or(fmt::Error)?;
+    slot.copy_from_slice(s.as_bytes());
+    *len = end;
+    Ok(())
+}
+
 /// A small stack buffer implementing `fmt::Write`.
 struct StackBuf {
     buf: [u8; 64],
@@ -105,11 +114,7 @@ impl StackBuf {
 
 impl Write for StackBuf {
     fn write_str(&mut self, s: &str) -> fmt::Result {
-        let end = self.len.checked_add(s.len()).ok_or(fmt::Error)?;
-        let slot = self.buf.get_mut(self.len..end).ok_or(fmt::Error)?;
-        slot.copy_from_slice(s.as_bytes());
-        self.len = end;
-        Ok(())
+        append(&mut self.buf[..], &mut self.len, s)
     }
 }
 
@@ -229,11 +234,7 @@ impl<'b> SliceWriter<'b> {
 
 impl Write for SliceWriter<'_> {
     fn write_str(&mut self, s: &str) -> fmt::Result {
-        let end = self.len.checked_add(s.len()).ok_or(fmt::Error)?;
-        let slot = self.buf.get_mut(self.len..end).ok_or(fmt::Error)?;
-        slot.copy_from_slice(s.as_bytes());
-        self.len = end;
-        Ok(())
+        append(&mut self.buf[..], &mut self.len, s)
     }
 }
 
@@ -259,11 +260,27 @@ pub(crate) fn into_slice(
 #[cfg(feature = "alloc")]
 /// A count or index as `i32` for the text (the reader reads `i32`s).
 pub(crate) fn as_i32(n: usize, what: &'static str, index: usize) -> Result<i32, WriteError> {
-    i32::try_from(n).map_err(|_| WriteError::Invalid {
+    i32::try_from(n).map_err(|_| invalid(what, index, i64::try_from(n).unwrap_or(i64::MAX)))
+}
+
+#[cfg(feature = "alloc")]
+/// A value the reader would refuse: `what`, its `index`, the `value`.
+pub(crate) fn invalid(what: &'static str, index: usize, value: i64) -> WriteError {
+    WriteError::Invalid {
         what,
         index: u64::try_from(index).unwrap_or(u64::MAX),
-        value: i64::try_from(n).unwrap_or(i64::MAX),
-    })
+        value,
+    }
+}
+
+#[cfg(feature = "alloc")]
+/// The first lines of every MD5 file: `MD5Version 10` and the quoted command line.
+pub(crate) fn write_header<W: Write + ?Sized>(
+    w: &mut Dyn<'_, W>,
+    commandline: &str,
+) -> Result<(), WriteError> {
+    w.write_str("MD5Version 10\ncommandline ")?;
+    write_quoted(w, commandline, "commandline")
 }
 
 #[cfg(feature = "alloc")]

@@ -59,6 +59,26 @@ fn software_pick(
     )
 }
 
+/// The entry of an `n`-entry group shown at `time`: 0 for a single entry, else by the
+/// rule (the software pick over `intervals`, or the GL one `gl` computes).
+fn pick(
+    group: bool,
+    n: usize,
+    rule: AnimRule,
+    intervals: impl ExactSizeIterator<Item = f32> + Clone,
+    time: f64,
+    sync: f32,
+    gl: impl FnOnce() -> Option<usize>,
+) -> Option<usize> {
+    if !group || n <= 1 {
+        return Some(0);
+    }
+    match rule {
+        AnimRule::Software => software_pick(intervals, time, sync),
+        AnimRule::Gl => gl(),
+    }
+}
+
 impl Frame<'_> {
     /// The pose of this entry (an index into [`Frame::poses`]) shown at `time` seconds.
     ///
@@ -80,22 +100,17 @@ impl Frame<'_> {
     /// ```
     pub fn pose_at(&self, time: f64, sync: f32, rule: AnimRule) -> Option<usize> {
         let n = self.pose_count();
-        if !self.is_group() || n <= 1 {
-            return Some(0);
-        }
-        match rule {
-            AnimRule::Software => software_pick(self.intervals(), time, sync),
-            AnimRule::Gl => {
-                // pose += (int)(cl.time / interval) % numposes;
-                let interval = self.intervals().next()?;
-                if !(interval > 0.0 && interval.is_finite()) {
-                    return None;
-                }
-                let steps = trunc_i64(time / f64::from(interval));
-                let n = i64::try_from(n).ok()?;
-                usize::try_from(steps.checked_rem(n)?).ok()
+        let gl = || {
+            // pose += (int)(cl.time / interval) % numposes;
+            let interval = self.intervals().next()?;
+            if !(interval > 0.0 && interval.is_finite()) {
+                return None;
             }
-        }
+            let steps = trunc_i64(time / f64::from(interval));
+            let n = i64::try_from(n).ok()?;
+            usize::try_from(steps.checked_rem(n)?).ok()
+        };
+        pick(self.is_group(), n, rule, self.intervals(), time, sync, gl)
     }
 }
 
@@ -109,16 +124,11 @@ impl Skin<'_> {
     /// software renderer would divide by zero.
     pub fn image_at(&self, time: f64, sync: f32, rule: AnimRule) -> Option<usize> {
         let n = self.image_count();
-        if !self.is_group() || n <= 1 {
-            return Some(0);
-        }
-        match rule {
-            AnimRule::Software => software_pick(self.intervals(), time, sync),
-            AnimRule::Gl => {
-                let slot = usize::try_from(trunc_i64(time * 10.0) & 3).ok()?;
-                Some(gl_skin_slot_image(n, slot))
-            }
-        }
+        let gl = || {
+            let slot = usize::try_from(trunc_i64(time * 10.0) & 3).ok()?;
+            Some(gl_skin_slot_image(n, slot))
+        };
+        pick(self.is_group(), n, rule, self.intervals(), time, sync, gl)
     }
 }
 

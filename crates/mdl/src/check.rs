@@ -4,7 +4,7 @@
 
 use core::fmt;
 
-use idmodel_core::findings::{self, Engine, Found, Severity};
+use idmodel_core::findings::{Engine, Found, Severity};
 
 use crate::raw::ALIAS_ONSEAM;
 use crate::{Flags, Mdl};
@@ -180,182 +180,170 @@ pub enum FindingKind {
     NonFiniteScale,
 }
 
-impl FindingKind {
-    /// A stable, lowercase, hyphenated name of this kind (its variant name), for filtering
-    /// and machine-readable output.
-    pub const fn code(&self) -> &'static str {
-        match self {
-            Self::TooManyVertices { .. } => "too-many-vertices",
-            Self::TooManyTriangles { .. } => "too-many-triangles",
-            Self::CommandBufferRisk { .. } => "command-buffer-risk",
-            Self::TooManyPoses { .. } => "too-many-poses",
-            Self::TooManySkins { .. } => "too-many-skins",
-            Self::SkinTooTall { .. } => "skin-too-tall",
-            Self::SkinWidthNotMultipleOf4 { .. } => "skin-width-not-multiple-of-4",
-            Self::BadInterval { .. } => "bad-interval",
-            Self::IntervalsNotIncreasing { .. } => "intervals-not-increasing",
-            Self::NormalIndexOutOfTable { .. } => "normal-index-out-of-table",
-            Self::OddOnseam { .. } => "odd-onseam",
-            Self::TexcoordOutsideSkin { .. } => "texcoord-outside-skin",
-            Self::UnterminatedFrameName { .. } => "unterminated-frame-name",
-            Self::UnknownSyncType { .. } => "unknown-sync-type",
-            Self::UnknownFlags { .. } => "unknown-flags",
-            Self::HoleyIgnored => "holey-ignored",
-            Self::SkinGroupTooLong { .. } => "skin-group-too-long",
-            Self::TrailingData { .. } => "trailing-data",
-            Self::NonFiniteScale => "non-finite-scale",
-        }
-    }
-}
-
 /// One finding of [`Mdl::check`].
 pub type Finding = Found<FindingKind>;
 
-impl findings::Kind for FindingKind {
-    fn code(&self) -> &'static str {
-        self.code()
-    }
-
-    fn write_message(found: &Found<Self>, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match found.kind {
-            FindingKind::TooManyVertices { count, max } => write!(
+fn write_message(found: &Found<FindingKind>, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    match found.kind {
+        FindingKind::TooManyVertices { count, max } => write!(
+            f,
+            "{count} vertices, more than the {max} it allows (MAXALIASVERTS); it stops with an error"
+        ),
+        FindingKind::TooManyTriangles { count, max } => match found.severity {
+            Severity::Refused => write!(
                 f,
-                "{count} vertices, more than the {max} it allows (MAXALIASVERTS); it stops with an error"
+                "{count} triangles, more than the {max} it allows (MAXALIASTRIS); it stops with an error"
             ),
-            FindingKind::TooManyTriangles { count, max } => match found.severity {
-                Severity::Refused => write!(
-                    f,
-                    "{count} triangles, more than the {max} it allows (MAXALIASTRIS); it stops with an error"
-                ),
-                _ => write!(
-                    f,
-                    "{count} triangles overflow its fixed {max}-triangle buffer (no check): memory corruption or a crash"
-                ),
-            },
-            FindingKind::CommandBufferRisk { count } => write!(
+            _ => write!(
                 f,
-                "{count} triangles can overflow its 8192-word display-list buffer when the mesh does not form long strips (from 1171 triangles)"
+                "{count} triangles overflow its fixed {max}-triangle buffer (no check): memory corruption or a crash"
             ),
-            FindingKind::TooManyPoses { count, max } => match found.severity {
-                Severity::Refused => write!(
-                    f,
-                    "{count} animation poses, more than the {max} it allows (MAXALIASFRAMES); it stops with an error"
-                ),
-                _ => write!(
-                    f,
-                    "{count} animation poses overflow its fixed {max}-pose table (no check): memory corruption or a crash"
-                ),
-            },
-            FindingKind::TooManySkins { count, max } => {
-                write!(
-                    f,
-                    "{count} skins, more than the {max} it allows; it stops with an error"
-                )
-            }
-            FindingKind::SkinTooTall { height } => match found.severity {
-                Severity::Refused => write!(
-                    f,
-                    "skin height {height} is over {MAX_SKIN_HEIGHT}; it stops with an error"
-                ),
-                _ => write!(
-                    f,
-                    "skin height {height} is over {MAX_SKIN_HEIGHT}; it only prints a developer warning"
-                ),
-            },
-            FindingKind::SkinWidthNotMultipleOf4 { width } => write!(
+        },
+        FindingKind::CommandBufferRisk { count } => write!(
+            f,
+            "{count} triangles can overflow its 8192-word display-list buffer when the mesh does not form long strips (from 1171 triangles)"
+        ),
+        FindingKind::TooManyPoses { count, max } => match found.severity {
+            Severity::Refused => write!(
                 f,
-                "skin width {width} is not a multiple of 4; the software renderer stops with an error"
+                "{count} animation poses, more than the {max} it allows (MAXALIASFRAMES); it stops with an error"
             ),
-            FindingKind::BadInterval {
-                group,
-                entry,
-                index,
-                value,
-            } => match found.severity {
-                Severity::Refused => write!(
-                    f,
-                    "{group} group {entry} has interval {index} = {value} (must be > 0); it stops with an error"
-                ),
-                _ => write!(
-                    f,
-                    "{group} group {entry} has interval {index} = {value}; the animation timing divides by it or compares with it (division by zero or a pose out of range)"
-                ),
-            },
-            FindingKind::IntervalsNotIncreasing { group, entry } => write!(
+            _ => write!(
                 f,
-                "{group} group {entry} has intervals that do not increase; they are end times, so some images or poses never show"
+                "{count} animation poses overflow its fixed {max}-pose table (no check): memory corruption or a crash"
             ),
-            FindingKind::NormalIndexOutOfTable {
-                index,
-                pose,
-                vertex,
-                count,
-            } => write!(
+        },
+        FindingKind::TooManySkins { count, max } => {
+            write!(
                 f,
-                "{count} vertex normal indices are past the 162-entry normal table (first: {index} at pose {pose}, vertex {vertex}); it reads out of bounds (this library decodes them as straight up)"
-            ),
-            FindingKind::OddOnseam {
-                vertex,
-                value,
-                count,
-            } => write!(
-                f,
-                "{count} texture coordinates have onseam values other than 0 and 0x20 (first: vertex {vertex}, {value:#x}); the software renderer reads them as clip flags and may clip or cull the wrong triangles, and only bit 0x20 moves the seam"
-            ),
-            FindingKind::TexcoordOutsideSkin {
-                vertex,
-                s,
-                t,
-                count,
-            } => match found.severity {
-                Severity::Hazard => write!(
-                    f,
-                    "{count} texture coordinates lie outside the skin (first: vertex {vertex} at s={s}, t={t}); the software renderer reads texels out of bounds"
-                ),
-                _ => write!(
-                    f,
-                    "{count} texture coordinates lie outside the skin (first: vertex {vertex} at s={s}, t={t}); the texture wraps"
-                ),
-            },
-            FindingKind::UnterminatedFrameName { pose } => match found.severity {
-                Severity::Hazard => write!(
-                    f,
-                    "the name of pose {pose} fills all 16 bytes with no terminator; strcpy copies past the end of the name buffer"
-                ),
-                _ => write!(
-                    f,
-                    "the name of pose {pose} fills all 16 bytes with no terminator; it is cut to 15 characters"
-                ),
-            },
-            FindingKind::UnknownSyncType { value } => write!(
-                f,
-                "synctype {value} is neither 0 (sync) nor 1 (random); it is treated as sync"
-            ),
-            FindingKind::UnknownFlags { bits } => match found.engine {
-                Engine::QuakeSpasm => write!(
-                    f,
-                    "flag bits {bits:#x} have no meaning and are dropped at load"
-                ),
-                _ => write!(f, "flag bits {bits:#x} have no meaning and are ignored"),
-            },
-            FindingKind::HoleyIgnored => write!(
-                f,
-                "the model asks for transparent colour 255 (flag 0x4000), which only QuakeSpasm-family ports honour; it draws it opaque"
-            ),
-            FindingKind::SkinGroupTooLong { entry, images } => write!(
-                f,
-                "skin group {entry} has {images} images but only 4 texture slots; only the last image of each slot is shown, at a fixed 10 Hz"
-            ),
-            FindingKind::TrailingData { len } => write!(
-                f,
-                "{len} bytes follow the last frame (an editor block such as QMEX); they are ignored"
-            ),
-            FindingKind::NonFiniteScale => f.write_str(
-                "the header's scale or origin is not finite; every vertex is NaN or infinite (converted, they are 0)",
-            ),
+                "{count} skins, more than the {max} it allows; it stops with an error"
+            )
         }
+        FindingKind::SkinTooTall { height } => match found.severity {
+            Severity::Refused => write!(
+                f,
+                "skin height {height} is over {MAX_SKIN_HEIGHT}; it stops with an error"
+            ),
+            _ => write!(
+                f,
+                "skin height {height} is over {MAX_SKIN_HEIGHT}; it only prints a developer warning"
+            ),
+        },
+        FindingKind::SkinWidthNotMultipleOf4 { width } => write!(
+            f,
+            "skin width {width} is not a multiple of 4; the software renderer stops with an error"
+        ),
+        FindingKind::BadInterval {
+            group,
+            entry,
+            index,
+            value,
+        } => match found.severity {
+            Severity::Refused => write!(
+                f,
+                "{group} group {entry} has interval {index} = {value} (must be > 0); it stops with an error"
+            ),
+            _ => write!(
+                f,
+                "{group} group {entry} has interval {index} = {value}; the animation timing divides by it or compares with it (division by zero or a pose out of range)"
+            ),
+        },
+        FindingKind::IntervalsNotIncreasing { group, entry } => write!(
+            f,
+            "{group} group {entry} has intervals that do not increase; they are end times, so some images or poses never show"
+        ),
+        FindingKind::NormalIndexOutOfTable {
+            index,
+            pose,
+            vertex,
+            count,
+        } => write!(
+            f,
+            "{count} vertex normal indices are past the 162-entry normal table (first: {index} at pose {pose}, vertex {vertex}); it reads out of bounds (this library decodes them as straight up)"
+        ),
+        FindingKind::OddOnseam {
+            vertex,
+            value,
+            count,
+        } => write!(
+            f,
+            "{count} texture coordinates have onseam values other than 0 and 0x20 (first: vertex {vertex}, {value:#x}); the software renderer reads them as clip flags and may clip or cull the wrong triangles, and only bit 0x20 moves the seam"
+        ),
+        FindingKind::TexcoordOutsideSkin {
+            vertex,
+            s,
+            t,
+            count,
+        } => match found.severity {
+            Severity::Hazard => write!(
+                f,
+                "{count} texture coordinates lie outside the skin (first: vertex {vertex} at s={s}, t={t}); the software renderer reads texels out of bounds"
+            ),
+            _ => write!(
+                f,
+                "{count} texture coordinates lie outside the skin (first: vertex {vertex} at s={s}, t={t}); the texture wraps"
+            ),
+        },
+        FindingKind::UnterminatedFrameName { pose } => match found.severity {
+            Severity::Hazard => write!(
+                f,
+                "the name of pose {pose} fills all 16 bytes with no terminator; strcpy copies past the end of the name buffer"
+            ),
+            _ => write!(
+                f,
+                "the name of pose {pose} fills all 16 bytes with no terminator; it is cut to 15 characters"
+            ),
+        },
+        FindingKind::UnknownSyncType { value } => write!(
+            f,
+            "synctype {value} is neither 0 (sync) nor 1 (random); it is treated as sync"
+        ),
+        FindingKind::UnknownFlags { bits } => match found.engine {
+            Engine::QuakeSpasm => write!(
+                f,
+                "flag bits {bits:#x} have no meaning and are dropped at load"
+            ),
+            _ => write!(f, "flag bits {bits:#x} have no meaning and are ignored"),
+        },
+        FindingKind::HoleyIgnored => write!(
+            f,
+            "the model asks for transparent colour 255 (flag 0x4000), which only QuakeSpasm-family ports honour; it draws it opaque"
+        ),
+        FindingKind::SkinGroupTooLong { entry, images } => write!(
+            f,
+            "skin group {entry} has {images} images but only 4 texture slots; only the last image of each slot is shown, at a fixed 10 Hz"
+        ),
+        FindingKind::TrailingData { len } => write!(
+            f,
+            "{len} bytes follow the last frame (an editor block such as QMEX); they are ignored"
+        ),
+        FindingKind::NonFiniteScale => f.write_str(
+            "the header's scale or origin is not finite; every vertex is NaN or infinite (converted, they are 0)",
+        ),
     }
 }
+
+idmodel_core::finding_kind!(FindingKind, write_message, {
+    TooManyVertices => "too-many-vertices",
+    TooManyTriangles => "too-many-triangles",
+    CommandBufferRisk => "command-buffer-risk",
+    TooManyPoses => "too-many-poses",
+    TooManySkins => "too-many-skins",
+    SkinTooTall => "skin-too-tall",
+    SkinWidthNotMultipleOf4 => "skin-width-not-multiple-of-4",
+    BadInterval => "bad-interval",
+    IntervalsNotIncreasing => "intervals-not-increasing",
+    NormalIndexOutOfTable => "normal-index-out-of-table",
+    OddOnseam => "odd-onseam",
+    TexcoordOutsideSkin => "texcoord-outside-skin",
+    UnterminatedFrameName => "unterminated-frame-name",
+    UnknownSyncType => "unknown-sync-type",
+    UnknownFlags => "unknown-flags",
+    HoleyIgnored => "holey-ignored",
+    SkinGroupTooLong => "skin-group-too-long",
+    TrailingData => "trailing-data",
+    NonFiniteScale => "non-finite-scale",
+});
 
 impl Mdl<'_> {
     /// Reports, without allocating, what `engine` would do with this model; nothing for

@@ -98,23 +98,14 @@ impl Flags {
     /// GIB > ZOMGIB > TRACER > TRACER2 > ROCKET > GRENADE > TRACER3 and draws only the
     /// first one set.
     pub const fn trail(self) -> Option<Trail> {
-        if self.contains(Flags::GIB) {
-            Some(Trail::Gib)
-        } else if self.contains(Flags::ZOMGIB) {
-            Some(Trail::ZomGib)
-        } else if self.contains(Flags::TRACER) {
-            Some(Trail::Tracer)
-        } else if self.contains(Flags::TRACER2) {
-            Some(Trail::Tracer2)
-        } else if self.contains(Flags::ROCKET) {
-            Some(Trail::Rocket)
-        } else if self.contains(Flags::GRENADE) {
-            Some(Trail::Grenade)
-        } else if self.contains(Flags::TRACER3) {
-            Some(Trail::Tracer3)
-        } else {
-            None
+        let mut rest: &[(Flags, Trail)] = &TRAIL_ORDER;
+        while let [(flag, trail), tail @ ..] = rest {
+            if self.contains(*flag) {
+                return Some(*trail);
+            }
+            rest = tail;
         }
+        None
     }
 
     /// The flags QuakeSpasm keeps after loading (`flags & (0xFF | MF_HOLEY)`).
@@ -162,6 +153,17 @@ impl fmt::Debug for Flags {
         write!(f, "Flags({:#x}: {self})", self.0)
     }
 }
+
+/// The trail flags in the order the client tests them (the first one set wins).
+const TRAIL_ORDER: [(Flags, Trail); 7] = [
+    (Flags::GIB, Trail::Gib),
+    (Flags::ZOMGIB, Trail::ZomGib),
+    (Flags::TRACER, Trail::Tracer),
+    (Flags::TRACER2, Trail::Tracer2),
+    (Flags::ROCKET, Trail::Rocket),
+    (Flags::GRENADE, Trail::Grenade),
+    (Flags::TRACER3, Trail::Tracer3),
+];
 
 /// The particle trail chosen by [`Flags::trail`], with the client's trail type number.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

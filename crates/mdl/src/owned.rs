@@ -297,6 +297,7 @@ fn mul(a: usize, b: usize, at: usize) -> Result<usize> {
 /// index in range; every count within `i32`. Errors carry the output offset where the
 /// bad item would go.
 pub fn written_size(model: &Model) -> Result<usize> {
+    use raw::Header as H;
     let w = usize::try_from(model.skin_width).unwrap_or(usize::MAX);
     let h = usize::try_from(model.skin_height).unwrap_or(usize::MAX);
     let (at_width, at_height) = (
@@ -313,26 +314,10 @@ pub fn written_size(model: &Model) -> Result<usize> {
     to_i32(h, "skinheight", at_height)?;
     let image = mul(w, h, at_width)?;
     for (what, n, at) in [
-        (
-            "numskins",
-            model.skins.len(),
-            offset_of!(raw::Header, num_skins),
-        ),
-        (
-            "numverts",
-            model.texcoords.len(),
-            offset_of!(raw::Header, num_verts),
-        ),
-        (
-            "numtris",
-            model.triangles.len(),
-            offset_of!(raw::Header, num_tris),
-        ),
-        (
-            "numframes",
-            model.frames.len(),
-            offset_of!(raw::Header, num_frames),
-        ),
+        ("numskins", model.skins.len(), offset_of!(H, num_skins)),
+        ("numverts", model.texcoords.len(), offset_of!(H, num_verts)),
+        ("numtris", model.triangles.len(), offset_of!(H, num_tris)),
+        ("numframes", model.frames.len(), offset_of!(H, num_frames)),
     ] {
         if n == 0 {
             return Err(bad_count(what, 0, at));
@@ -484,17 +469,7 @@ impl Out<'_> {
 /// model (see [`Quantizer`] to build them from floats).
 pub fn write_into(model: &Model, buf: &mut [u8]) -> Result<usize> {
     let size = written_size(model)?;
-    let buf_len = buf.len();
-    let buf = buf.get_mut(..size).ok_or_else(|| {
-        Error::at(
-            ErrorKind::TooMany {
-                what: "bytes for the output buffer",
-                count: u64::try_from(size).unwrap_or(u64::MAX),
-                max: u64::try_from(buf_len).unwrap_or(u64::MAX),
-            },
-            0,
-        )
-    })?;
+    let buf = idmodel_core::bytes::prefix_mut(buf, size, "bytes for the output buffer")?;
     let mut out = Out { buf, pos: 0 };
     let header = raw::Header {
         ident: raw::MAGIC,

@@ -119,17 +119,7 @@ impl Default for SkinOptions<'static> {
 /// ```
 pub fn skin_to_rgba(image: &[u8], options: &SkinOptions<'_>, out: &mut [u8]) -> Result<usize> {
     let needed = image.len().saturating_mul(4);
-    let out_len = out.len();
-    let out = out.get_mut(..needed).ok_or_else(|| {
-        Error::at(
-            ErrorKind::TooMany {
-                what: "RGBA bytes for the output slice",
-                count: u64::try_from(needed).unwrap_or(u64::MAX),
-                max: u64::try_from(out_len).unwrap_or(u64::MAX),
-            },
-            0,
-        )
-    })?;
+    let out = idmodel_core::bytes::prefix_mut(out, needed, "RGBA bytes for the output slice")?;
     for (px, &i) in out.chunks_exact_mut(4).zip(image) {
         let [r, g, b] = options.palette.rgb(i);
         let a = if options.transparent_255 && i == TRANSPARENT_INDEX {

@@ -1216,8 +1216,6 @@ pub fn quantise_to_palette(rgba: &[u8], rules: &PaletteRules<'_>) -> Vec<u8> {
         .collect()
 }
 
-// Tests may index, unwrap and compute freely: a panic here is a failed assertion.
-#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
 #[cfg(test)]
 mod tests {
     use super::*;

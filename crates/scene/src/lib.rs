@@ -19,6 +19,20 @@
 #![no_std]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
+// The unit tests (each module's `mod tests`) may index, unwrap, cast and compute freely: a
+// panic there is a failed assertion. The library itself is linted without this.
+#![cfg_attr(
+    test,
+    allow(
+        clippy::arithmetic_side_effects,
+        clippy::as_conversions,
+        clippy::float_cmp,
+        clippy::indexing_slicing,
+        clippy::panic,
+        clippy::unreachable,
+        clippy::unwrap_used
+    )
+)]
 
 extern crate alloc;
 

@@ -44,7 +44,6 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
-use core::fmt::Write as _;
 
 use core::ops::Range;
 
@@ -153,15 +152,7 @@ pub fn primitive(frame: &file::Frame<'_>, mesh: &file::Mesh, material: Option<us
 /// ```
 pub fn skin_uri(name: &str) -> String {
     let path = name.replace('\\', "/");
-    let mut uri = String::with_capacity(path.len());
-    for b in path.trim_start_matches('/').bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'/') {
-            uri.push(char::from(b));
-        } else {
-            let _ = write!(uri, "%{b:02X}");
-        }
-    }
-    uri
+    crate::scene::uri_path(&path)
 }
 
 /// One material per skin: the skin name, its path as the image URI.
@@ -535,13 +526,6 @@ pub fn frame_with(
     Ok(Scene::still(name.to_owned(), vec![prim], materials(md2)))
 }
 
-// Tests may index, unwrap and compute freely: a panic here is a failed assertion.
-#[allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::arithmetic_side_effects,
-    clippy::as_conversions
-)]
 #[cfg(test)]
 mod tests {
     use super::*;

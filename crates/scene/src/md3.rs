@@ -282,12 +282,6 @@ pub fn frame(
     Ok(frame_scene(name, primitives, materials.0))
 }
 
-// Tests may index, unwrap and compute freely: a panic here is a failed assertion.
-#[allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::arithmetic_side_effects
-)]
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -339,13 +339,6 @@ pub fn frame(mdl: &Mdl<'_>, name: &str, options: &Options) -> Result<Scene> {
     ))
 }
 
-// Tests may index, unwrap and compute freely: a panic here is a failed assertion.
-#[allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::arithmetic_side_effects,
-    clippy::panic
-)]
 #[cfg(test)]
 mod tests {
     use super::*;

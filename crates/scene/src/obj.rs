@@ -220,13 +220,6 @@ pub fn to_obj<'a>(scene: &'a Scene, stem: &str, axes: Axes) -> Result<ObjFiles<'
     Ok(out)
 }
 
-// Tests may index, unwrap and compute freely: a panic here is a failed assertion.
-#[allow(
-    clippy::indexing_slicing,
-    clippy::arithmetic_side_effects,
-    clippy::as_conversions,
-    clippy::unwrap_used
-)]
 #[cfg(test)]
 mod tests {
     use super::*;

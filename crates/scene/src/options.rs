@@ -89,8 +89,6 @@ pub fn frame_out_of_range(n: usize, count: usize, what: &str, unit: &str, note: 
     ))
 }
 
-// Tests may unwrap: a panic here is a failed assertion.
-#[allow(clippy::unwrap_used)]
 #[cfg(test)]
 mod tests {
     use super::*;

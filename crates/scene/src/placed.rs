@@ -149,6 +149,18 @@ mod tests {
     use super::*;
     use crate::Mesh;
 
+    /// One mesh of one [`tri`], drawn by `nodes`.
+    fn tri_scene(nodes: Vec<Node>) -> Scene {
+        Scene {
+            meshes: vec![Mesh {
+                primitives: vec![tri()],
+                ..Mesh::default()
+            }],
+            nodes,
+            ..Scene::default()
+        }
+    }
+
     fn tri() -> Primitive {
         Primitive {
             positions: vec![[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [-0.0, 0.0, 1.0]],
@@ -162,14 +174,7 @@ mod tests {
     fn identity_chains_lend_the_stored_bits() {
         let mut node = Node::new("n");
         node.mesh = Some(0);
-        let scene = Scene {
-            meshes: vec![Mesh {
-                primitives: vec![tri()],
-                ..Mesh::default()
-            }],
-            nodes: vec![node],
-            ..Scene::default()
-        };
+        let scene = tri_scene(vec![node]);
         let p = placed(&scene);
         assert_eq!(p.len(), 1);
         assert!(matches!(p[0].positions, Cow::Borrowed(_)));
@@ -189,14 +194,7 @@ mod tests {
         child.rotation = [0.0, 0.0, h, h];
         child.translation = [0.0, 1.0, 0.0];
         child.mesh = Some(0);
-        let scene = Scene {
-            meshes: vec![Mesh {
-                primitives: vec![tri()],
-                ..Mesh::default()
-            }],
-            nodes: vec![root, child],
-            ..Scene::default()
-        };
+        let scene = tri_scene(vec![root, child]);
         let p = placed(&scene);
         assert_eq!(p.len(), 1);
         // (1, 0, 0) → rotated (0, 1, 0) → + (0, 1, 0) → scaled (0, 4, 0) → + (10, 0, 0).
@@ -220,14 +218,7 @@ mod tests {
         a.mesh = Some(0);
         let mut b = Node::new("b");
         b.children = vec![0];
-        let scene = Scene {
-            meshes: vec![Mesh {
-                primitives: vec![tri()],
-                ..Mesh::default()
-            }],
-            nodes: vec![a, b],
-            ..Scene::default()
-        };
+        let scene = tri_scene(vec![a, b]);
         assert_eq!(placed(&scene).len(), 1);
     }
 }

@@ -459,14 +459,6 @@ impl Texture<'_> {
     }
 }
 
-// Tests may index, unwrap and compute freely: a panic here is a failed assertion.
-#[allow(
-    clippy::indexing_slicing,
-    clippy::arithmetic_side_effects,
-    clippy::as_conversions,
-    clippy::unwrap_used,
-    clippy::unreachable
-)]
 #[cfg(test)]
 mod tests {
     use super::*;

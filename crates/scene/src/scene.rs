@@ -483,3 +483,19 @@ impl Scene {
         }
     }
 }
+
+/// `path` (already with `/` separators) as a relative URI reference: a leading `/`
+/// dropped and bytes outside `A-Z a-z 0-9 - . _ ~ /` percent-encoded (the skin and shader
+/// names of the adapters).
+pub(crate) fn uri_path(path: &str) -> String {
+    use core::fmt::Write as _;
+    let mut uri = String::with_capacity(path.len());
+    for b in path.trim_start_matches('/').bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'/') {
+            uri.push(char::from(b));
+        } else {
+            let _ = write!(uri, "%{b:02X}");
+        }
+    }
+    uri
+}

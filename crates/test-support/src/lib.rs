@@ -12,8 +12,10 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod index_range;
 mod le_buffer;
 
+pub use index_range::check_index_range_test;
 pub use le_buffer::{LeBuffer, LeScalar, patch, patch_bytes};
 
 /// The corpus directory from `$IDMODEL_CORPUS`, or `None` (with a printed notice) when

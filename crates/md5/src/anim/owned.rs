@@ -7,7 +7,7 @@ use core::fmt::Write;
 
 use super::*;
 use crate::pose::{self, FrameBlend, JointPose, RootMotion};
-use crate::write::{Dyn, WriteError, as_i32, write_f32, write_quoted, write_vec};
+use crate::write::{Dyn, WriteError, as_i32, invalid, write_f32, write_quoted, write_vec};
 
 /// An owned md5anim.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -150,9 +150,7 @@ impl Anim {
 
     /// [`Anim::check`] into a `Vec`.
     pub fn findings(&self, engine: Engine) -> Vec<Finding> {
-        let mut v = Vec::new();
-        self.check(engine, &mut |f| v.push(f));
-        v
+        crate::check::collect(|sink| self.check(engine, sink))
     }
 }
 
@@ -176,14 +174,6 @@ impl From<&AnimFile<'_>> for Anim {
 impl From<AnimFile<'_>> for Anim {
     fn from(f: AnimFile<'_>) -> Anim {
         Anim::from(&f)
-    }
-}
-
-fn invalid(what: &'static str, index: usize, value: i64) -> WriteError {
-    WriteError::Invalid {
-        what,
-        index: u64::try_from(index).unwrap_or(u64::MAX),
-        value,
     }
 }
 
@@ -247,8 +237,7 @@ fn validate(a: &Anim) -> core::result::Result<(), WriteError> {
 pub fn write_fmt<W: Write + ?Sized>(a: &Anim, w: &mut W) -> core::result::Result<(), WriteError> {
     validate(a)?;
     let mut w = Dyn(w);
-    w.write_str("MD5Version 10\ncommandline ")?;
-    write_quoted(&mut w, &a.commandline, "commandline")?;
+    crate::write::write_header(&mut w, &a.commandline)?;
     write!(
         w,
         "\n\nnumFrames {}\nnumJoints {}\nframeRate {}\nnumAnimatedComponents {}\n\nhierarchy {{\n",

@@ -6,7 +6,7 @@ use alloc::vec::Vec;
 use core::fmt::Write;
 
 use super::*;
-use crate::write::{Dyn, WriteError, as_i32, write_f32, write_quoted, write_vec};
+use crate::write::{Dyn, WriteError, as_i32, invalid, write_f32, write_vec};
 
 /// An owned md5camera.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -74,9 +74,7 @@ impl Camera {
 
     /// [`Camera::check`] into a `Vec`.
     pub fn findings(&self, engine: Engine) -> Vec<Finding> {
-        let mut v = Vec::new();
-        self.check(engine, &mut |f| v.push(f));
-        v
+        crate::check::collect(|sink| self.check(engine, sink))
     }
 }
 
@@ -94,14 +92,6 @@ impl From<&CameraFile<'_>> for Camera {
 impl From<CameraFile<'_>> for Camera {
     fn from(f: CameraFile<'_>) -> Camera {
         Camera::from(&f)
-    }
-}
-
-fn invalid(what: &'static str, index: usize, value: i64) -> WriteError {
-    WriteError::Invalid {
-        what,
-        index: u64::try_from(index).unwrap_or(u64::MAX),
-        value,
     }
 }
 
@@ -134,8 +124,7 @@ fn validate(c: &Camera) -> core::result::Result<(), WriteError> {
 pub fn write_fmt<W: Write + ?Sized>(c: &Camera, w: &mut W) -> core::result::Result<(), WriteError> {
     validate(c)?;
     let mut w = Dyn(w);
-    w.write_str("MD5Version 10\ncommandline ")?;
-    write_quoted(&mut w, &c.commandline, "commandline")?;
+    crate::write::write_header(&mut w, &c.commandline)?;
     write!(
         w,
         "\n\nnumFrames {}\nframeRate {}\nnumCuts {}\n\ncuts {{\n",

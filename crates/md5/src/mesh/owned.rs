@@ -6,7 +6,7 @@ use alloc::vec::Vec;
 use core::fmt::Write;
 
 use super::*;
-use crate::write::{Dyn, WriteError, as_i32, write_f32, write_quoted, write_vec};
+use crate::write::{Dyn, WriteError, as_i32, invalid, write_f32, write_quoted, write_vec};
 
 /// An owned md5mesh.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -121,9 +121,7 @@ impl Model {
 
     /// [`Model::check`] into a `Vec`.
     pub fn findings(&self, engine: Engine) -> Vec<Finding> {
-        let mut v = Vec::new();
-        self.check(engine, &mut |f| v.push(f));
-        v
+        crate::check::collect(|sink| self.check(engine, sink))
     }
 }
 
@@ -152,14 +150,6 @@ impl From<&MeshFile<'_>> for Model {
 impl From<MeshFile<'_>> for Model {
     fn from(f: MeshFile<'_>) -> Model {
         Model::from(&f)
-    }
-}
-
-fn invalid(what: &'static str, index: usize, value: i64) -> WriteError {
-    WriteError::Invalid {
-        what,
-        index: u64::try_from(index).unwrap_or(u64::MAX),
-        value,
     }
 }
 
@@ -219,8 +209,7 @@ pub fn write_fmt<W: Write + ?Sized>(m: &Model, w: &mut W) -> core::result::Resul
     validate(m)?;
     validate_joints(m)?;
     let mut w = Dyn(w);
-    w.write_str("MD5Version 10\ncommandline ")?;
-    write_quoted(&mut w, &m.commandline, "commandline")?;
+    crate::write::write_header(&mut w, &m.commandline)?;
     write!(
         w,
         "\n\nnumJoints {}\nnumMeshes {}\n\njoints {{\n",

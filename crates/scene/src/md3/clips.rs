@@ -318,12 +318,6 @@ pub(crate) fn tag_frame(f: i64, frames: usize) -> usize {
         .min(frames.saturating_sub(1))
 }
 
-// Tests may index, unwrap and compute freely: a panic here is a failed assertion.
-#[allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::arithmetic_side_effects
-)]
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,7 +5,6 @@ use alloc::borrow::ToOwned;
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
-use core::fmt::Write as _;
 
 use idmodel_core::vec::{axpy, cross, dot, finite_or_zero, quat_continuous, quat_from_axes, sub};
 use idmodel_md3::{Md3, Name, NormalDecode, Orientation, Skin, Surface};
@@ -61,15 +60,7 @@ pub fn shader_uri(name: &str) -> String {
     if !file.contains('.') {
         path.push_str(".tga");
     }
-    let mut uri = String::with_capacity(path.len());
-    for b in path.trim_start_matches('/').bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'/') {
-            uri.push(char::from(b));
-        } else {
-            let _ = write!(uri, "%{b:02X}");
-        }
-    }
-    uri
+    crate::scene::uri_path(&path)
 }
 
 /// The materials of a scene or frame, one per distinct shader name.
@@ -459,12 +450,6 @@ pub(crate) fn part_channels(
     channels
 }
 
-// Tests may index, unwrap and compute freely: a panic here is a failed assertion.
-#[allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::arithmetic_side_effects
-)]
 #[cfg(test)]
 mod tests {
     use super::*;

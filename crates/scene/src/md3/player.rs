@@ -281,12 +281,6 @@ pub fn pose(player: &Player<'_>, options: &Options) -> Result<(PartFrame, PartFr
     Ok((PartFrame::at(legs, lower), PartFrame::at(torso, upper)))
 }
 
-// Tests may index, unwrap and compute freely: a panic here is a failed assertion.
-#[allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::arithmetic_side_effects
-)]
 #[cfg(test)]
 mod tests {
     use super::*;

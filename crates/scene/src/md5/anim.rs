@@ -151,13 +151,6 @@ pub fn frame(anim: &Anim, name: &str, options: &Options) -> Result<Scene> {
     Ok(Scene::still(name.to_owned(), vec![bones], Vec::new()))
 }
 
-// Tests may index, unwrap and compute freely: a panic here is a failed assertion.
-#[allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::arithmetic_side_effects,
-    clippy::as_conversions
-)]
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -190,14 +190,6 @@ pub fn scene(cam: &CameraFile, name: &str, options: &Options) -> Result<Scene> {
     })
 }
 
-// Tests may index, unwrap and compute freely: a panic here is a failed assertion.
-#[allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::arithmetic_side_effects,
-    clippy::unreachable,
-    clippy::float_cmp
-)]
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -227,15 +227,7 @@ pub fn scene(
     let mut animations = Vec::new();
     match (options.frame, anims.first()) {
         (Some(n), Some((_, anim))) => {
-            if n >= anim.frames.len() {
-                return Err(crate::frame_out_of_range(
-                    n,
-                    anim.frames.len(),
-                    "first --anim",
-                    "frames",
-                    "",
-                ));
-            }
+            check_frame(anim, n)?;
             for (node, p) in nodes.iter_mut().zip(anim_local(anim, n)) {
                 (node.translation, node.rotation) = node_pose(&p);
             }
@@ -293,6 +285,20 @@ pub fn scene(
     })
 }
 
+/// Frame `n` of the first anim must exist.
+fn check_frame(anim: &Anim, n: usize) -> Result<()> {
+    if n >= anim.frames.len() {
+        return Err(crate::frame_out_of_range(
+            n,
+            anim.frames.len(),
+            "first --anim",
+            "frames",
+            "",
+        ));
+    }
+    Ok(())
+}
+
 /// The mesh posed as a still scene named `name` (unskinned, for the renderer and the OBJ
 /// writer): by frame [`Options::frame`] (default 0) of the first of `anims`, or in the
 /// bind pose without anims. Each anim must [`fit`] the mesh.
@@ -306,15 +312,7 @@ pub fn frame(
     let joints = match anims.first() {
         Some((_, anim)) => {
             let n = options.frame.unwrap_or(0);
-            if n >= anim.frames.len() {
-                return Err(crate::frame_out_of_range(
-                    n,
-                    anim.frames.len(),
-                    "first --anim",
-                    "frames",
-                    "",
-                ));
-            }
+            check_frame(anim, n)?;
             posed_joints(model, anim, n)
         }
         None => match options.frame {
@@ -326,13 +324,6 @@ pub fn frame(
     Ok(Scene::still(name.to_owned(), primitives, materials))
 }
 
-// Tests may index, unwrap and compute freely: a panic here is a failed assertion.
-#[allow(
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::arithmetic_side_effects,
-    clippy::as_conversions
-)]
 #[cfg(test)]
 mod tests {
     use super::*;
