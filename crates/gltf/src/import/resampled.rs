@@ -524,12 +524,26 @@ mod tests {
         let want = scene(7, false);
         let mut got = scene(7, true);
         restore(&mut got);
+        assert_restored(&want, &got, 7, 1e-3);
+    }
+
+    /// `got`'s clip has `frames` keys at `want`'s times, the same weights, and the tag
+    /// within `tolerance` of `want`'s at every frame.
+    fn assert_restored(want: &Scene, got: &Scene, frames: usize, tolerance: f32) {
         let (a, b) = (&want.animations[0], &got.animations[0]);
+        assert_eq!(
+            b.channels[0].times.len(),
+            frames,
+            "{:?}",
+            b.channels[0].times
+        );
         for (t, u) in a.channels[0].times.iter().zip(&b.channels[0].times) {
             assert!((t - u).abs() < 1e-5, "{:?}", b.channels[0].times);
         }
-        assert_eq!(b.channels[0].times.len(), 7);
-        assert_eq!(a.channels[0].values.dense(7), b.channels[0].values.dense(7));
+        assert_eq!(
+            a.channels[0].values.dense(frames),
+            b.channels[0].values.dense(frames)
+        );
         let (ChannelValues::Translation(x), ChannelValues::Translation(y)) =
             (&a.channels[1].values, &b.channels[1].values)
         else {
@@ -537,7 +551,7 @@ mod tests {
         };
         for (p, q) in x.iter().zip(y) {
             for i in 0..3 {
-                assert!((p[i] - q[i]).abs() < 1e-3, "{x:?} {y:?}");
+                assert!((p[i] - q[i]).abs() < tolerance, "{x:?} {y:?}");
             }
         }
     }
@@ -565,25 +579,7 @@ mod tests {
         let mut got = blender_sampled(12);
         assert_eq!(got.animations[0].channels[0].times.len(), 27);
         restore(&mut got);
-        let (a, b) = (&want.animations[0], &got.animations[0]);
-        assert_eq!(b.channels[0].times.len(), 12, "{:?}", b.channels[0].times);
-        for (t, u) in a.channels[0].times.iter().zip(&b.channels[0].times) {
-            assert!((t - u).abs() < 1e-5, "{:?}", b.channels[0].times);
-        }
-        assert_eq!(
-            a.channels[0].values.dense(12),
-            b.channels[0].values.dense(12)
-        );
-        let (ChannelValues::Translation(x), ChannelValues::Translation(y)) =
-            (&a.channels[1].values, &b.channels[1].values)
-        else {
-            panic!()
-        };
-        for (p, q) in x.iter().zip(y) {
-            for i in 0..3 {
-                assert!((p[i] - q[i]).abs() < 1e-2, "{x:?} {y:?}");
-            }
-        }
+        assert_restored(&want, &got, 12, 1e-2);
     }
 
     #[test]
