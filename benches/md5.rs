@@ -126,6 +126,18 @@ fn bench_parses(
     g.bench_function(owned_name, |b| b.iter(|| owned(black_box(bytes))));
 }
 
+/// One zeroed position buffer per mesh of `model`, and the group's throughput set to its
+/// vertex count (what a skinning bench measures).
+fn skin_outputs(g: &mut BenchmarkGroup<'_, WallTime>, model: &Model) -> Vec<Vec<[f32; 3]>> {
+    let verts: usize = model.meshes.iter().map(|m| m.vertices.len()).sum();
+    g.throughput(Throughput::Elements(verts as u64));
+    model
+        .meshes
+        .iter()
+        .map(|m| vec![[0.0; 3]; m.vertices.len()])
+        .collect()
+}
+
 fn bench_mesh(c: &mut Criterion, name: &str, bytes: &[u8]) {
     let mut g = c.benchmark_group(format!("md5mesh/{name}"));
     let view = |b: &[u8]| _ = black_box(mesh::parse(b).unwrap());
@@ -133,13 +145,7 @@ fn bench_mesh(c: &mut Criterion, name: &str, bytes: &[u8]) {
     bench_parses(&mut g, bytes, "parse (owned model)", view, owned);
     let model = Model::parse(bytes).unwrap();
     let joints = model.bind_pose();
-    let verts: usize = model.meshes.iter().map(|m| m.vertices.len()).sum();
-    let mut out: Vec<Vec<[f32; 3]>> = model
-        .meshes
-        .iter()
-        .map(|m| vec![[0.0; 3]; m.vertices.len()])
-        .collect();
-    g.throughput(Throughput::Elements(verts as u64));
+    let mut out = skin_outputs(&mut g, &model);
     g.bench_function("bind-pose skinning (vertices)", |b| {
         b.iter(|| {
             for (m, o) in model.meshes.iter().zip(out.iter_mut()) {
@@ -171,13 +177,7 @@ fn bench_anim(c: &mut Criterion, name: &str, anim_bytes: &[u8], model: Option<&M
         })
     });
     if let Some(model) = model {
-        let verts: usize = model.meshes.iter().map(|m| m.vertices.len()).sum();
-        let mut out: Vec<Vec<[f32; 3]>> = model
-            .meshes
-            .iter()
-            .map(|m| vec![[0.0; 3]; m.vertices.len()])
-            .collect();
-        g.throughput(Throughput::Elements(verts as u64));
+        let mut out = skin_outputs(&mut g, model);
         g.bench_function("pose + skinning per frame (vertices)", |b| {
             let mut t = 0;
             b.iter(|| {

@@ -363,16 +363,22 @@ fn load_anims(paths: &[PathBuf]) -> Result<Vec<Loaded>, String> {
         .collect()
 }
 
+/// [`crate::archives::prepare`], its refusal printed as the one error line and given
+/// back as the exit.
+fn prepare_reported(path: &Path) -> Result<Option<PathBuf>, Exit> {
+    crate::archives::prepare(path).map_err(|e| {
+        error_line(e);
+        Exit::Failed
+    })
+}
+
 fn info(path: &Path, json: bool) -> Exit {
     if let Some(exit) = crate::archives::info(path, json) {
         return exit;
     }
-    let prepared = match crate::archives::prepare(path) {
+    let prepared = match prepare_reported(path) {
         Ok(p) => p,
-        Err(e) => {
-            error_line(e);
-            return Exit::Failed;
-        }
+        Err(exit) => return exit,
     };
     let path = prepared.as_deref().unwrap_or(path);
     if let Some(exit) = players::info_folder(path, json) {
@@ -908,12 +914,9 @@ fn render_file(
     {
         return contact_sheet(path, output, choice, options, force, motion);
     }
-    let prepared = match crate::archives::prepare(path) {
+    let prepared = match prepare_reported(path) {
         Ok(p) => p,
-        Err(e) => {
-            error_line(e);
-            return Exit::Failed;
-        }
+        Err(exit) => return exit,
     };
     let path = prepared.as_deref().unwrap_or(path);
     if let Err(exit) = anims_apply(path, anims) {

@@ -582,11 +582,7 @@ fn camera_zoom_is_an_animation_pointer() {
         .join("idmodel-gltf-tests/camera_zoom/camera_zoom-YUp.glb");
     assert!(glb.is_file());
     if let Some(script) = common::validator() {
-        let out = std::process::Command::new("node")
-            .arg(&script)
-            .arg(&glb)
-            .output()
-            .unwrap();
+        let out = idmodel_test_support::run_validator(&script, &[&glb]);
         let text = String::from_utf8_lossy(&out.stdout);
         assert!(
             text.contains("errors: 0") && text.contains("warnings: 0"),

@@ -213,6 +213,23 @@ pub fn validator() -> Option<PathBuf> {
     (has_node() && installed.exists()).then(validator_script)
 }
 
+/// Runs the validator `script` (from [`validator`]) with `node` on `files`, and waits.
+///
+/// # Panics
+///
+/// When `node` cannot be started.
+#[allow(clippy::unwrap_used)] // tests only: a validator that does not start is a failed test
+pub fn run_validator<P: AsRef<std::ffi::OsStr>>(
+    script: &Path,
+    files: &[P],
+) -> std::process::Output {
+    Command::new("node")
+        .arg(script)
+        .args(files)
+        .output()
+        .unwrap()
+}
+
 /// The Quake III player folders under `dir` (each directly holding `lower.md3`,
 /// `upper.md3` and `head.md3`; none under a `malformed` folder), sorted.
 pub fn player_folders(dir: &Path) -> Vec<PathBuf> {

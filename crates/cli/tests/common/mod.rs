@@ -15,7 +15,7 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
-pub use idmodel_test_support::{corpus_dir, corpus_subdir, validator, walk, zip_of};
+pub use idmodel_test_support::{corpus_dir, corpus_subdir, run_validator, validator, walk, zip_of};
 
 // ---------------------------------------------------------------------------------------
 // Running the binary
@@ -384,11 +384,7 @@ pub fn validate(files: &[PathBuf]) -> bool {
         return false;
     };
     for chunk in files.chunks(40) {
-        let o = Command::new("node")
-            .arg(&script)
-            .args(chunk)
-            .output()
-            .unwrap();
+        let o = run_validator(&script, chunk);
         let report = stdout(&o);
         assert!(o.status.success(), "validator:\n{report}{}", stderr(&o));
         let summaries: Vec<&str> = report

@@ -181,6 +181,21 @@ impl At<'_> {
             Err(_) => Err(self.err(off, alloc::format!("{what}: {t:?} is not a number"))),
         }
     }
+
+    /// The three floats after a `v` or `vn` key, named `{key} x`, `{key} y` and
+    /// `{key} z` in errors.
+    fn xyz<'t>(
+        &self,
+        toks: &mut impl Iterator<Item = (usize, &'t str)>,
+        key: &str,
+        end: usize,
+    ) -> Result<[f32; 3]> {
+        let mut out = [0.0; 3];
+        for (slot, axis) in out.iter_mut().zip(["x", "y", "z"]) {
+            *slot = self.float(toks.next(), &alloc::format!("{key} {axis}"), end)?;
+        }
+        Ok(out)
+    }
 }
 
 /// The lines of `text` (`\n`, `\r\n` or `\r` ended), without comments, 1-based.
@@ -387,10 +402,7 @@ pub fn from_obj(text: &[u8], options: &ImportOptions, resolve: &mut Resolver<'_>
                 budget
                     .charge_n(1, 12, &"OBJ positions")
                     .map_err(ObjError::from)?;
-                let x = at.float(toks.next(), "v x", end)?;
-                let y = at.float(toks.next(), "v y", end)?;
-                let z = at.float(toks.next(), "v z", end)?;
-                pos.push([x, y, z]);
+                pos.push(at.xyz(&mut toks, key, end)?);
             }
             "vt" => {
                 budget
@@ -407,10 +419,7 @@ pub fn from_obj(text: &[u8], options: &ImportOptions, resolve: &mut Resolver<'_>
                 budget
                     .charge_n(1, 12, &"OBJ normals")
                     .map_err(ObjError::from)?;
-                let x = at.float(toks.next(), "vn x", end)?;
-                let y = at.float(toks.next(), "vn y", end)?;
-                let z = at.float(toks.next(), "vn z", end)?;
-                nrm.push([x, y, z]);
+                nrm.push(at.xyz(&mut toks, key, end)?);
             }
             "f" => {
                 face.clear();

@@ -258,6 +258,20 @@ fn meshes(d: &mut Doc<'_>, axes: Axes, winding: Winding, materials: usize) -> Re
     Ok(out)
 }
 
+/// Accessor `a`, the `attr` attribute of `what`, as three floats per element taken back
+/// from the exporter's axes.
+fn read_points(
+    d: &mut Doc<'_>,
+    a: usize,
+    axes: Axes,
+    (what, attr): (&str, &str),
+) -> Result<Vec<[f32; 3]>> {
+    Ok(d.read_f32::<3>(a, &alloc::format!("{what} {attr}"))?
+        .into_iter()
+        .map(|v| unpoint(axes, v))
+        .collect())
+}
+
 fn primitive(
     d: &mut Doc<'_>,
     p: &Value,
@@ -269,11 +283,7 @@ fn primitive(
     let attrs = p.get("attributes").cloned().unwrap_or_default();
     let attr = |key: &str| index(&attrs, key, &what);
     let pos = attr("POSITION")?.ok_or_else(|| bad!("{what}: no POSITION"))?;
-    let positions: Vec<[f32; 3]> = d
-        .read_f32::<3>(pos, &alloc::format!("{what} POSITION"))?
-        .into_iter()
-        .map(|v| unpoint(axes, v))
-        .collect();
+    let positions = read_points(d, pos, axes, (what, "POSITION"))?;
     let n = positions.len();
     let same = |len: usize, attr: &str| {
         if len == n {
@@ -284,11 +294,7 @@ fn primitive(
     };
     let normals = match attr("NORMAL")? {
         Some(a) => {
-            let v: Vec<[f32; 3]> = d
-                .read_f32::<3>(a, &alloc::format!("{what} NORMAL"))?
-                .into_iter()
-                .map(|v| unpoint(axes, v))
-                .collect();
+            let v = read_points(d, a, axes, (what, "NORMAL"))?;
             same(v.len(), "normals")?;
             v
         }
@@ -384,21 +390,13 @@ fn primitive(
     for (ti, t) in list(p, "targets")?.iter().enumerate() {
         let tw = alloc::format!("{what} morph target {ti}");
         let positions = match index(t, "POSITION", &tw)? {
-            Some(a) => d
-                .read_f32::<3>(a, &alloc::format!("{tw} POSITION"))?
-                .into_iter()
-                .map(|v| unpoint(axes, v))
-                .collect(),
+            Some(a) => read_points(d, a, axes, (&tw, "POSITION"))?,
             None => filled(&mut d.budget, n, [0.0f32; 3], &tw)?,
         };
         same(positions.len(), "target positions")?;
         let normals = match index(t, "NORMAL", &tw)? {
             Some(a) if !normals.is_empty() => {
-                let v: Vec<[f32; 3]> = d
-                    .read_f32::<3>(a, &alloc::format!("{tw} NORMAL"))?
-                    .into_iter()
-                    .map(|v| unpoint(axes, v))
-                    .collect();
+                let v = read_points(d, a, axes, (&tw, "NORMAL"))?;
                 same(v.len(), "target normals")?;
                 v
             }
