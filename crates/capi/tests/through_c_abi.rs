@@ -399,6 +399,18 @@ fn null_and_overlapping_pointers_are_errors() {
     unsafe { idmodel_release(&mut zero) };
 }
 
+/// Every finding of `engines`, as `Display` writes it.
+fn messages<F: std::fmt::Display>(
+    engines: &[idmodel_core::Engine],
+    findings: impl Fn(idmodel_core::Engine) -> Vec<F>,
+) -> Vec<String> {
+    engines
+        .iter()
+        .flat_map(|&e| findings(e))
+        .map(|f| f.to_string())
+        .collect()
+}
+
 #[test]
 fn check_reports_what_the_format_crate_reports() {
     for path in model_files() {
@@ -428,29 +440,16 @@ fn check_reports_what_the_format_crate_reports() {
         assert_eq!(rc, IDMODEL_OK);
         let want: Vec<String> = match info(&m).format {
             IDMODEL_FORMAT_MDL => {
-                let v = idmodel_mdl::Mdl::parse(&bytes).unwrap();
-                idmodel_mdl::ENGINES
-                    .iter()
-                    .flat_map(|&e| v.findings(e))
-                    .map(|f| f.to_string())
-                    .collect()
+                let mdl = idmodel_mdl::Mdl::parse(&bytes).unwrap();
+                messages(idmodel_mdl::ENGINES, |e| mdl.findings(e))
             }
             IDMODEL_FORMAT_MD2 => {
-                let v = idmodel_md2::Md2::parse(&bytes).unwrap();
-                idmodel_md2::ENGINES
-                    .iter()
-                    .flat_map(|&e| v.findings(e))
-                    .map(|f| f.to_string())
-                    .collect()
+                let md2 = idmodel_md2::Md2::parse(&bytes).unwrap();
+                messages(idmodel_md2::ENGINES, |e| md2.findings(e))
             }
-            IDMODEL_FORMAT_MD3 => {
-                let v = idmodel_md3::Md3::parse(&bytes).unwrap();
-                idmodel_md3::ENGINES
-                    .iter()
-                    .flat_map(|&e| v.findings(e))
-                    .map(|f| f.to_string())
-                    .collect()
-            }
+            IDMODEL_FORMAT_MD3 => messages(idmodel_md3::ENGINES, |e| {
+                idmodel_md3::Md3::parse(&bytes).unwrap().findings(e)
+            }),
             _ => continue,
         };
         let got: Vec<String> = seen

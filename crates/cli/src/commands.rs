@@ -366,10 +366,7 @@ fn load_anims(paths: &[PathBuf]) -> Result<Vec<Loaded>, String> {
 /// [`crate::archives::prepare`], its refusal printed as the one error line and given
 /// back as the exit.
 fn prepare_reported(path: &Path) -> Result<Option<PathBuf>, Exit> {
-    crate::archives::prepare(path).map_err(|e| {
-        error_line(e);
-        Exit::Failed
-    })
+    output::or_failed(crate::archives::prepare(path))
 }
 
 fn info(path: &Path, json: bool) -> Exit {

@@ -18,8 +18,8 @@ use idmodel::md5::{anim, camera, mesh};
 use idmodel_scene::Scene;
 use idmodel_scene::md5::from_scene::{self, Md5Options};
 
-use crate::output::{self, Plan, Policy, Stop};
 use crate::Exit;
+use crate::output::{self, Plan, Policy, Stop};
 
 /// The largest glTF, GLB or buffer file read (as every model input).
 const MAX_INPUT: u64 = 1 << 30;

@@ -190,12 +190,8 @@ fn info_reads_the_player_side_files() {
     // The legs entries move back by LEGS_WALKCR − TORSO_GESTURE = 155 − 95 = 60
     // (LEGS_WALK is written 260).
     assert!(plain.contains("legs frames moved back by 60"), "{plain}");
-    assert!(
-        plain
-            .lines()
-            .any(|l| l.contains("LEGS_WALK ") && l.contains("frames 200-206 (7)")),
-        "{plain}"
-    );
+    let walk = ["LEGS_WALK ", "frames 200-206 (7)"];
+    assert!(common::has_line(&plain, &walk), "{plain}");
     assert!(
         plain.contains("lower_default.skin (3 surface entries)"),
         "{plain}"
@@ -590,11 +586,7 @@ fn player_folders_are_assembled() {
         let out = dir.join(format!("player.{ext}"));
         let o = idmodel(&[&"convert", &player, &"-o", &out]);
         assert_eq!(code(&o), 0, "{}", stderr(&o));
-        assert!(
-            stdout(&o).contains("assembled the Quake III player"),
-            "{}",
-            stdout(&o)
-        );
+        common::assert_contains(&stdout(&o), "assembled the Quake III player");
         let j = scene_json(&out);
         check_player(&j, ext);
         // No animation.cfg: one all-frames clip per animated part.

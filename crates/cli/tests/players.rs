@@ -55,6 +55,13 @@ fn player(dir: &Path, name: &str, cfg: bool) -> PathBuf {
     p
 }
 
+/// A scratch folder for `test` and the player `kid` written in it (with animation.cfg).
+fn kid(test: &str) -> (PathBuf, PathBuf) {
+    let dir = scratch(test);
+    let p = player(&dir, "kid", true);
+    (dir, p)
+}
+
 fn run(args: &[&dyn AsRef<std::ffi::OsStr>]) -> (i32, String, String) {
     let o = idmodel(args);
     (code(&o), stdout(&o), stderr(&o))
@@ -62,8 +69,7 @@ fn run(args: &[&dyn AsRef<std::ffi::OsStr>]) -> (i32, String, String) {
 
 #[test]
 fn info_describes_a_player_folder() {
-    let dir = scratch("info");
-    let p = player(&dir, "kid", true);
+    let (_, p) = kid("info");
     let (rc, out, err) = run(&[&"info", &p]);
     assert_eq!(rc, 0, "{err}");
     assert!(out.contains("Quake III player 'kid'"), "{out}");
@@ -99,8 +105,7 @@ fn info_describes_a_player_folder() {
 
 #[test]
 fn check_takes_a_player_folder() {
-    let dir = scratch("check");
-    let p = player(&dir, "kid", true);
+    let (_, p) = kid("check");
     let (rc, out, err) = run(&[&"check", &p]);
     assert_eq!(rc, 0, "{out}{err}");
     // The three parts are checked (a folder prints only what has findings, then the
@@ -128,8 +133,7 @@ fn check_takes_a_player_folder() {
 
 #[test]
 fn render_draws_the_assembled_player_standing_idle() {
-    let dir = scratch("render");
-    let p = player(&dir, "kid", true);
+    let (dir, p) = kid("render");
     let png = |name: &str, extra: &[&str]| {
         let out = dir.join(format!("{name}.png"));
         let mut a: Vec<&dyn AsRef<std::ffi::OsStr>> =
@@ -174,8 +178,7 @@ fn render_draws_the_assembled_player_standing_idle() {
 
 #[test]
 fn render_animates_the_assembled_player() {
-    let dir = scratch("animate");
-    let p = player(&dir, "kid", true);
+    let (dir, p) = kid("animate");
     let frames = |name: &str, extra: &[&str]| {
         let out = dir.join(format!("{name}.png"));
         let mut a: Vec<&dyn AsRef<std::ffi::OsStr>> = vec![
@@ -210,8 +213,7 @@ fn render_animates_the_assembled_player() {
 
 #[test]
 fn skins_and_clips_choose_what_convert_writes() {
-    let dir = scratch("convert");
-    let p = player(&dir, "kid", true);
+    let (dir, p) = kid("convert");
     let materials = |j: &serde_json::Value| -> Vec<String> {
         j["materials"]
             .as_array()
@@ -281,8 +283,7 @@ fn check_assembled(j: &serde_json::Value) {
 
 #[test]
 fn info_describes_the_side_files() {
-    let dir = scratch("side");
-    let p = player(&dir, "kid", true);
+    let (dir, p) = kid("side");
     let (rc, out, err) = run(&[&"info", &p.join("lower_red.skin")]);
     assert_eq!(rc, 0, "{err}");
     assert!(

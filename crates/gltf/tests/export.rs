@@ -405,6 +405,19 @@ fn empty_parts_are_dropped() {
     export_and_validate("empty_scene", &Scene::default());
 }
 
+/// An animation `name` of one linear channel on node 0.
+fn node0_clip(name: &str, times: Vec<f32>, values: ChannelValues) -> Animation {
+    Animation {
+        name: name.into(),
+        channels: vec![Channel {
+            node: 0,
+            times,
+            interpolation: Interpolation::Linear,
+            values,
+        }],
+    }
+}
+
 #[test]
 fn invalid_scenes_are_refused() {
     let good = Scene {
@@ -452,43 +465,31 @@ fn invalid_scenes_are_refused() {
     );
     refused(
         &|s| {
-            s.animations.push(Animation {
-                name: "bad".into(),
-                channels: vec![Channel {
-                    node: 0,
-                    times: vec![0.0, 0.5, 0.5],
-                    interpolation: Interpolation::Linear,
-                    values: ChannelValues::Translation(vec![[0.0; 3]; 3]),
-                }],
-            })
+            s.animations.push(node0_clip(
+                "bad",
+                vec![0.0, 0.5, 0.5],
+                ChannelValues::Translation(vec![[0.0; 3]; 3]),
+            ))
         },
         "key 2 time 0.5",
     );
     refused(
         &|s| {
-            s.animations.push(Animation {
-                name: "short".into(),
-                channels: vec![Channel {
-                    node: 0,
-                    times: vec![0.0, 0.5],
-                    interpolation: Interpolation::Linear,
-                    values: ChannelValues::Translation(vec![[0.0; 3]; 3]),
-                }],
-            })
+            s.animations.push(node0_clip(
+                "short",
+                vec![0.0, 0.5],
+                ChannelValues::Translation(vec![[0.0; 3]; 3]),
+            ))
         },
         "3 values for 2 keys",
     );
     refused(
         &|s| {
-            s.animations.push(Animation {
-                name: "w".into(),
-                channels: vec![Channel {
-                    node: 0,
-                    times: vec![0.0],
-                    interpolation: Interpolation::Linear,
-                    values: ChannelValues::Weights(vec![1.0]),
-                }],
-            })
+            s.animations.push(node0_clip(
+                "w",
+                vec![0.0],
+                ChannelValues::Weights(vec![1.0]),
+            ))
         },
         "without morph targets",
     );

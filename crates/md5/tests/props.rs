@@ -211,6 +211,19 @@ fn walk_all(bytes: &[u8]) {
     }
 }
 
+/// `$value` written by module `$m` (its `write` and `written_size`) reads back as itself,
+/// owned (`$owned::parse`) and through the view (`$m::parse`); the text.
+macro_rules! round_trip {
+    ($m:ident, $owned:ty, $value:expr) => {{
+        let text = $m::write($value).unwrap();
+        prop_assert_eq!($m::written_size($value).unwrap(), text.len());
+        let back = <$owned>::parse(&text).unwrap();
+        prop_assert_eq!(&back, $value);
+        prop_assert_eq!(&<$owned>::from($m::parse(&text).unwrap()), $value);
+        text
+    }};
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
@@ -239,32 +252,20 @@ proptest! {
 
     #[test]
     fn md5mesh_round_trip(m in model()) {
-        let text = mesh::write(&m).unwrap();
-        prop_assert_eq!(mesh::written_size(&m).unwrap(), text.len());
+        let text = round_trip!(mesh, Model, &m);
         let mut buf = vec![0u8; text.len()];
         prop_assert_eq!(mesh::write_into(&m, &mut buf).unwrap(), text.len());
         prop_assert_eq!(&buf, &text);
-        let back = Model::parse(&text).unwrap();
-        prop_assert_eq!(&back, &m);
-        prop_assert_eq!(Model::from(mesh::parse(&text).unwrap()), m);
     }
 
     #[test]
     fn md5anim_round_trip(a in anim_model()) {
-        let text = anim::write(&a).unwrap();
-        prop_assert_eq!(anim::written_size(&a).unwrap(), text.len());
-        let back = Anim::parse(&text).unwrap();
-        prop_assert_eq!(&back, &a);
-        prop_assert_eq!(Anim::from(anim::parse(&text).unwrap()), a);
+        round_trip!(anim, Anim, &a);
     }
 
     #[test]
     fn md5camera_round_trip(c in camera_model()) {
-        let text = camera::write(&c).unwrap();
-        prop_assert_eq!(camera::written_size(&c).unwrap(), text.len());
-        let back = Camera::parse(&text).unwrap();
-        prop_assert_eq!(&back, &c);
-        prop_assert_eq!(Camera::from(camera::parse(&text).unwrap()), c);
+        round_trip!(camera, Camera, &c);
     }
 
     #[test]

@@ -41,12 +41,11 @@ fn expected() -> Vec<Row> {
 
 #[test]
 fn every_corpus_mdl_parses_with_the_documented_counts() {
-    let Some(dir) = common::corpus_dir("every_corpus_mdl_parses_with_the_documented_counts") else {
+    let test = "every_corpus_mdl_parses_with_the_documented_counts";
+    let expected = expected();
+    let Some(dir) = common::corpus_listed(test, "mdl", "mdl", expected.len()) else {
         return;
     };
-    let files = common::files_with_ext(&dir.join("mdl"), "mdl");
-    let expected = expected();
-    assert_eq!(files.len(), expected.len(), "corpus MDL files changed");
     for (name, counts, groups, sync, flags, trailing) in expected {
         let [skins, w, h, verts, tris, frames, poses] = counts;
         let bytes = std::fs::read(dir.join("mdl").join(&name)).unwrap();
@@ -81,11 +80,11 @@ fn every_corpus_mdl_parses_with_the_documented_counts() {
 
 #[test]
 fn every_corpus_mdl_rewrites_byte_for_byte() {
-    let Some(dir) = common::corpus_dir("every_corpus_mdl_rewrites_byte_for_byte") else {
+    let Some(files) = common::corpus_bytes("every_corpus_mdl_rewrites_byte_for_byte", "mdl", "mdl")
+    else {
         return;
     };
-    for path in common::files_with_ext(&dir.join("mdl"), "mdl") {
-        let bytes = std::fs::read(&path).unwrap();
+    for (path, bytes) in files {
         let model = Model::from(&Mdl::parse(&bytes).unwrap());
         assert_eq!(
             model.written_size().unwrap(),
@@ -104,12 +103,12 @@ fn every_corpus_mdl_rewrites_byte_for_byte() {
 
 #[test]
 fn every_corpus_mdl_decodes_and_checks() {
-    let Some(dir) = common::corpus_dir("every_corpus_mdl_decodes_and_checks") else {
+    let Some(files) = common::corpus_bytes("every_corpus_mdl_decodes_and_checks", "mdl", "mdl")
+    else {
         return;
     };
-    for path in common::files_with_ext(&dir.join("mdl"), "mdl") {
+    for (path, bytes) in files {
         let name = path.file_name().unwrap().to_str().unwrap().to_owned();
-        let bytes = std::fs::read(&path).unwrap();
         let m = Mdl::parse(&bytes).unwrap();
         let (scale, origin) = (m.scale(), m.origin());
         for pose in m.poses() {

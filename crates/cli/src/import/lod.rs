@@ -146,16 +146,7 @@ mod tests {
         let mut m = Model::example();
         let n = 17u32;
         let s = &mut m.surfaces[0];
-        s.st = (0..n * n)
-            .map(|i| [f32_of(i % n) / 16.0, f32_of(i / n) / 16.0])
-            .collect();
-        s.triangles = (0..16)
-            .flat_map(|y| (0..16).map(move |x| (x, y)))
-            .flat_map(|(x, y)| {
-                let a = y * n + x;
-                [[a, a + n, a + 1], [a + 1, a + n, a + n + 1]]
-            })
-            .collect();
+        (s.st, s.triangles) = idmodel_test_support::grid(16);
         for (f, frame) in s.frames.iter_mut().enumerate() {
             *frame = (0..n * n)
                 .map(|i| idmodel::md3::Vertex {

@@ -53,6 +53,17 @@ pub fn one_error_line(o: &Output) -> String {
     err
 }
 
+/// Whether one line of `text` contains every one of `parts`.
+pub fn has_line(text: &str, parts: &[&str]) -> bool {
+    text.lines().any(|l| parts.iter().all(|p| l.contains(p)))
+}
+
+/// Asserts that `text` (what a run printed) contains `needle`; the message shows the
+/// whole text.
+pub fn assert_contains(text: &str, needle: &str) {
+    assert!(text.contains(needle), "{text}");
+}
+
 /// `idmodel info <file> --json`: exit 0 and one line of JSON, parsed.
 pub fn info_json(file: &Path) -> Value {
     let o = idmodel(&[&"info", &file, &"--json"]);
@@ -336,6 +347,16 @@ pub fn part(tag: &[u8], origin: [f32; 3]) -> Vec<u8> {
 /// `samples/sample.<ext>` of the workspace.
 pub fn sample_file(ext: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../../samples/sample.{ext}"))
+}
+
+/// `samples/sample.<ext>`, then the first `more` `.<ext>` files under
+/// `$IDMODEL_CORPUS/<ext>` when it is set.
+pub fn sample_and_corpus(test: &str, ext: &str, more: usize) -> Vec<PathBuf> {
+    let mut files = vec![sample_file(ext)];
+    if let Some(corpus) = corpus_of(test, ext) {
+        files.extend(corpus.into_iter().take(more));
+    }
+    files
 }
 
 /// Every `.<ext>` under `$IDMODEL_CORPUS/<ext>`, or `None` (with a notice) when unset.
