@@ -12,15 +12,7 @@ use std::path::{Path, PathBuf};
 use common::{code, corpus_dir, idmodel, sample_file, scratch_dir, stderr, stdout};
 use idmodel::md3::{Md3, Model, TagInfo, Vertex, write};
 
-const FILES: [&str; 7] = [
-    "lower.md3",
-    "upper.md3",
-    "head.md3",
-    "animation.cfg",
-    "lower_default.skin",
-    "upper_default.skin",
-    "head_default.skin",
-];
+use idmodel_test_support::PLAYER_FILES as FILES;
 
 /// Folders of the corpus holding lower.md3, upper.md3 and head.md3.
 fn corpus_players() -> Vec<PathBuf> {

@@ -297,13 +297,7 @@ fn camera_animation() {
     cam_node.camera = Some(0);
     let times: Vec<f32> = (0..24).map(|f| f as f32 / 24.0).collect();
     let scene = Scene {
-        cameras: vec![Camera {
-            name: "cam".into(),
-            yfov: yfov_from_xfov(90.0, 16.0 / 9.0),
-            aspect_ratio: Some(16.0 / 9.0),
-            znear: 3.0,
-            zfar: None,
-        }],
+        cameras: vec![camera(yfov_from_xfov(90.0, 16.0 / 9.0), 16.0 / 9.0)],
         nodes: vec![cam_node],
         animations: vec![Animation {
             name: "flyby".into(),
@@ -388,15 +382,12 @@ fn empty_parts_are_dropped() {
             ..Mesh::default()
         }],
         nodes: vec![mesh_node("nothing")],
-        animations: vec![Animation {
-            name: "idle".into(),
-            channels: vec![Channel {
-                node: 0,
-                times: vec![0.0],
-                interpolation: Interpolation::Step,
-                values: ChannelValues::Weights(vec![1.0]),
-            }],
-        }],
+        animations: vec![node0_clip(
+            "idle",
+            Interpolation::Step,
+            vec![0.0],
+            ChannelValues::Weights(vec![1.0]),
+        )],
         ..Scene::default()
     };
     let json = export_and_validate("empty_parts", &scene);
@@ -405,16 +396,38 @@ fn empty_parts_are_dropped() {
     export_and_validate("empty_scene", &Scene::default());
 }
 
-/// An animation `name` of one linear channel on node 0.
-fn node0_clip(name: &str, times: Vec<f32>, values: ChannelValues) -> Animation {
+/// An animation `name` of one channel on node 0.
+fn node0_clip(
+    name: &str,
+    interpolation: Interpolation,
+    times: Vec<f32>,
+    values: ChannelValues,
+) -> Animation {
     Animation {
         name: name.into(),
         channels: vec![Channel {
             node: 0,
             times,
-            interpolation: Interpolation::Linear,
+            interpolation,
             values,
         }],
+    }
+}
+
+/// Adds to `scene` an animation `name` of one linear channel on node 0.
+fn push_clip(scene: &mut Scene, name: &str, times: Vec<f32>, values: ChannelValues) {
+    let clip = node0_clip(name, Interpolation::Linear, times, values);
+    scene.animations.push(clip);
+}
+
+/// The test camera: `yfov` radians, `aspect` wide, the near plane at 3, no far plane.
+fn camera(yfov: f32, aspect: f32) -> Camera {
+    Camera {
+        name: "cam".into(),
+        yfov,
+        aspect_ratio: Some(aspect),
+        znear: 3.0,
+        zfar: None,
     }
 }
 
@@ -463,34 +476,18 @@ fn invalid_scenes_are_refused() {
         },
         "cycle",
     );
+    // Three keys' worth of translations, all at the origin.
+    let still3 = || ChannelValues::Translation(vec![[0.0; 3]; 3]);
     refused(
-        &|s| {
-            s.animations.push(node0_clip(
-                "bad",
-                vec![0.0, 0.5, 0.5],
-                ChannelValues::Translation(vec![[0.0; 3]; 3]),
-            ))
-        },
+        &|s| push_clip(s, "bad", vec![0.0, 0.5, 0.5], still3()),
         "key 2 time 0.5",
     );
     refused(
-        &|s| {
-            s.animations.push(node0_clip(
-                "short",
-                vec![0.0, 0.5],
-                ChannelValues::Translation(vec![[0.0; 3]; 3]),
-            ))
-        },
+        &|s| push_clip(s, "short", vec![0.0, 0.5], still3()),
         "3 values for 2 keys",
     );
     refused(
-        &|s| {
-            s.animations.push(node0_clip(
-                "w",
-                vec![0.0],
-                ChannelValues::Weights(vec![1.0]),
-            ))
-        },
+        &|s| push_clip(s, "w", vec![0.0], ChannelValues::Weights(vec![1.0])),
         "without morph targets",
     );
     refused(
@@ -533,13 +530,7 @@ fn camera_zoom_is_an_animation_pointer() {
         .map(|&x| yfov_from_xfov(x, 4.0 / 3.0))
         .collect();
     let scene = Scene {
-        cameras: vec![Camera {
-            name: "cam".into(),
-            yfov: zoom[0],
-            aspect_ratio: Some(4.0 / 3.0),
-            znear: 3.0,
-            zfar: None,
-        }],
+        cameras: vec![camera(zoom[0], 4.0 / 3.0)],
         nodes: vec![cam_node],
         animations: vec![Animation {
             name: "zoom".into(),

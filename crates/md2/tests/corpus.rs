@@ -374,16 +374,10 @@ fn corpus_findings_are_the_expected_ones() {
     // The 3.6 MB, 1007-frame soldier: over the 512-frame limit and the 2 MiB model hunk.
     let bytes = std::fs::read(dir.join("md2/ufoai_soldiers_male/body.md2")).unwrap();
     let found = Md2::parse(&bytes).unwrap().findings(Engine::Quake2);
-    assert!(
-        found
-            .iter()
-            .any(|f| f.kind == FindingKind::TooManyFrames { count: 1007 }
-                && f.severity == Severity::Hazard)
-    );
-    assert!(found.iter().any(
-        |f| f.kind == FindingKind::HunkOverflow { ofs_end: 3_592_072 }
-            && f.severity == Severity::Refused
-    ));
+    let frames = FindingKind::TooManyFrames { count: 1007 };
+    assert!(common::has(&found, frames, Severity::Hazard));
+    let hunk = FindingKind::HunkOverflow { ofs_end: 3_592_072 };
+    assert!(common::has(&found, hunk, Severity::Refused));
 }
 
 /// The corpus files made by id-style tools (qdata's BuildGlCmds).

@@ -80,11 +80,8 @@ fn every_corpus_mdl_parses_with_the_documented_counts() {
 
 #[test]
 fn every_corpus_mdl_rewrites_byte_for_byte() {
-    let Some(files) = common::corpus_bytes("every_corpus_mdl_rewrites_byte_for_byte", "mdl", "mdl")
-    else {
-        return;
-    };
-    for (path, bytes) in files {
+    let files = common::corpus_bytes("every_corpus_mdl_rewrites_byte_for_byte", "mdl", "mdl");
+    for (path, bytes) in files.into_iter().flatten() {
         let model = Model::from(&Mdl::parse(&bytes).unwrap());
         assert_eq!(
             model.written_size().unwrap(),
@@ -103,11 +100,8 @@ fn every_corpus_mdl_rewrites_byte_for_byte() {
 
 #[test]
 fn every_corpus_mdl_decodes_and_checks() {
-    let Some(files) = common::corpus_bytes("every_corpus_mdl_decodes_and_checks", "mdl", "mdl")
-    else {
-        return;
-    };
-    for (path, bytes) in files {
+    let files = common::corpus_bytes("every_corpus_mdl_decodes_and_checks", "mdl", "mdl");
+    for (path, bytes) in files.into_iter().flatten() {
         let name = path.file_name().unwrap().to_str().unwrap().to_owned();
         let m = Mdl::parse(&bytes).unwrap();
         let (scale, origin) = (m.scale(), m.origin());
@@ -221,12 +215,8 @@ fn seam_files_weld_like_quakespasm() {
 
 #[test]
 fn half_life_file_is_refused_by_name() {
-    let Some(files) =
-        common::corpus_bytes("half_life_file_is_refused_by_name", "malformed/mdl", "mdl")
-    else {
-        return;
-    };
-    for (_, bytes) in files {
+    let files = common::corpus_bytes("half_life_file_is_refused_by_name", "malformed/mdl", "mdl");
+    for (_, bytes) in files.into_iter().flatten() {
         let e = Mdl::parse(&bytes).unwrap_err();
         assert!(matches!(e.kind(), ErrorKind::WrongFormat { .. }), "{e}");
         assert_eq!(e.offset(), 0);

@@ -157,6 +157,21 @@ pub fn corpus_bytes(test: &str, sub: &str, ext: &str) -> Option<Vec<(PathBuf, Ve
     )
 }
 
+/// Calls `check` with each `.<ext>` file under `$IDMODEL_CORPUS/<sub>` (its path and
+/// bytes); `check` says whether the file was one it checks (it parses). At least one must
+/// be. Nothing (after a notice naming `test`) when the variable is unset.
+///
+/// # Panics
+///
+/// When no file is checked, or one cannot be read.
+pub fn each_checked(test: &str, sub: &str, ext: &str, mut check: impl FnMut(&Path, &[u8]) -> bool) {
+    let Some(files) = corpus_bytes(test, sub, ext) else {
+        return;
+    };
+    let checked = files.iter().filter(|(p, b)| check(p, b)).count();
+    assert!(checked > 0, "no .{ext} under {sub} was checked");
+}
+
 /// Files under `dir` whose extension matches `ext` case-insensitively.
 pub fn files_with_ext(dir: &Path, ext: &str) -> Vec<PathBuf> {
     walk(dir)
@@ -289,6 +304,17 @@ pub fn grid(cells: u32) -> (Vec<[f32; 2]>, Vec<[u32; 3]>) {
     (st, triangles)
 }
 
+/// Overwrites bytes of `bytes`, as a mutation test does: each edit `(at, value)` sets the
+/// byte at `at` modulo the length to `value` (nothing when `bytes` is empty).
+pub fn overwrite(bytes: &mut [u8], edits: &[(usize, u8)]) {
+    let len = bytes.len();
+    for &(at, value) in edits {
+        if let Some(b) = at.checked_rem(len).and_then(|i| bytes.get_mut(i)) {
+            *b = value;
+        }
+    }
+}
+
 /// Runs the validator `script` (from [`validator`]) with `node` on `files`, and waits.
 ///
 /// # Panics
@@ -305,6 +331,18 @@ pub fn run_validator<P: AsRef<std::ffi::OsStr>>(
         .output()
         .unwrap()
 }
+
+/// The files of a Quake III player folder with its default skin, in the order the way
+/// back writes them: the three parts, `animation.cfg`, the three `.skin` files.
+pub const PLAYER_FILES: [&str; 7] = [
+    "lower.md3",
+    "upper.md3",
+    "head.md3",
+    "animation.cfg",
+    "lower_default.skin",
+    "upper_default.skin",
+    "head_default.skin",
+];
 
 /// The Quake III player folders under `dir` (each directly holding `lower.md3`,
 /// `upper.md3` and `head.md3`; none under a `malformed` folder), sorted.

@@ -258,6 +258,11 @@ fn meshes(d: &mut Doc<'_>, axes: Axes, winding: Winding, materials: usize) -> Re
     Ok(out)
 }
 
+/// `v` as an array index: a non-negative integer that fits a `usize`.
+fn as_index(v: &Value) -> Option<usize> {
+    v.as_u64().and_then(|i| usize::try_from(i).ok())
+}
+
 /// Accessor `a`, the `attr` attribute of `what`, as three floats per element taken back
 /// from the exporter's axes.
 fn read_points(
@@ -540,10 +545,7 @@ fn nodes(
         let what = alloc::format!("node {i}");
         let mut node = Node::new(string(v, "name"));
         for c in list(v, "children")? {
-            let c = c
-                .as_u64()
-                .and_then(|c| usize::try_from(c).ok())
-                .ok_or_else(|| bad!("{what}: a child that is not an index"))?;
+            let c = as_index(c).ok_or_else(|| bad!("{what}: a child that is not an index"))?;
             let slot = parent
                 .get_mut(c)
                 .ok_or_else(|| bad!("{what}: child {c} does not exist"))?;
@@ -636,10 +638,7 @@ fn nodes(
     // Skin roots: "<skin> root", nothing but children, a root itself.
     for s in list(&d.root, "skins")? {
         let name = alloc::format!("{} root", string(s, "name"));
-        let joints: Vec<usize> = list(s, "joints")?
-            .iter()
-            .filter_map(|j| j.as_u64().and_then(|j| usize::try_from(j).ok()))
-            .collect();
+        let joints: Vec<usize> = list(s, "joints")?.iter().filter_map(as_index).collect();
         for i in 0..n {
             let Some(node) = nodes.get(i) else { continue };
             let plain = node.name == name
@@ -733,10 +732,7 @@ fn skins(d: &mut Doc<'_>, axes: Axes, map: &[Option<usize>]) -> Result<Vec<Skin>
         let what = alloc::format!("skin {si}");
         let mut joints = Vec::new();
         for j in list(s, "joints")? {
-            let j = j
-                .as_u64()
-                .and_then(|j| usize::try_from(j).ok())
-                .ok_or_else(|| bad!("{what}: a joint that is not an index"))?;
+            let j = as_index(j).ok_or_else(|| bad!("{what}: a joint that is not an index"))?;
             let k = map
                 .get(j)
                 .copied()
