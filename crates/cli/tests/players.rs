@@ -16,18 +16,15 @@ use common::*;
 /// 25 entries: BOTH_* at frame 0, TORSO_* at 1 but TORSO_STAND at 2, LEGS_* written at
 /// 101 (moved back to 1) but LEGS_IDLE at 102 (frame 2).
 fn animation_cfg() -> String {
-    let mut text = String::from("sex f\n");
-    for i in 0..25 {
-        let first = match i {
-            0..=5 => 0,
-            11 => 2,
-            6..=12 => 1,
-            22 => 102,
-            _ => 101,
-        };
-        text += &format!("{first} 1 0 10\n");
-    }
-    text
+    // BOTH_*; TORSO_*, TORSO_STAND the sixth; LEGS_*, LEGS_IDLE the tenth.
+    const FIRST: [u32; 25] = [
+        0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 2, 1, 101, 101, 101, 101, 101, 101, 101, 101, 101, 102,
+        101, 101,
+    ];
+    let entries = FIRST.iter().map(|first| format!("{first} 1 0 10\n"));
+    std::iter::once("sex f\n".to_owned())
+        .chain(entries)
+        .collect()
 }
 
 /// A player folder `dir/name` with animation.cfg and the `default` and `red` skins.

@@ -131,12 +131,12 @@ fn morph_animation() {
     let weights = vec![0.0, 0.0, 1.0, 0.0, 0.0, 1.0];
     let clip = |name: &str, interpolation| Animation {
         name: name.into(),
-        channels: vec![Channel {
-            node: 0,
-            times: times.clone(),
+        channels: vec![channel(
+            0,
             interpolation,
-            values: ChannelValues::Weights(weights.clone()),
-        }],
+            times.clone(),
+            ChannelValues::Weights(weights.clone()),
+        )],
     };
     let scene = Scene {
         meshes: vec![Mesh {
@@ -224,29 +224,29 @@ fn skinned_mesh_with_animation() {
         animations: vec![Animation {
             name: "wave".into(),
             channels: vec![
-                Channel {
-                    node: 2,
-                    times: vec![0.0, 0.5, 1.0],
-                    interpolation: Interpolation::Linear,
-                    // Deliberately not unit length: the exporter normalises.
-                    values: ChannelValues::Rotation(vec![
+                // Deliberately not unit length: the exporter normalises.
+                channel(
+                    2,
+                    Interpolation::Linear,
+                    vec![0.0, 0.5, 1.0],
+                    ChannelValues::Rotation(vec![
                         [0.0, 0.0, 0.0, 1.0],
                         [0.0, 0.0, 1.0, 1.0],
                         [0.0, 0.0, half, half],
                     ]),
-                },
-                Channel {
-                    node: 1,
-                    times: vec![0.0, 1.0],
-                    interpolation: Interpolation::Linear,
-                    values: ChannelValues::Translation(vec![[0.0; 3], [0.0, 0.0, 2.0]]),
-                },
-                Channel {
-                    node: 3,
-                    times: vec![0.0, 1.0],
-                    interpolation: Interpolation::Step,
-                    values: ChannelValues::Scale(vec![[1.0; 3], [1.0, 2.0, 1.0]]),
-                },
+                ),
+                channel(
+                    1,
+                    Interpolation::Linear,
+                    vec![0.0, 1.0],
+                    ChannelValues::Translation(vec![[0.0; 3], [0.0, 0.0, 2.0]]),
+                ),
+                channel(
+                    3,
+                    Interpolation::Step,
+                    vec![0.0, 1.0],
+                    ChannelValues::Scale(vec![[1.0; 3], [1.0, 2.0, 1.0]]),
+                ),
             ],
         }],
         ..Scene::default()
@@ -302,25 +302,25 @@ fn camera_animation() {
         animations: vec![Animation {
             name: "flyby".into(),
             channels: vec![
-                Channel {
-                    node: 0,
-                    times: times.clone(),
-                    interpolation: Interpolation::Linear,
-                    values: ChannelValues::Translation(
+                channel(
+                    0,
+                    Interpolation::Linear,
+                    times.clone(),
+                    ChannelValues::Translation(
                         times.iter().map(|t| [t * 100.0, 0.0, 50.0]).collect(),
                     ),
-                },
-                Channel {
-                    node: 0,
-                    times: times.clone(),
-                    interpolation: Interpolation::Step,
-                    values: ChannelValues::Rotation(
+                ),
+                channel(
+                    0,
+                    Interpolation::Step,
+                    times.clone(),
+                    ChannelValues::Rotation(
                         times
                             .iter()
                             .map(|t| [0.0, 0.0, libm::sinf(*t), libm::cosf(*t)])
                             .collect(),
                     ),
-                },
+                ),
             ],
         }],
         ..Scene::default()
@@ -396,6 +396,21 @@ fn empty_parts_are_dropped() {
     export_and_validate("empty_scene", &Scene::default());
 }
 
+/// One channel of an animation: `node`'s `values` at `times`.
+fn channel(
+    node: usize,
+    interpolation: Interpolation,
+    times: Vec<f32>,
+    values: ChannelValues,
+) -> Channel {
+    Channel {
+        node,
+        times,
+        interpolation,
+        values,
+    }
+}
+
 /// An animation `name` of one channel on node 0.
 fn node0_clip(
     name: &str,
@@ -405,12 +420,7 @@ fn node0_clip(
 ) -> Animation {
     Animation {
         name: name.into(),
-        channels: vec![Channel {
-            node: 0,
-            times,
-            interpolation,
-            values,
-        }],
+        channels: vec![channel(0, interpolation, times, values)],
     }
 }
 
@@ -535,21 +545,21 @@ fn camera_zoom_is_an_animation_pointer() {
         animations: vec![Animation {
             name: "zoom".into(),
             channels: vec![
-                Channel {
-                    node: 0,
-                    times: times.clone(),
-                    interpolation: Interpolation::Linear,
-                    values: ChannelValues::Translation(vec![[0.0; 3]; 4]),
-                },
-                Channel {
-                    node: 0,
-                    times: times.clone(),
-                    interpolation: Interpolation::Linear,
-                    values: ChannelValues::CameraYfov {
+                channel(
+                    0,
+                    Interpolation::Linear,
+                    times.clone(),
+                    ChannelValues::Translation(vec![[0.0; 3]; 4]),
+                ),
+                channel(
+                    0,
+                    Interpolation::Linear,
+                    times.clone(),
+                    ChannelValues::CameraYfov {
                         camera: 0,
                         yfov: zoom.clone(),
                     },
-                },
+                ),
             ],
         }],
         ..Scene::default()
