@@ -940,16 +940,11 @@ proptest! {
     #[test]
     fn floats_survive_the_trip(t in [finite_bits(), finite_bits(), finite_bits()],
                                uv in [finite_bits(), finite_bits()]) {
-        let mut scene = Scene::still(
-            "p",
-            vec![Primitive {
-                positions: vec![[0.0; 3], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]],
-                uvs: vec![uv, uv, uv],
-                indices: vec![0, 1, 2],
-                ..Primitive::default()
-            }],
-            Vec::new(),
-        );
+        let prim = Primitive {
+            uvs: vec![uv, uv, uv],
+            ..common::triangle()
+        };
+        let mut scene = Scene::still("p", vec![prim], Vec::new());
         scene.nodes[0].translation = t;
         let model = from_scene::mesh(&scene).unwrap();
         prop_assert_eq!(model.joints[0].position.map(f32::to_bits), t.map(|x| (x + 0.0).to_bits()));
@@ -1074,15 +1069,7 @@ fn a_deep_node_chain_converts_in_linear_time() {
         })
         .collect();
     nodes[n - 1].mesh = Some(0);
-    let mut scene = Scene::still(
-        "deep",
-        vec![Primitive {
-            positions: vec![[0.0; 3], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]],
-            indices: vec![0, 1, 2],
-            ..Primitive::default()
-        }],
-        Vec::new(),
-    );
+    let mut scene = Scene::still("deep", vec![common::triangle()], Vec::new());
     scene.nodes = nodes;
     let start = std::time::Instant::now();
     let model = from_scene::mesh(&scene).unwrap();

@@ -158,17 +158,23 @@ pub fn corpus_bytes(test: &str, sub: &str, ext: &str) -> Option<Vec<(PathBuf, Ve
 }
 
 /// Calls `check` with each `.<ext>` file under `$IDMODEL_CORPUS/<sub>` (its path and
-/// bytes); `check` says whether the file was one it checks (it parses). At least one must
-/// be. Nothing (after a notice naming `test`) when the variable is unset.
+/// bytes); `check` gives `None` for a file it does not check (one that does not parse).
+/// At least one must be checked. Nothing (after a notice naming `test`) when the variable
+/// is unset.
 ///
 /// # Panics
 ///
 /// When no file is checked, or one cannot be read.
-pub fn each_checked(test: &str, sub: &str, ext: &str, mut check: impl FnMut(&Path, &[u8]) -> bool) {
+pub fn each_checked(
+    test: &str,
+    sub: &str,
+    ext: &str,
+    mut check: impl FnMut(&Path, &[u8]) -> Option<()>,
+) {
     let Some(files) = corpus_bytes(test, sub, ext) else {
         return;
     };
-    let checked = files.iter().filter(|(p, b)| check(p, b)).count();
+    let checked = files.iter().filter_map(|(p, b)| check(p, b)).count();
     assert!(checked > 0, "no .{ext} under {sub} was checked");
 }
 

@@ -3,7 +3,16 @@
 // Test helpers may unwrap: a panic here is a failed assertion, not a library bug.
 #![allow(clippy::restriction, dead_code)] // each test binary uses a different subset
 
-use idmodel_scene::{Options, Scene};
+use idmodel_scene::{Options, Primitive, Scene};
+
+/// One right triangle at the origin, `(0, 0, 0)`, `(1, 0, 0)`, `(0, 1, 0)`.
+pub fn triangle() -> Primitive {
+    Primitive {
+        positions: vec![[0.0; 3], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]],
+        indices: vec![0, 1, 2],
+        ..Primitive::default()
+    }
+}
 
 /// The scene (`name`, default options) of MD2 `bytes`.
 pub fn md2_scene(name: &str, bytes: &[u8]) -> Scene {
