@@ -4,6 +4,8 @@
 // Bench code may unwrap, index and cast: a panic aborts the bench, it is not a library bug.
 #![allow(clippy::restriction)]
 
+mod common;
+
 use core::hint::black_box;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use idmodel::md2::raw::TriVertex;
@@ -12,20 +14,14 @@ use idmodel::md2::{FrameData, Md2, Model, Triangle};
 /// A 40×40 grid (1600 vertices, 3042 triangles) with 200 frames: about 1.3 MB.
 fn generated() -> Vec<u8> {
     let n = 40u16;
-    let mut triangles = Vec::new();
-    for y in 0..n - 1 {
-        for x in 0..n - 1 {
-            let i = y * n + x;
-            triangles.push(Triangle {
-                xyz: [i, i + n, i + 1],
-                st: [i, i + n, i + 1],
-            });
-            triangles.push(Triangle {
-                xyz: [i + 1, i + n, i + n + 1],
-                st: [i + 1, i + n, i + n + 1],
-            });
-        }
-    }
+    let (_, corners) = idmodel_test_support::grid(u32::from(n) - 1);
+    let triangles = corners
+        .iter()
+        .map(|t| {
+            let v = t.map(|i| i as u16);
+            Triangle { xyz: v, st: v }
+        })
+        .collect();
     let st = (0..n * n)
         .map(|i| [(i % n) as i16 * 6, (i / n) as i16 * 6])
         .collect();
@@ -76,11 +72,8 @@ fn decode_all(md2: &Md2<'_>, pos: &mut [[f32; 3]]) -> f32 {
 }
 
 fn bench_file(c: &mut Criterion, name: &str, bytes: &[u8]) {
-    let mut g = c.benchmark_group(format!("md2/{name}"));
-    g.throughput(Throughput::Bytes(bytes.len() as u64));
-    g.bench_function("parse", |b| {
-        b.iter(|| Md2::parse(black_box(bytes)).unwrap())
-    });
+    let parse = |b: &[u8]| _ = black_box(Md2::parse(b).unwrap());
+    let mut g = common::parse_group(c, format!("md2/{name}"), bytes, parse);
     let md2 = Md2::parse(bytes).unwrap();
     let mut pos = vec![[0.0f32; 3]; md2.vertex_count()];
     g.bench_function("decode", |b| {

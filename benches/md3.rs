@@ -6,6 +6,8 @@
 // Bench code may unwrap, index and cast: a panic aborts the bench, it is not a library bug.
 #![allow(clippy::restriction)]
 
+mod common;
+
 use core::hint::black_box;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use idmodel::md3::{Md3, Model, NormalDecode, SurfaceData, Vertex, write};
@@ -74,11 +76,8 @@ fn decode_frames(m: &Md3<'_>, all: bool) -> f32 {
 }
 
 fn bench_file(c: &mut Criterion, name: &str, bytes: &[u8]) {
-    let mut g = c.benchmark_group(format!("md3/{name}"));
-    g.throughput(Throughput::Bytes(bytes.len() as u64));
-    g.bench_function("parse", |b| {
-        b.iter(|| Md3::parse(black_box(bytes)).unwrap())
-    });
+    let parse = |b: &[u8]| _ = black_box(Md3::parse(b).unwrap());
+    let mut g = common::parse_group(c, format!("md3/{name}"), bytes, parse);
     let m = Md3::parse(bytes).unwrap();
     g.bench_function("decode_frame0", |b| {
         b.iter(|| decode_frames(black_box(&m), false))

@@ -126,6 +126,18 @@ fn bench_parses(
     g.bench_function(owned_name, |b| b.iter(|| owned(black_box(bytes))));
 }
 
+/// One zeroed position buffer per mesh of `model`, and the group's throughput set to its
+/// vertex count (what a skinning bench measures).
+fn skin_outputs(g: &mut BenchmarkGroup<'_, WallTime>, model: &Model) -> Vec<Vec<[f32; 3]>> {
+    let verts: usize = model.meshes.iter().map(|m| m.vertices.len()).sum();
+    g.throughput(Throughput::Elements(verts as u64));
+    model
+        .meshes
+        .iter()
+        .map(|m| vec![[0.0; 3]; m.vertices.len()])
+        .collect()
+}
+
 fn bench_mesh(c: &mut Criterion, name: &str, bytes: &[u8]) {
     let mut g = c.benchmark_group(format!("md5mesh/{name}"));
     let view = |b: &[u8]| _ = black_box(mesh::parse(b).unwrap());
@@ -133,13 +145,7 @@ fn bench_mesh(c: &mut Criterion, name: &str, bytes: &[u8]) {
     bench_parses(&mut g, bytes, "parse (owned model)", view, owned);
     let model = Model::parse(bytes).unwrap();
     let joints = model.bind_pose();
-    let verts: usize = model.meshes.iter().map(|m| m.vertices.len()).sum();
-    let mut out: Vec<Vec<[f32; 3]>> = model
-        .meshes
-        .iter()
-        .map(|m| vec![[0.0; 3]; m.vertices.len()])
-        .collect();
-    g.throughput(Throughput::Elements(verts as u64));
+    let mut out = skin_outputs(&mut g, &model);
     g.bench_function("bind-pose skinning (vertices)", |b| {
         b.iter(|| {
             for (m, o) in model.meshes.iter().zip(out.iter_mut()) {
@@ -150,42 +156,59 @@ fn bench_mesh(c: &mut Criterion, name: &str, bytes: &[u8]) {
     g.finish();
 }
 
+/// An animation posed at one time after another: each [`Poser::advance`] moves 7 ms on
+/// (wrapping at 10 s) and poses there, blended, in model space.
+struct Poser<'a> {
+    anim: &'a Anim,
+    t: i32,
+    local: Vec<JointPose>,
+    scratch: Vec<JointPose>,
+    mats: Vec<JointMat>,
+}
+
+impl<'a> Poser<'a> {
+    fn new(anim: &'a Anim) -> Self {
+        let n = anim.hierarchy.len();
+        Poser {
+            anim,
+            t: 0,
+            local: vec![JointPose::IDENTITY; n],
+            scratch: vec![JointPose::IDENTITY; n],
+            mats: vec![JointMat::IDENTITY; n],
+        }
+    }
+
+    fn advance(&mut self) -> &[JointMat] {
+        self.t = (self.t + 7) % 10_000;
+        let raw = pose::RootMotion::Raw;
+        self.anim
+            .local_pose_at(self.t, raw, &mut self.scratch, &mut self.local);
+        pose::model_space(&self.anim.hierarchy, &self.local, &mut self.mats);
+        &self.mats
+    }
+}
+
 fn bench_anim(c: &mut Criterion, name: &str, anim_bytes: &[u8], model: Option<&Model>) {
     let a = Anim::parse(anim_bytes).unwrap();
     let mut g = c.benchmark_group(format!("md5anim/{name}"));
     let view = |b: &[u8]| _ = black_box(anim::parse(b).unwrap());
     let owned = |b: &[u8]| _ = black_box(Anim::parse(b).unwrap());
     bench_parses(&mut g, anim_bytes, "parse (owned)", view, owned);
-    let n = a.hierarchy.len();
-    let mut local = vec![JointPose::IDENTITY; n];
-    let mut scratch = local.clone();
-    let mut mats = vec![JointMat::IDENTITY; n];
     g.throughput(Throughput::Elements(1));
     g.bench_function("pose at a time (blended, model space)", |b| {
-        let mut t = 0;
+        let mut poser = Poser::new(&a);
         b.iter(|| {
-            t = (t + 7) % 10_000;
-            a.local_pose_at(t, pose::RootMotion::Raw, &mut scratch, &mut local);
-            pose::model_space(&a.hierarchy, &local, &mut mats);
-            black_box(&mats);
+            black_box(poser.advance());
         })
     });
     if let Some(model) = model {
-        let verts: usize = model.meshes.iter().map(|m| m.vertices.len()).sum();
-        let mut out: Vec<Vec<[f32; 3]>> = model
-            .meshes
-            .iter()
-            .map(|m| vec![[0.0; 3]; m.vertices.len()])
-            .collect();
-        g.throughput(Throughput::Elements(verts as u64));
+        let mut out = skin_outputs(&mut g, model);
         g.bench_function("pose + skinning per frame (vertices)", |b| {
-            let mut t = 0;
+            let mut poser = Poser::new(&a);
             b.iter(|| {
-                t = (t + 7) % 10_000;
-                a.local_pose_at(t, pose::RootMotion::Raw, &mut scratch, &mut local);
-                pose::model_space(&a.hierarchy, &local, &mut mats);
+                let mats = poser.advance();
                 for (m, o) in model.meshes.iter().zip(out.iter_mut()) {
-                    skinning::skin(&m.vertices, &m.weights, &mats, o);
+                    skinning::skin(&m.vertices, &m.weights, mats, o);
                 }
             })
         });

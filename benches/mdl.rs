@@ -15,21 +15,16 @@ use idmodel::mdl::{
 /// group of 50 among them) and a 512×256 skin group of 4: about 2.5 MB.
 fn generated() -> Vec<u8> {
     let n = 44u32;
-    let mut triangles = Vec::new();
-    for y in 0..n - 1 {
-        for x in 0..n - 1 {
-            let i = y * n + x;
-            let front = i32::from(x < n / 2);
-            triangles.push(Tri {
-                faces_front: front,
-                vertices: [i, i + n, i + 1],
-            });
-            triangles.push(Tri {
-                faces_front: front,
-                vertices: [i + 1, i + n, i + n + 1],
-            });
-        }
-    }
+    // Two triangles a cell, row by row; the left half of the columns faces front.
+    let (_, corners) = idmodel_test_support::grid(n - 1);
+    let triangles = corners
+        .into_iter()
+        .enumerate()
+        .map(|(k, vertices)| Tri {
+            faces_front: i32::from((k as u32 / 2) % (n - 1) < n / 2),
+            vertices,
+        })
+        .collect();
     let texcoords = (0..n * n)
         .map(|i| TexCoord {
             onseam: if i % n == 0 { 0x20 } else { 0 },

@@ -41,14 +41,8 @@ fn every_corpus_model_is_detected() {
 
 #[test]
 fn malformed_half_life_file_is_named() {
-    let Some(files) =
-        common::corpus_ext_files("malformed_half_life_file_is_named", "malformed/mdl", "mdl")
-    else {
-        return;
-    };
-    assert!(!files.is_empty());
-    for path in files {
-        let bytes = std::fs::read(&path).unwrap();
+    let files = common::corpus_bytes("malformed_half_life_file_is_named", "malformed/mdl", "mdl");
+    for (path, bytes) in files.into_iter().flatten() {
         assert_eq!(
             detect(&bytes),
             Some(Format::HalfLifeStudio),
@@ -60,11 +54,9 @@ fn malformed_half_life_file_is_named() {
 
 #[test]
 fn malformed_md3_symlink_stub_is_not_md3() {
-    let Some(dir) = common::corpus_dir("malformed_md3_symlink_stub_is_not_md3") else {
-        return;
-    };
-    for path in common::files_with_ext(&dir.join("malformed/md3"), "md3") {
-        let bytes = std::fs::read(&path).unwrap();
+    let test = "malformed_md3_symlink_stub_is_not_md3";
+    let files = common::corpus_bytes(test, "malformed/md3", "md3");
+    for (path, bytes) in files.into_iter().flatten() {
         assert_eq!(detect(&bytes), None, "{}", path.display());
     }
 }

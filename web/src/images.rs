@@ -277,6 +277,19 @@ pub fn png(b: &[u8]) -> Option<Image> {
 mod tests {
     use super::*;
 
+    /// The size and pixels of a decoded RGBA8 image; a failed test for anything else.
+    fn rgba8(image: Option<Image>) -> ((u32, u32), Vec<u8>) {
+        let Some(Image::Rgba8 {
+            width,
+            height,
+            pixels,
+        }) = image
+        else {
+            panic!("not decoded");
+        };
+        ((width, height), pixels)
+    }
+
     #[test]
     fn stems_are_lower_case_and_unescaped() {
         assert_eq!(stem("models/players/sarge/Band%20x.tga"), "band x");
@@ -290,15 +303,8 @@ mod tests {
         let mut b = vec![0, 0, 10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 2, 0, 24, 0];
         b.extend_from_slice(&[0x81, 0, 0, 255]); // 2 × red (BGR): the bottom row
         b.extend_from_slice(&[0x01, 255, 0, 0, 0, 255, 0]); // blue, green: the top row
-        let Some(Image::Rgba8 {
-            width,
-            height,
-            pixels,
-        }) = tga(&b)
-        else {
-            panic!("not decoded");
-        };
-        assert_eq!((width, height), (2, 2));
+        let (size, pixels) = rgba8(tga(&b));
+        assert_eq!(size, (2, 2));
         assert_eq!(&pixels[..8], &[0, 0, 255, 255, 0, 255, 0, 255]);
         assert_eq!(&pixels[8..], &[255, 0, 0, 255, 255, 0, 0, 255]);
         assert!(tga(&b[..20]).is_none());
@@ -318,15 +324,8 @@ mod tests {
         let mut pal = vec![0u8; 768];
         pal[3..6].copy_from_slice(&[10, 20, 30]);
         b.extend_from_slice(&pal);
-        let Some(Image::Rgba8 {
-            width,
-            height,
-            pixels,
-        }) = pcx(&b)
-        else {
-            panic!("not decoded");
-        };
-        assert_eq!((width, height), (2, 1));
+        let (size, pixels) = rgba8(pcx(&b));
+        assert_eq!(size, (2, 1));
         assert_eq!(pixels, [10, 20, 30, 255, 10, 20, 30, 255]);
     }
 }

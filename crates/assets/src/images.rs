@@ -147,6 +147,16 @@ fn area(what: &str, w: u32, h: u32) -> Result<usize, String> {
         .map_err(|_| format!("{what}: size {w}x{h} too large"))
 }
 
+/// The first `len` bytes of `bytes`, the `format`'s header; else the one-line refusal.
+fn header<'a>(format: &str, bytes: &'a [u8], len: usize) -> Result<&'a [u8], String> {
+    bytes.get(..len).ok_or_else(|| {
+        format!(
+            "{format}: {} bytes, shorter than the {len}-byte header",
+            bytes.len()
+        )
+    })
+}
+
 /// Decodes an 8-bit PCX as Quake II's `LoadPCX` does: manufacturer 0x0A, version 5,
 /// RLE, 8 bits per pixel (anything else is refused), width `xmax + 1` and height
 /// `ymax + 1` (xmin and ymin ignored), runs continuing across rows, the palette from the
@@ -171,12 +181,7 @@ fn area(what: &str, w: u32, h: u32) -> Result<usize, String> {
 /// assert!(warnings.is_empty());
 /// ```
 pub fn pcx(bytes: &[u8]) -> Result<(Indexed, Vec<String>), String> {
-    let head = bytes.get(..128).ok_or_else(|| {
-        format!(
-            "PCX: {} bytes, shorter than the 128-byte header",
-            bytes.len()
-        )
-    })?;
+    let head = header("PCX", bytes, 128)?;
     let field = |at: usize| head.get(at).copied().unwrap_or(0);
     let (manufacturer, version, encoding, bpp) = (field(0), field(1), field(2), field(3));
     if manufacturer != 0x0A {
@@ -411,12 +416,7 @@ pub fn palette_from(bytes: &[u8]) -> Option<Box<[[u8; 3]; 256]>> {
 /// assert!(wal(&f[..101]).is_err());
 /// ```
 pub fn wal(bytes: &[u8]) -> Result<Indexed, String> {
-    if bytes.len() < 100 {
-        return Err(format!(
-            "WAL: {} bytes, shorter than the 100-byte header",
-            bytes.len()
-        ));
-    }
+    header("WAL", bytes, 100)?;
     let width = u32_at(bytes, 32).unwrap_or(0);
     let height = u32_at(bytes, 36).unwrap_or(0);
     let n = area("WAL", width, height)?;
@@ -538,12 +538,7 @@ fn decode_with(bytes: &[u8], format: image::ImageFormat, what: &str) -> Result<R
 /// colour-mapped files are refused by every engine (ASSETS.md §3.7), a set origin bit is
 /// ignored by the Quake engines.
 pub fn tga(bytes: &[u8], origin: TgaOrigin) -> Result<(Rgba, Vec<String>), String> {
-    let head = bytes.get(..18).ok_or_else(|| {
-        format!(
-            "TGA: {} bytes, shorter than the 18-byte header",
-            bytes.len()
-        )
-    })?;
+    let head = header("TGA", bytes, 18)?;
     let byte = |at: usize| head.get(at).copied().unwrap_or(0);
     let (map_type, ty, depth, descriptor) = (byte(1), byte(2), byte(16), byte(17));
     let (w, h) = (

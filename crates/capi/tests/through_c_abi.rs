@@ -287,17 +287,7 @@ fn malformed_corpus_files_are_errors_or_hazards() {
             *w = (*w).max(unsafe { (*f).severity });
         }
         let mut w = -1i32;
-        let mut err = IdmodelError::default();
-        let rc = unsafe {
-            idmodel_check(
-                &m,
-                IDMODEL_ENGINE_ALL,
-                Some(worst),
-                (&mut w as *mut i32).cast(),
-                &mut err,
-            )
-        };
-        assert_eq!(rc, IDMODEL_OK);
+        assert_eq!(check_all(&m, worst, &mut w), IDMODEL_OK);
         assert!(
             w >= IDMODEL_SEVERITY_HAZARD,
             "{} parsed without a hazard",
@@ -399,6 +389,29 @@ fn null_and_overlapping_pointers_are_errors() {
     unsafe { idmodel_release(&mut zero) };
 }
 
+/// `idmodel_check` of every engine on `m`, calling `callback` with `user`; its return.
+fn check_all<T>(
+    m: &IdmodelModel,
+    callback: unsafe extern "C" fn(*mut core::ffi::c_void, *const IdmodelFinding),
+    user: &mut T,
+) -> i32 {
+    let mut err = IdmodelError::default();
+    let user = (user as *mut T).cast();
+    unsafe { idmodel_check(m, IDMODEL_ENGINE_ALL, Some(callback), user, &mut err) }
+}
+
+/// Every finding of `engines`, as `Display` writes it.
+fn messages<F: std::fmt::Display>(
+    engines: &[idmodel_core::Engine],
+    findings: impl Fn(idmodel_core::Engine) -> Vec<F>,
+) -> Vec<String> {
+    engines
+        .iter()
+        .flat_map(|&e| findings(e))
+        .map(|f| f.to_string())
+        .collect()
+}
+
 #[test]
 fn check_reports_what_the_format_crate_reports() {
     for path in model_files() {
@@ -415,42 +428,19 @@ fn check_reports_what_the_format_crate_reports() {
             };
             seen.push((f.engine, f.severity, s(f.code), s(f.message)));
         }
-        let mut err = IdmodelError::default();
-        let rc = unsafe {
-            idmodel_check(
-                &m,
-                IDMODEL_ENGINE_ALL,
-                Some(collect),
-                (&mut seen as *mut Vec<_>).cast(),
-                &mut err,
-            )
-        };
-        assert_eq!(rc, IDMODEL_OK);
+        assert_eq!(check_all(&m, collect, &mut seen), IDMODEL_OK);
         let want: Vec<String> = match info(&m).format {
             IDMODEL_FORMAT_MDL => {
-                let v = idmodel_mdl::Mdl::parse(&bytes).unwrap();
-                idmodel_mdl::ENGINES
-                    .iter()
-                    .flat_map(|&e| v.findings(e))
-                    .map(|f| f.to_string())
-                    .collect()
+                let mdl = idmodel_mdl::Mdl::parse(&bytes).unwrap();
+                messages(idmodel_mdl::ENGINES, |e| mdl.findings(e))
             }
             IDMODEL_FORMAT_MD2 => {
-                let v = idmodel_md2::Md2::parse(&bytes).unwrap();
-                idmodel_md2::ENGINES
-                    .iter()
-                    .flat_map(|&e| v.findings(e))
-                    .map(|f| f.to_string())
-                    .collect()
+                let md2 = idmodel_md2::Md2::parse(&bytes).unwrap();
+                messages(idmodel_md2::ENGINES, |e| md2.findings(e))
             }
-            IDMODEL_FORMAT_MD3 => {
-                let v = idmodel_md3::Md3::parse(&bytes).unwrap();
-                idmodel_md3::ENGINES
-                    .iter()
-                    .flat_map(|&e| v.findings(e))
-                    .map(|f| f.to_string())
-                    .collect()
-            }
+            IDMODEL_FORMAT_MD3 => messages(idmodel_md3::ENGINES, |e| {
+                idmodel_md3::Md3::parse(&bytes).unwrap().findings(e)
+            }),
             _ => continue,
         };
         let got: Vec<String> = seen

@@ -292,12 +292,8 @@ pub fn info(path: &Path, json: bool) -> Option<Exit> {
     if !is_archive_file(path) {
         return None;
     }
-    let a = match open(path) {
-        Ok(a) => a,
-        Err(e) => {
-            error_line(e);
-            return Some(Exit::Failed);
-        }
+    let Ok(a) = crate::output::or_failed(open(path)) else {
+        return Some(Exit::Failed);
     };
     let c = contents(path, &a);
     if json {

@@ -322,6 +322,16 @@ impl Loaded {
             bytes: &self.bytes,
         }
     }
+
+    /// The model's `shape` scene for `choice`, with the `--anim` files `anims`; the
+    /// failure is a line naming the file.
+    fn build(&self, anims: &[Loaded], choice: Choice<'_>, shape: Shape) -> Result<Scene, String> {
+        let anim_inputs: Vec<Input<'_>> = anims.iter().map(Loaded::input).collect();
+        let request = choice.request(&anim_inputs);
+        self.module
+            .build(&self.input(), &request, shape)
+            .map_err(|f| line(&self.path, f))
+    }
 }
 
 /// `--anim` applies only to an md5mesh: a usage error for any other readable model
@@ -363,16 +373,19 @@ fn load_anims(paths: &[PathBuf]) -> Result<Vec<Loaded>, String> {
         .collect()
 }
 
+/// [`crate::archives::prepare`], its refusal printed as the one error line and given
+/// back as the exit.
+fn prepare_reported(path: &Path) -> Result<Option<PathBuf>, Exit> {
+    output::or_failed(crate::archives::prepare(path))
+}
+
 fn info(path: &Path, json: bool) -> Exit {
     if let Some(exit) = crate::archives::info(path, json) {
         return exit;
     }
-    let prepared = match crate::archives::prepare(path) {
+    let prepared = match prepare_reported(path) {
         Ok(p) => p,
-        Err(e) => {
-            error_line(e);
-            return Exit::Failed;
-        }
+        Err(exit) => return exit,
     };
     let path = prepared.as_deref().unwrap_or(path);
     if let Some(exit) = players::info_folder(path, json) {
@@ -908,12 +921,9 @@ fn render_file(
     {
         return contact_sheet(path, output, choice, options, force, motion);
     }
-    let prepared = match crate::archives::prepare(path) {
+    let prepared = match prepare_reported(path) {
         Ok(p) => p,
-        Err(e) => {
-            error_line(e);
-            return Exit::Failed;
-        }
+        Err(exit) => return exit,
     };
     let path = prepared.as_deref().unwrap_or(path);
     if let Err(exit) = anims_apply(path, anims) {
@@ -1068,12 +1078,7 @@ fn still_scene(
     } else {
         let loaded = Loaded::open(path)?;
         let anims = load_anims(anims)?;
-        let anim_inputs: Vec<Input<'_>> = anims.iter().map(Loaded::input).collect();
-        let request = choice.request(&anim_inputs);
-        let mut s = loaded
-            .module
-            .frame(&loaded.input(), &request)
-            .map_err(|f| line(path, f))?;
+        let mut s = loaded.build(&anims, choice, Shape::Frame)?;
         let (format, bytes) = (loaded.format, &loaded.bytes);
         textures::apply(&mut s, path, format, bytes, choice.textures(), pending);
         s
@@ -1121,12 +1126,7 @@ fn animated_frames(
     }
     let loaded = Loaded::open(path)?;
     let anims = load_anims(anims)?;
-    let anim_inputs: Vec<Input<'_>> = anims.iter().map(Loaded::input).collect();
-    let request = choice.request(&anim_inputs);
-    let mut scene = loaded
-        .module
-        .scene(&loaded.input(), &request)
-        .map_err(|f| line(path, f))?;
+    let mut scene = loaded.build(&anims, choice, Shape::Scene)?;
     let (keys, total, delays) = planned_keys(
         path,
         &scene,
@@ -1137,15 +1137,11 @@ fn animated_frames(
     let mut stills = Vec::new();
     if pictures::skinned(&scene) {
         for k in 0..total {
-            let request = Choice {
+            let at_k = Choice {
                 frame: Some(k),
                 ..choice
-            }
-            .request(&anim_inputs);
-            let mut s = loaded
-                .module
-                .frame(&loaded.input(), &request)
-                .map_err(|f| line(path, f))?;
+            };
+            let mut s = loaded.build(&anims, at_k, Shape::Frame)?;
             let (format, bytes) = (loaded.format, &loaded.bytes);
             // Every frame names the same textures: report them once (frame 0's).
             let quiet = textures::Pending::default();

@@ -13,7 +13,7 @@ use idmodel_scene::md3::{BackOptions, Limits, PlayerBackOptions};
 
 use crate::commands::{line, usage};
 use crate::output::{self, Plan, Policy};
-use crate::{Exit, OutKind, error_line, out_line};
+use crate::{Exit, OutKind, error_line};
 
 /// The largest glTF, `.bin` or image file read (1 GiB).
 const MAX_FILE: u64 = 1 << 30;
@@ -400,20 +400,7 @@ fn write_all(args: &ImportArgs<'_>, files: Vec<(PathBuf, Vec<u8>)>) -> Exit {
             plan.side(&path, bytes);
         }
     }
-    match plan.commit() {
-        Ok(()) => {
-            if !args.quiet {
-                for l in lines {
-                    out_line(l);
-                }
-            }
-            Exit::Ok
-        }
-        Err(stop) => {
-            error_line(stop.line());
-            stop.exit()
-        }
-    }
+    output::finish(plan.commit().map(|()| lines), args.quiet)
 }
 
 /// glTF → MD2 or MDL (`to_bytes` of `idmodel_scene::md2` / `mdl`), within `--engine`'s

@@ -18,8 +18,8 @@ use idmodel::md5::{anim, camera, mesh};
 use idmodel_scene::Scene;
 use idmodel_scene::md5::from_scene::{self, Md5Options};
 
+use crate::Exit;
 use crate::output::{self, Plan, Policy, Stop};
-use crate::{Exit, error_line, out_line};
 
 /// The largest glTF, GLB or buffer file read (as every model input).
 const MAX_INPUT: u64 = 1 << 30;
@@ -233,20 +233,7 @@ fn resolver(dir: PathBuf) -> impl FnMut(&str) -> Option<Vec<u8>> {
 /// `convert MODEL.glb -o X.md5mesh|X.md5anim|X.md5camera`: reads the glTF, converts it
 /// and writes the files through one [`Plan`].
 pub(crate) fn convert(input: &Path, out: &Path, request: &Md5Request) -> Exit {
-    match convert_inner(input, out, request) {
-        Ok(lines) => {
-            if !request.quiet {
-                for l in lines {
-                    out_line(l);
-                }
-            }
-            Exit::Ok
-        }
-        Err(e) => {
-            error_line(e.line());
-            e.exit()
-        }
-    }
+    output::finish(convert_inner(input, out, request), request.quiet)
 }
 
 fn convert_inner(input: &Path, out: &Path, request: &Md5Request) -> Result<Vec<String>, Stop> {

@@ -267,6 +267,31 @@ impl Stop {
     }
 }
 
+/// `result`'s value; else its error printed as the one error line, and
+/// [`Exit::Failed`].
+pub fn or_failed<T>(result: Result<T, impl std::fmt::Display>) -> Result<T, Exit> {
+    result.map_err(|e| {
+        crate::error_line(e);
+        Exit::Failed
+    })
+}
+
+/// The exit of a command that writes files: on success its `lines` (what it wrote) on
+/// stdout unless `quiet`; else the stop, reported.
+pub fn finish(result: Result<Vec<String>, Stop>, quiet: bool) -> Exit {
+    match result {
+        Ok(lines) => {
+            if !quiet {
+                for l in lines {
+                    crate::out_line(l);
+                }
+            }
+            Exit::Ok
+        }
+        Err(stop) => stop.report(),
+    }
+}
+
 impl From<String> for Stop {
     fn from(line: String) -> Self {
         Stop::Failed(line)

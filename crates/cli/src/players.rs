@@ -13,7 +13,7 @@ use idmodel_scene::md3::{self as adapter, Player};
 use crate::failure::Failure;
 use crate::formats::md3::{self, MAX_SIDECAR, Md3, SkinFile, sidecar, skin_names};
 use crate::formats::{Info, Input, ModelFormat, Request, Shape};
-use crate::{Exit, error_line, out_line};
+use crate::{Exit, out_line};
 
 /// What `convert` and `render` were asked for beyond the files: `--frame`, `--clip`,
 /// `--skin`, `--quiet`.
@@ -216,12 +216,9 @@ pub fn info_folder(path: &Path, json: bool) -> Option<Exit> {
     if !player_folder(path) {
         return None;
     }
-    let info = match player_info(path) {
-        Ok(i) => i,
-        Err(e) => {
-            error_line(format_args!("{}: {e}", path.display()));
-            return Some(Exit::Failed);
-        }
+    let info = player_info(path).map_err(|e| format!("{}: {e}", path.display()));
+    let Ok(info) = crate::output::or_failed(info) else {
+        return Some(Exit::Failed);
     };
     if json {
         return Some(crate::info::print_json(path, &info));

@@ -9,7 +9,6 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use common::{corpus_dir, idmodel, validator, walk};
 
@@ -98,11 +97,7 @@ fn corpus_models_convert_validate_and_render() {
         match validator() {
             Some(script) => {
                 for chunk in written.chunks(40) {
-                    let o = Command::new("node")
-                        .arg(&script)
-                        .args(chunk)
-                        .output()
-                        .unwrap();
+                    let o = common::run_validator(&script, chunk);
                     if !o.status.success() {
                         failures.push(format!(
                             "validator:\n{}{}",

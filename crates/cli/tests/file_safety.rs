@@ -445,11 +445,7 @@ fn two_batch_inputs_never_write_the_same_file() {
     let out = dir.join("out");
     let o = idmodel(&[&"convert", &folder, &"-o", &out, &"--force"]);
     assert_eq!(code(&o), 2, "{}", stderr(&o));
-    assert!(
-        stderr(&o).contains("two inputs would write"),
-        "{}",
-        stderr(&o)
-    );
+    common::assert_contains(&stderr(&o), "two inputs would write");
     assert!(!out.exists());
 }
 

@@ -7,15 +7,12 @@
 
 mod common;
 
-use common::{code, convert, corpus_files, idmodel, sample_file, scratch_dir, stderr};
+use common::{code, convert, idmodel, sample_file, scratch_dir, stderr};
 
 #[test]
 fn md3_through_glb_and_gltf_is_byte_identical() {
     let dir = scratch_dir("idmodel-import-cli", "md3_round_trip");
-    let mut files = vec![sample_file("md3")];
-    if let Some(more) = corpus_files("md3_round_trip", "md3", &["md3"]) {
-        files.extend(more.into_iter().take(8));
-    }
+    let files = common::sample_and_corpus("md3_round_trip", "md3", 8);
     for (i, f) in files.iter().enumerate() {
         for (ext, keep) in [("glb", false), ("gltf", true)] {
             let mid = dir.join(format!("{i}.{ext}"));

@@ -12,15 +12,7 @@ use std::path::{Path, PathBuf};
 use common::{code, corpus_dir, idmodel, sample_file, scratch_dir, stderr, stdout};
 use idmodel::md3::{Md3, Model, TagInfo, Vertex, write};
 
-const FILES: [&str; 7] = [
-    "lower.md3",
-    "upper.md3",
-    "head.md3",
-    "animation.cfg",
-    "lower_default.skin",
-    "upper_default.skin",
-    "head_default.skin",
-];
+use idmodel_test_support::PLAYER_FILES as FILES;
 
 /// Folders of the corpus holding lower.md3, upper.md3 and head.md3.
 fn corpus_players() -> Vec<PathBuf> {
@@ -119,16 +111,7 @@ fn part(tag: &[u8], z: f32) -> Vec<u8> {
     let n = 13u32;
     let mut grid = m.surfaces[0].clone();
     grid.name = b"grid".to_vec();
-    grid.st = (0..n * n)
-        .map(|i| [(i % n) as f32 / 12.0, (i / n) as f32 / 12.0])
-        .collect();
-    grid.triangles = (0..12)
-        .flat_map(|y| (0..12).map(move |x| (x, y)))
-        .flat_map(|(x, y)| {
-            let a = y * n + x;
-            [[a, a + n, a + 1], [a + 1, a + n, a + n + 1]]
-        })
-        .collect();
+    (grid.st, grid.triangles) = idmodel_test_support::grid(12);
     for (f, frame) in grid.frames.iter_mut().enumerate() {
         *frame = (0..n * n)
             .map(|i| Vertex {
@@ -269,11 +252,7 @@ fn what_cannot_be_a_player_or_a_lod_is_refused() {
     let out = dir.join("out/");
     let o = idmodel(&[&"convert", &glb, &"-o", &out]);
     assert_eq!(code(&o), 1);
-    assert!(
-        stderr(&o).contains("not a Quake III player"),
-        "{}",
-        stderr(&o)
-    );
+    common::assert_contains(&stderr(&o), "not a Quake III player");
     assert!(!dir.join("out").join("lower.md3").exists());
     // LODs are for MD3 outputs; Quake III loads two.
     let o = idmodel(&[&"convert", &glb, &"-o", &dir.join("m.md2"), &"--lods", &"1"]);

@@ -109,19 +109,10 @@ fn assert_near3(got: &Value, want: [f32; 3], what: &str) {
     assert_close3(got, want.map(f64::from), 1e-4, what);
 }
 
-/// `q · v · q⁻¹` for a glTF quaternion `[x, y, z, w]`.
+/// `q · v · q⁻¹` for a glTF (unit) quaternion `[x, y, z, w]`.
 fn rotate(q: &[f64], v: [f64; 3]) -> [f64; 3] {
-    let (x, y, z, w) = (q[0], q[1], q[2], q[3]);
-    let t = [
-        2.0 * (y * v[2] - z * v[1]),
-        2.0 * (z * v[0] - x * v[2]),
-        2.0 * (x * v[1] - y * v[0]),
-    ];
-    [
-        v[0] + w * t[0] + (y * t[2] - z * t[1]),
-        v[1] + w * t[1] + (z * t[0] - x * t[2]),
-        v[2] + w * t[2] + (x * t[1] - y * t[0]),
-    ]
+    let m = idmodel_test_support::rotation_matrix([q[0], q[1], q[2], q[3]]);
+    m.map(|row| row[0] * v[0] + row[1] * v[1] + row[2] * v[2])
 }
 
 /// Node index by name, and each node's parent.
@@ -190,12 +181,8 @@ fn info_reads_the_player_side_files() {
     // The legs entries move back by LEGS_WALKCR − TORSO_GESTURE = 155 − 95 = 60
     // (LEGS_WALK is written 260).
     assert!(plain.contains("legs frames moved back by 60"), "{plain}");
-    assert!(
-        plain
-            .lines()
-            .any(|l| l.contains("LEGS_WALK ") && l.contains("frames 200-206 (7)")),
-        "{plain}"
-    );
+    let walk = ["LEGS_WALK ", "frames 200-206 (7)"];
+    assert!(common::has_line(&plain, &walk), "{plain}");
     assert!(
         plain.contains("lower_default.skin (3 surface entries)"),
         "{plain}"
@@ -590,11 +577,7 @@ fn player_folders_are_assembled() {
         let out = dir.join(format!("player.{ext}"));
         let o = idmodel(&[&"convert", &player, &"-o", &out]);
         assert_eq!(code(&o), 0, "{}", stderr(&o));
-        assert!(
-            stdout(&o).contains("assembled the Quake III player"),
-            "{}",
-            stdout(&o)
-        );
+        common::assert_contains(&stdout(&o), "assembled the Quake III player");
         let j = scene_json(&out);
         check_player(&j, ext);
         // No animation.cfg: one all-frames clip per animated part.

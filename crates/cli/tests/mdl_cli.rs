@@ -235,11 +235,7 @@ fn check_exit_codes() {
     // Clean sample: 0 and an "ok" line naming the three profiles.
     let o = idmodel(&[&"check", &sample()]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(
-        stdout(&o).contains("ok (winquake, glquake, quakespasm)"),
-        "{}",
-        stdout(&o)
-    );
+    common::assert_contains(&stdout(&o), "ok (winquake, glquake, quakespasm)");
     let o = idmodel(&[&"check", &sample(), &"--engine", &"glquake"]);
     assert_eq!(o.status.code(), Some(0));
     assert!(stdout(&o).contains("ok (glquake)"), "{}", stdout(&o));
@@ -266,12 +262,8 @@ fn check_exit_codes() {
             .contains(": winquake, glquake, quakespasm: warning: 25 bytes follow the last frame")),
         "{merged}"
     );
-    assert!(
-        merged
-            .lines()
-            .any(|l| l.contains(": winquake, glquake: warning: flag bits 0x100000")),
-        "{merged}"
-    );
+    let flags = ": winquake, glquake: warning: flag bits 0x100000";
+    assert!(common::has_line(&merged, &[flags]), "{merged}");
     for engine in ["winquake", "glquake", "quakespasm"] {
         let o = idmodel(&[
             &"check",

@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{code, corpus_files, idmodel, info_json, sample_file, scratch_dir, stderr, stdout};
+use common::{code, idmodel, info_json, scratch_dir, stderr, stdout};
 use idmodel::md3::Md3;
 
 fn run_ok(args: &[&dyn AsRef<std::ffi::OsStr>]) -> String {
@@ -41,10 +41,7 @@ fn surfaces(bytes: &[u8]) -> Vec<Surface> {
 #[test]
 fn md3_through_obj_comes_back_within_the_step() {
     let dir = scratch_dir("idmodel-obj-input", "md3_through_obj");
-    let mut files = vec![sample_file("md3")];
-    if let Some(more) = corpus_files("md3_through_obj", "md3", &["md3"]) {
-        files.extend(more.into_iter().take(10));
-    }
+    let files = common::sample_and_corpus("md3_through_obj", "md3", 10);
     let mut checked = 0;
     for (i, f) in files.iter().enumerate() {
         let obj = dir.join(format!("{i}.obj"));

@@ -16,18 +16,15 @@ use common::*;
 /// 25 entries: BOTH_* at frame 0, TORSO_* at 1 but TORSO_STAND at 2, LEGS_* written at
 /// 101 (moved back to 1) but LEGS_IDLE at 102 (frame 2).
 fn animation_cfg() -> String {
-    let mut text = String::from("sex f\n");
-    for i in 0..25 {
-        let first = match i {
-            0..=5 => 0,
-            11 => 2,
-            6..=12 => 1,
-            22 => 102,
-            _ => 101,
-        };
-        text += &format!("{first} 1 0 10\n");
-    }
-    text
+    // BOTH_*; TORSO_*, TORSO_STAND the sixth; LEGS_*, LEGS_IDLE the tenth.
+    const FIRST: [u32; 25] = [
+        0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 2, 1, 101, 101, 101, 101, 101, 101, 101, 101, 101, 102,
+        101, 101,
+    ];
+    let entries = FIRST.iter().map(|first| format!("{first} 1 0 10\n"));
+    std::iter::once("sex f\n".to_owned())
+        .chain(entries)
+        .collect()
 }
 
 /// A player folder `dir/name` with animation.cfg and the `default` and `red` skins.
@@ -55,6 +52,13 @@ fn player(dir: &Path, name: &str, cfg: bool) -> PathBuf {
     p
 }
 
+/// A scratch folder for `test` and the player `kid` written in it (with animation.cfg).
+fn kid(test: &str) -> (PathBuf, PathBuf) {
+    let dir = scratch(test);
+    let p = player(&dir, "kid", true);
+    (dir, p)
+}
+
 fn run(args: &[&dyn AsRef<std::ffi::OsStr>]) -> (i32, String, String) {
     let o = idmodel(args);
     (code(&o), stdout(&o), stderr(&o))
@@ -62,8 +66,7 @@ fn run(args: &[&dyn AsRef<std::ffi::OsStr>]) -> (i32, String, String) {
 
 #[test]
 fn info_describes_a_player_folder() {
-    let dir = scratch("info");
-    let p = player(&dir, "kid", true);
+    let (_, p) = kid("info");
     let (rc, out, err) = run(&[&"info", &p]);
     assert_eq!(rc, 0, "{err}");
     assert!(out.contains("Quake III player 'kid'"), "{out}");
@@ -99,8 +102,7 @@ fn info_describes_a_player_folder() {
 
 #[test]
 fn check_takes_a_player_folder() {
-    let dir = scratch("check");
-    let p = player(&dir, "kid", true);
+    let (_, p) = kid("check");
     let (rc, out, err) = run(&[&"check", &p]);
     assert_eq!(rc, 0, "{out}{err}");
     // The three parts are checked (a folder prints only what has findings, then the
@@ -128,8 +130,7 @@ fn check_takes_a_player_folder() {
 
 #[test]
 fn render_draws_the_assembled_player_standing_idle() {
-    let dir = scratch("render");
-    let p = player(&dir, "kid", true);
+    let (dir, p) = kid("render");
     let png = |name: &str, extra: &[&str]| {
         let out = dir.join(format!("{name}.png"));
         let mut a: Vec<&dyn AsRef<std::ffi::OsStr>> =
@@ -174,8 +175,7 @@ fn render_draws_the_assembled_player_standing_idle() {
 
 #[test]
 fn render_animates_the_assembled_player() {
-    let dir = scratch("animate");
-    let p = player(&dir, "kid", true);
+    let (dir, p) = kid("animate");
     let frames = |name: &str, extra: &[&str]| {
         let out = dir.join(format!("{name}.png"));
         let mut a: Vec<&dyn AsRef<std::ffi::OsStr>> = vec![
@@ -210,8 +210,7 @@ fn render_animates_the_assembled_player() {
 
 #[test]
 fn skins_and_clips_choose_what_convert_writes() {
-    let dir = scratch("convert");
-    let p = player(&dir, "kid", true);
+    let (dir, p) = kid("convert");
     let materials = |j: &serde_json::Value| -> Vec<String> {
         j["materials"]
             .as_array()
@@ -281,8 +280,7 @@ fn check_assembled(j: &serde_json::Value) {
 
 #[test]
 fn info_describes_the_side_files() {
-    let dir = scratch("side");
-    let p = player(&dir, "kid", true);
+    let (dir, p) = kid("side");
     let (rc, out, err) = run(&[&"info", &p.join("lower_red.skin")]);
     assert_eq!(rc, 0, "{err}");
     assert!(

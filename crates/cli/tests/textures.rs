@@ -166,11 +166,7 @@ fn textured_glbs_have_no_validator_warnings() {
             files.push(out);
         }
     }
-    let o = std::process::Command::new("node")
-        .arg(&script)
-        .args(&files)
-        .output()
-        .unwrap();
+    let o = common::run_validator(&script, &files);
     let report = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{report}");
     let summaries: Vec<&str> = report

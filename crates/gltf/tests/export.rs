@@ -131,12 +131,12 @@ fn morph_animation() {
     let weights = vec![0.0, 0.0, 1.0, 0.0, 0.0, 1.0];
     let clip = |name: &str, interpolation| Animation {
         name: name.into(),
-        channels: vec![Channel {
-            node: 0,
-            times: times.clone(),
+        channels: vec![channel(
+            0,
             interpolation,
-            values: ChannelValues::Weights(weights.clone()),
-        }],
+            times.clone(),
+            ChannelValues::Weights(weights.clone()),
+        )],
     };
     let scene = Scene {
         meshes: vec![Mesh {
@@ -224,29 +224,29 @@ fn skinned_mesh_with_animation() {
         animations: vec![Animation {
             name: "wave".into(),
             channels: vec![
-                Channel {
-                    node: 2,
-                    times: vec![0.0, 0.5, 1.0],
-                    interpolation: Interpolation::Linear,
-                    // Deliberately not unit length: the exporter normalises.
-                    values: ChannelValues::Rotation(vec![
+                // Deliberately not unit length: the exporter normalises.
+                channel(
+                    2,
+                    Interpolation::Linear,
+                    vec![0.0, 0.5, 1.0],
+                    ChannelValues::Rotation(vec![
                         [0.0, 0.0, 0.0, 1.0],
                         [0.0, 0.0, 1.0, 1.0],
                         [0.0, 0.0, half, half],
                     ]),
-                },
-                Channel {
-                    node: 1,
-                    times: vec![0.0, 1.0],
-                    interpolation: Interpolation::Linear,
-                    values: ChannelValues::Translation(vec![[0.0; 3], [0.0, 0.0, 2.0]]),
-                },
-                Channel {
-                    node: 3,
-                    times: vec![0.0, 1.0],
-                    interpolation: Interpolation::Step,
-                    values: ChannelValues::Scale(vec![[1.0; 3], [1.0, 2.0, 1.0]]),
-                },
+                ),
+                channel(
+                    1,
+                    Interpolation::Linear,
+                    vec![0.0, 1.0],
+                    ChannelValues::Translation(vec![[0.0; 3], [0.0, 0.0, 2.0]]),
+                ),
+                channel(
+                    3,
+                    Interpolation::Step,
+                    vec![0.0, 1.0],
+                    ChannelValues::Scale(vec![[1.0; 3], [1.0, 2.0, 1.0]]),
+                ),
             ],
         }],
         ..Scene::default()
@@ -297,36 +297,30 @@ fn camera_animation() {
     cam_node.camera = Some(0);
     let times: Vec<f32> = (0..24).map(|f| f as f32 / 24.0).collect();
     let scene = Scene {
-        cameras: vec![Camera {
-            name: "cam".into(),
-            yfov: yfov_from_xfov(90.0, 16.0 / 9.0),
-            aspect_ratio: Some(16.0 / 9.0),
-            znear: 3.0,
-            zfar: None,
-        }],
+        cameras: vec![camera(yfov_from_xfov(90.0, 16.0 / 9.0), 16.0 / 9.0)],
         nodes: vec![cam_node],
         animations: vec![Animation {
             name: "flyby".into(),
             channels: vec![
-                Channel {
-                    node: 0,
-                    times: times.clone(),
-                    interpolation: Interpolation::Linear,
-                    values: ChannelValues::Translation(
+                channel(
+                    0,
+                    Interpolation::Linear,
+                    times.clone(),
+                    ChannelValues::Translation(
                         times.iter().map(|t| [t * 100.0, 0.0, 50.0]).collect(),
                     ),
-                },
-                Channel {
-                    node: 0,
-                    times: times.clone(),
-                    interpolation: Interpolation::Step,
-                    values: ChannelValues::Rotation(
+                ),
+                channel(
+                    0,
+                    Interpolation::Step,
+                    times.clone(),
+                    ChannelValues::Rotation(
                         times
                             .iter()
                             .map(|t| [0.0, 0.0, libm::sinf(*t), libm::cosf(*t)])
                             .collect(),
                     ),
-                },
+                ),
             ],
         }],
         ..Scene::default()
@@ -388,21 +382,63 @@ fn empty_parts_are_dropped() {
             ..Mesh::default()
         }],
         nodes: vec![mesh_node("nothing")],
-        animations: vec![Animation {
-            name: "idle".into(),
-            channels: vec![Channel {
-                node: 0,
-                times: vec![0.0],
-                interpolation: Interpolation::Step,
-                values: ChannelValues::Weights(vec![1.0]),
-            }],
-        }],
+        animations: vec![node0_clip(
+            "idle",
+            Interpolation::Step,
+            vec![0.0],
+            ChannelValues::Weights(vec![1.0]),
+        )],
         ..Scene::default()
     };
     let json = export_and_validate("empty_parts", &scene);
     assert!(json.get("meshes").is_none());
     assert!(json.get("animations").is_none());
     export_and_validate("empty_scene", &Scene::default());
+}
+
+/// One channel of an animation: `node`'s `values` at `times`.
+fn channel(
+    node: usize,
+    interpolation: Interpolation,
+    times: Vec<f32>,
+    values: ChannelValues,
+) -> Channel {
+    Channel {
+        node,
+        times,
+        interpolation,
+        values,
+    }
+}
+
+/// An animation `name` of one channel on node 0.
+fn node0_clip(
+    name: &str,
+    interpolation: Interpolation,
+    times: Vec<f32>,
+    values: ChannelValues,
+) -> Animation {
+    Animation {
+        name: name.into(),
+        channels: vec![channel(0, interpolation, times, values)],
+    }
+}
+
+/// Adds to `scene` an animation `name` of one linear channel on node 0.
+fn push_clip(scene: &mut Scene, name: &str, times: Vec<f32>, values: ChannelValues) {
+    let clip = node0_clip(name, Interpolation::Linear, times, values);
+    scene.animations.push(clip);
+}
+
+/// The test camera: `yfov` radians, `aspect` wide, the near plane at 3, no far plane.
+fn camera(yfov: f32, aspect: f32) -> Camera {
+    Camera {
+        name: "cam".into(),
+        yfov,
+        aspect_ratio: Some(aspect),
+        znear: 3.0,
+        zfar: None,
+    }
 }
 
 #[test]
@@ -450,46 +486,18 @@ fn invalid_scenes_are_refused() {
         },
         "cycle",
     );
+    // Three keys' worth of translations, all at the origin.
+    let still3 = || ChannelValues::Translation(vec![[0.0; 3]; 3]);
     refused(
-        &|s| {
-            s.animations.push(Animation {
-                name: "bad".into(),
-                channels: vec![Channel {
-                    node: 0,
-                    times: vec![0.0, 0.5, 0.5],
-                    interpolation: Interpolation::Linear,
-                    values: ChannelValues::Translation(vec![[0.0; 3]; 3]),
-                }],
-            })
-        },
+        &|s| push_clip(s, "bad", vec![0.0, 0.5, 0.5], still3()),
         "key 2 time 0.5",
     );
     refused(
-        &|s| {
-            s.animations.push(Animation {
-                name: "short".into(),
-                channels: vec![Channel {
-                    node: 0,
-                    times: vec![0.0, 0.5],
-                    interpolation: Interpolation::Linear,
-                    values: ChannelValues::Translation(vec![[0.0; 3]; 3]),
-                }],
-            })
-        },
+        &|s| push_clip(s, "short", vec![0.0, 0.5], still3()),
         "3 values for 2 keys",
     );
     refused(
-        &|s| {
-            s.animations.push(Animation {
-                name: "w".into(),
-                channels: vec![Channel {
-                    node: 0,
-                    times: vec![0.0],
-                    interpolation: Interpolation::Linear,
-                    values: ChannelValues::Weights(vec![1.0]),
-                }],
-            })
-        },
+        &|s| push_clip(s, "w", vec![0.0], ChannelValues::Weights(vec![1.0])),
         "without morph targets",
     );
     refused(
@@ -532,32 +540,26 @@ fn camera_zoom_is_an_animation_pointer() {
         .map(|&x| yfov_from_xfov(x, 4.0 / 3.0))
         .collect();
     let scene = Scene {
-        cameras: vec![Camera {
-            name: "cam".into(),
-            yfov: zoom[0],
-            aspect_ratio: Some(4.0 / 3.0),
-            znear: 3.0,
-            zfar: None,
-        }],
+        cameras: vec![camera(zoom[0], 4.0 / 3.0)],
         nodes: vec![cam_node],
         animations: vec![Animation {
             name: "zoom".into(),
             channels: vec![
-                Channel {
-                    node: 0,
-                    times: times.clone(),
-                    interpolation: Interpolation::Linear,
-                    values: ChannelValues::Translation(vec![[0.0; 3]; 4]),
-                },
-                Channel {
-                    node: 0,
-                    times: times.clone(),
-                    interpolation: Interpolation::Linear,
-                    values: ChannelValues::CameraYfov {
+                channel(
+                    0,
+                    Interpolation::Linear,
+                    times.clone(),
+                    ChannelValues::Translation(vec![[0.0; 3]; 4]),
+                ),
+                channel(
+                    0,
+                    Interpolation::Linear,
+                    times.clone(),
+                    ChannelValues::CameraYfov {
                         camera: 0,
                         yfov: zoom.clone(),
                     },
-                },
+                ),
             ],
         }],
         ..Scene::default()
@@ -582,11 +584,7 @@ fn camera_zoom_is_an_animation_pointer() {
         .join("idmodel-gltf-tests/camera_zoom/camera_zoom-YUp.glb");
     assert!(glb.is_file());
     if let Some(script) = common::validator() {
-        let out = std::process::Command::new("node")
-            .arg(&script)
-            .arg(&glb)
-            .output()
-            .unwrap();
+        let out = idmodel_test_support::run_validator(&script, &[&glb]);
         let text = String::from_utf8_lossy(&out.stdout);
         assert!(
             text.contains("errors: 0") && text.contains("warnings: 0"),

@@ -280,11 +280,10 @@ fn walk(md2: &Md2<'_>) -> f64 {
 
 #[test]
 fn every_corpus_md2_parses_with_its_listed_counts() {
-    let Some(dir) = common::corpus_dir("every_corpus_md2_parses_with_its_listed_counts") else {
+    let test = "every_corpus_md2_parses_with_its_listed_counts";
+    let Some(dir) = common::corpus_listed(test, "md2", "md2", EXPECTED.len()) else {
         return;
     };
-    let files = common::files_with_ext(&dir.join("md2"), "md2");
-    assert_eq!(files.len(), EXPECTED.len(), "corpus md2 files: {files:?}");
     for &(name, skins, w, h, verts, st, tris, frames, glcmds, skin0, frame0) in EXPECTED {
         let path = dir.join("md2").join(name);
         let bytes = std::fs::read(&path).unwrap();
@@ -375,16 +374,10 @@ fn corpus_findings_are_the_expected_ones() {
     // The 3.6 MB, 1007-frame soldier: over the 512-frame limit and the 2 MiB model hunk.
     let bytes = std::fs::read(dir.join("md2/ufoai_soldiers_male/body.md2")).unwrap();
     let found = Md2::parse(&bytes).unwrap().findings(Engine::Quake2);
-    assert!(
-        found
-            .iter()
-            .any(|f| f.kind == FindingKind::TooManyFrames { count: 1007 }
-                && f.severity == Severity::Hazard)
-    );
-    assert!(found.iter().any(
-        |f| f.kind == FindingKind::HunkOverflow { ofs_end: 3_592_072 }
-            && f.severity == Severity::Refused
-    ));
+    let frames = FindingKind::TooManyFrames { count: 1007 };
+    assert!(common::has(&found, frames, Severity::Hazard));
+    let hunk = FindingKind::HunkOverflow { ofs_end: 3_592_072 };
+    assert!(common::has(&found, hunk, Severity::Refused));
 }
 
 /// The corpus files made by id-style tools (qdata's BuildGlCmds).
@@ -423,10 +416,11 @@ fn corpus_models_round_trip_through_the_writer() {
 
 #[test]
 fn malformed_zero_numvertices_is_refused_cleanly() {
-    let Some(dir) = common::corpus_dir("malformed_zero_numvertices_is_refused_cleanly") else {
+    let test = "malformed_zero_numvertices_is_refused_cleanly";
+    let rel = "malformed/md2/malformed_zero_numvertices.md2";
+    let Some(bytes) = common::corpus_file(test, rel) else {
         return;
     };
-    let bytes = std::fs::read(dir.join("malformed/md2/malformed_zero_numvertices.md2")).unwrap();
     let e = Md2::parse(&bytes).unwrap_err();
     assert_eq!(
         e.kind(),

@@ -145,10 +145,7 @@ proptest! {
         cut in any::<usize>(),
     ) {
         let mut bytes = idmodel_md2::write(&m).unwrap();
-        for (at, v) in edits {
-            let i = at % bytes.len();
-            bytes[i] = v;
-        }
+        idmodel_test_support::overwrite(&mut bytes, &edits);
         if cut % 4 == 0 {
             bytes.truncate(cut % (bytes.len() + 1));
         }

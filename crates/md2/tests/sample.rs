@@ -82,17 +82,7 @@ fn sample_model() -> Model {
 #[test]
 fn sample_is_made_by_the_writer() {
     let bytes = idmodel_md2::write(&sample_model()).unwrap();
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/sample.md2");
-    if std::env::var_os("IDMODEL_BLESS").is_some_and(|v| v == "1") {
-        std::fs::write(&path, &bytes).unwrap();
-    }
-    let committed = std::fs::read(&path)
-        .unwrap_or_else(|e| panic!("{}: {e} (regenerate with IDMODEL_BLESS=1)", path.display()));
-    assert!(
-        committed == bytes,
-        "{} differs from the writer's output; regenerate with IDMODEL_BLESS=1",
-        path.display()
-    );
+    let committed = idmodel_test_support::assert_sample("sample.md2", &bytes);
     // And it is a clean Quake II model.
     let md2 = Md2::parse_strict(&committed).unwrap();
     assert!(md2.findings(Engine::Quake2).is_empty());

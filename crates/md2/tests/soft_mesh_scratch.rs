@@ -85,25 +85,10 @@ proptest! {
 
 #[test]
 fn chain_mesh_equals_sorted_mesh_on_corpus() {
-    let Some(dir) = std::env::var_os("IDMODEL_CORPUS").filter(|d| !d.is_empty()) else {
-        eprintln!("notice: IDMODEL_CORPUS is not set; skipping");
-        return;
-    };
-    let mut seen = 0;
-    let mut stack = vec![std::path::PathBuf::from(dir).join("md2")];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x.eq_ignore_ascii_case("md2")) {
-                let bytes = std::fs::read(&p).unwrap();
-                if let Ok(md2) = Md2::parse(&bytes) {
-                    same_mesh(&md2).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
-                    seen += 1;
-                }
-            }
-        }
-    }
-    assert!(seen > 0);
+    let test = "chain_mesh_equals_sorted_mesh_on_corpus";
+    idmodel_test_support::each_checked(test, "md2", "md2", |p, bytes| {
+        let md2 = Md2::parse(bytes).ok()?;
+        same_mesh(&md2).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+        Some(())
+    });
 }

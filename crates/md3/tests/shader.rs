@@ -40,11 +40,8 @@ fn kyonshi_shaders_to_gltf() {
     let text =
         std::fs::read(dir.join("assets/openarena/baseoa/scripts/player_kyonshi.shader")).unwrap();
     let script = ShaderText::new(&text);
-    let hair = script
-        .find(b"models/players/kyonshi/hair")
-        .unwrap()
-        .parse()
-        .unwrap();
+    let shader = |name: &[u8]| script.find(name).unwrap().parse().unwrap();
+    let hair = shader(b"models/players/kyonshi/hair");
     assert_eq!(hair.cull, Cull::TwoSided);
     let g = hair.gltf();
     assert_eq!(g.image, Some(&b"models/players/kyonshi/hair.tga"[..]));
@@ -52,11 +49,7 @@ fn kyonshi_shaders_to_gltf() {
     assert!(g.double_sided);
 
     // Torso: the opaque first stage is the base; the environment stage is skipped.
-    let torso = script
-        .find(b"MODELS/PLAYERS/KYONSHI/TORSO")
-        .unwrap()
-        .parse()
-        .unwrap();
+    let torso = shader(b"MODELS/PLAYERS/KYONSHI/TORSO");
     assert_eq!(torso.num_stages(), 3);
     let g = torso.gltf();
     assert_eq!(
@@ -66,22 +59,14 @@ fn kyonshi_shaders_to_gltf() {
 
     // `$whiteimage` first: the base is the second stage, whose dst-colour blend has no
     // glTF form.
-    let crap = script
-        .find(b"models/players/kyonshi/skincrap")
-        .unwrap()
-        .parse()
-        .unwrap();
+    let crap = shader(b"models/players/kyonshi/skincrap");
     assert_eq!(crap.stages()[0].image, Some(StageImage::White));
     let g = crap.gltf();
     assert_eq!(g.stage, Some(1));
     assert!(g.approximate);
 
     // A blended sleeve.
-    let sleeve = script
-        .find(b"models/players/kyonshi/sleeve")
-        .unwrap()
-        .parse()
-        .unwrap();
+    let sleeve = shader(b"models/players/kyonshi/sleeve");
     let g = sleeve.gltf();
     assert_eq!((g.alpha, g.double_sided), (AlphaMode::Blend, true));
     assert_eq!(sleeve.stages()[0].alpha_gen, Some(&b"wave"[..]));

@@ -211,6 +211,25 @@ fn walk_all(bytes: &[u8]) {
     }
 }
 
+/// [`walk_all`] of `text` with `edits` applied ([`idmodel_test_support::overwrite`]).
+fn walk_mutated(mut text: Vec<u8>, edits: &[(usize, u8)]) {
+    idmodel_test_support::overwrite(&mut text, edits);
+    walk_all(&text);
+}
+
+/// `$value` written by module `$m` (its `write` and `written_size`) reads back as itself,
+/// owned (`$owned::parse`) and through the view (`$m::parse`); the text.
+macro_rules! round_trip {
+    ($m:ident, $owned:ty, $value:expr) => {{
+        let text = $m::write($value).unwrap();
+        prop_assert_eq!($m::written_size($value).unwrap(), text.len());
+        let back = <$owned>::parse(&text).unwrap();
+        prop_assert_eq!(&back, $value);
+        prop_assert_eq!(&<$owned>::from($m::parse(&text).unwrap()), $value);
+        text
+    }};
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
@@ -239,32 +258,20 @@ proptest! {
 
     #[test]
     fn md5mesh_round_trip(m in model()) {
-        let text = mesh::write(&m).unwrap();
-        prop_assert_eq!(mesh::written_size(&m).unwrap(), text.len());
+        let text = round_trip!(mesh, Model, &m);
         let mut buf = vec![0u8; text.len()];
         prop_assert_eq!(mesh::write_into(&m, &mut buf).unwrap(), text.len());
         prop_assert_eq!(&buf, &text);
-        let back = Model::parse(&text).unwrap();
-        prop_assert_eq!(&back, &m);
-        prop_assert_eq!(Model::from(mesh::parse(&text).unwrap()), m);
     }
 
     #[test]
     fn md5anim_round_trip(a in anim_model()) {
-        let text = anim::write(&a).unwrap();
-        prop_assert_eq!(anim::written_size(&a).unwrap(), text.len());
-        let back = Anim::parse(&text).unwrap();
-        prop_assert_eq!(&back, &a);
-        prop_assert_eq!(Anim::from(anim::parse(&text).unwrap()), a);
+        round_trip!(anim, Anim, &a);
     }
 
     #[test]
     fn md5camera_round_trip(c in camera_model()) {
-        let text = camera::write(&c).unwrap();
-        prop_assert_eq!(camera::written_size(&c).unwrap(), text.len());
-        let back = Camera::parse(&text).unwrap();
-        prop_assert_eq!(&back, &c);
-        prop_assert_eq!(Camera::from(camera::parse(&text).unwrap()), c);
+        round_trip!(camera, Camera, &c);
     }
 
     #[test]
@@ -286,26 +293,16 @@ proptest! {
     #[test]
     fn mutated_models_never_panic(
         m in model(),
-        edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..8),
+        edits in proptest::collection::vec((any::<usize>(), any::<u8>()), 1..8),
     ) {
-        let mut text = mesh::write(&m).unwrap();
-        for (i, b) in edits {
-            let at = i.index(text.len());
-            text[at] = b;
-        }
-        walk_all(&text);
+        walk_mutated(mesh::write(&m).unwrap(), &edits);
     }
 
     #[test]
     fn mutated_anims_never_panic(
         a in anim_model(),
-        edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..8),
+        edits in proptest::collection::vec((any::<usize>(), any::<u8>()), 1..8),
     ) {
-        let mut text = anim::write(&a).unwrap();
-        for (i, b) in edits {
-            let at = i.index(text.len());
-            text[at] = b;
-        }
-        walk_all(&text);
+        walk_mutated(anim::write(&a).unwrap(), &edits);
     }
 }

@@ -3,8 +3,6 @@
 //! Run with `IDMODEL_BLESS=1` to regenerate them.
 #![allow(clippy::restriction)] // test code: builders count freely; a failure should stop the test loudly
 
-use std::path::PathBuf;
-
 use idmodel_md5::anim::{self, Anim, BaseJoint, HierarchyJoint, flags};
 use idmodel_md5::camera::{self, Camera, CameraFrame};
 use idmodel_md5::mesh::{self, Joint, Mesh, Model, Vertex, Weight};
@@ -174,27 +172,23 @@ fn sample_camera() -> Camera {
     }
 }
 
-fn check(name: &str, bytes: &[u8]) {
-    let path: PathBuf = [env!("CARGO_MANIFEST_DIR"), "..", "..", "samples", name]
-        .iter()
-        .collect();
-    if std::env::var_os("IDMODEL_BLESS").is_some_and(|v| v == "1") {
-        std::fs::write(&path, bytes).unwrap();
-    }
-    let committed = std::fs::read(&path)
-        .unwrap_or_else(|e| panic!("{}: {e} (run with IDMODEL_BLESS=1)", path.display()));
-    assert!(
-        committed == bytes,
-        "{name} differs from the writer's output (run with IDMODEL_BLESS=1)"
-    );
+/// `value` written by `write` is the committed sample `name`, and `parse` reads it back
+/// as `value`.
+fn check<T: PartialEq + core::fmt::Debug, E: core::fmt::Debug, F: core::fmt::Debug>(
+    name: &str,
+    value: &T,
+    write: impl Fn(&T) -> Result<Vec<u8>, E>,
+    parse: impl Fn(&[u8]) -> Result<T, F>,
+) {
+    let bytes = write(value).unwrap();
+    idmodel_test_support::assert_sample(name, &bytes);
+    assert_eq!(&parse(&bytes).unwrap(), value, "{name}");
 }
 
 #[test]
 fn sample_md5mesh_is_the_writers_output() {
     let m = sample_mesh();
-    let bytes = mesh::write(&m).unwrap();
-    check("sample.md5mesh", &bytes);
-    assert_eq!(Model::parse(&bytes).unwrap(), m);
+    check("sample.md5mesh", &m, mesh::write, Model::parse);
     // The middle ring sits at the joint between the segments.
     let mut out = vec![[0.0; 3]; 12];
     idmodel_md5::skinning::skin(
@@ -210,9 +204,7 @@ fn sample_md5mesh_is_the_writers_output() {
 #[test]
 fn sample_md5anim_is_the_writers_output() {
     let a = sample_anim();
-    let bytes = anim::write(&a).unwrap();
-    check("sample.md5anim", &bytes);
-    assert_eq!(Anim::parse(&bytes).unwrap(), a);
+    check("sample.md5anim", &a, anim::write, Anim::parse);
     let m = sample_mesh();
     let c = idmodel_md5::pose::compare(
         m.joints.iter().map(|j| (j.name.clone(), j.parent)),
@@ -225,7 +217,5 @@ fn sample_md5anim_is_the_writers_output() {
 #[test]
 fn sample_md5camera_is_the_writers_output() {
     let c = sample_camera();
-    let bytes = camera::write(&c).unwrap();
-    check("sample.md5camera", &bytes);
-    assert_eq!(Camera::parse(&bytes).unwrap(), c);
+    check("sample.md5camera", &c, camera::write, Camera::parse);
 }

@@ -41,12 +41,11 @@ fn expected() -> Vec<Row> {
 
 #[test]
 fn every_corpus_mdl_parses_with_the_documented_counts() {
-    let Some(dir) = common::corpus_dir("every_corpus_mdl_parses_with_the_documented_counts") else {
+    let test = "every_corpus_mdl_parses_with_the_documented_counts";
+    let expected = expected();
+    let Some(dir) = common::corpus_listed(test, "mdl", "mdl", expected.len()) else {
         return;
     };
-    let files = common::files_with_ext(&dir.join("mdl"), "mdl");
-    let expected = expected();
-    assert_eq!(files.len(), expected.len(), "corpus MDL files changed");
     for (name, counts, groups, sync, flags, trailing) in expected {
         let [skins, w, h, verts, tris, frames, poses] = counts;
         let bytes = std::fs::read(dir.join("mdl").join(&name)).unwrap();
@@ -81,11 +80,8 @@ fn every_corpus_mdl_parses_with_the_documented_counts() {
 
 #[test]
 fn every_corpus_mdl_rewrites_byte_for_byte() {
-    let Some(dir) = common::corpus_dir("every_corpus_mdl_rewrites_byte_for_byte") else {
-        return;
-    };
-    for path in common::files_with_ext(&dir.join("mdl"), "mdl") {
-        let bytes = std::fs::read(&path).unwrap();
+    let files = common::corpus_bytes("every_corpus_mdl_rewrites_byte_for_byte", "mdl", "mdl");
+    for (path, bytes) in files.into_iter().flatten() {
         let model = Model::from(&Mdl::parse(&bytes).unwrap());
         assert_eq!(
             model.written_size().unwrap(),
@@ -104,12 +100,9 @@ fn every_corpus_mdl_rewrites_byte_for_byte() {
 
 #[test]
 fn every_corpus_mdl_decodes_and_checks() {
-    let Some(dir) = common::corpus_dir("every_corpus_mdl_decodes_and_checks") else {
-        return;
-    };
-    for path in common::files_with_ext(&dir.join("mdl"), "mdl") {
+    let files = common::corpus_bytes("every_corpus_mdl_decodes_and_checks", "mdl", "mdl");
+    for (path, bytes) in files.into_iter().flatten() {
         let name = path.file_name().unwrap().to_str().unwrap().to_owned();
-        let bytes = std::fs::read(&path).unwrap();
         let m = Mdl::parse(&bytes).unwrap();
         let (scale, origin) = (m.scale(), m.origin());
         for pose in m.poses() {
@@ -222,12 +215,8 @@ fn seam_files_weld_like_quakespasm() {
 
 #[test]
 fn half_life_file_is_refused_by_name() {
-    let Some(files) =
-        common::corpus_bytes("half_life_file_is_refused_by_name", "malformed/mdl", "mdl")
-    else {
-        return;
-    };
-    for (_, bytes) in files {
+    let files = common::corpus_bytes("half_life_file_is_refused_by_name", "malformed/mdl", "mdl");
+    for (_, bytes) in files.into_iter().flatten() {
         let e = Mdl::parse(&bytes).unwrap_err();
         assert!(matches!(e.kind(), ErrorKind::WrongFormat { .. }), "{e}");
         assert_eq!(e.offset(), 0);

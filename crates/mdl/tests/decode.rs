@@ -310,24 +310,16 @@ fn gl_skin_slots() {
 #[test]
 fn flags_trail_priority() {
     assert_eq!(Flags::from_raw(0).trail(), None);
-    assert_eq!((Flags::ROCKET | Flags::GIB).trail(), Some(Trail::Gib));
-    assert_eq!((Flags::ROCKET | Flags::ZOMGIB).trail(), Some(Trail::ZomGib));
-    assert_eq!(
-        (Flags::TRACER2 | Flags::TRACER).trail(),
-        Some(Trail::Tracer)
-    );
-    assert_eq!(
-        (Flags::ROCKET | Flags::TRACER2).trail(),
-        Some(Trail::Tracer2)
-    );
-    assert_eq!(
-        (Flags::ROCKET | Flags::GRENADE).trail(),
-        Some(Trail::Rocket)
-    );
-    assert_eq!(
-        (Flags::TRACER3 | Flags::GRENADE).trail(),
-        Some(Trail::Grenade)
-    );
+    for (flags, trail) in [
+        (Flags::ROCKET | Flags::GIB, Trail::Gib),
+        (Flags::ROCKET | Flags::ZOMGIB, Trail::ZomGib),
+        (Flags::TRACER2 | Flags::TRACER, Trail::Tracer),
+        (Flags::ROCKET | Flags::TRACER2, Trail::Tracer2),
+        (Flags::ROCKET | Flags::GRENADE, Trail::Rocket),
+        (Flags::TRACER3 | Flags::GRENADE, Trail::Grenade),
+    ] {
+        assert_eq!(flags.trail(), Some(trail), "{flags}");
+    }
     assert_eq!(Flags::TRACER3.trail().map(Trail::type_number), Some(6));
     assert!(Flags::from_raw(0x88).rotates());
     assert!(!Flags::TRACER2.rotates());

@@ -13,6 +13,16 @@ fn refuse(bytes: &[u8]) -> (ErrorKind, u64) {
     (e.kind(), e.offset())
 }
 
+/// The refusal of the minimal fixture cut to its first `len` bytes.
+fn cut(len: usize) -> (ErrorKind, u64) {
+    refuse(&fixture::minimal()[..len])
+}
+
+/// A truncation that needed `needed` bytes where `available` were left.
+fn truncated(needed: u64, available: u64) -> ErrorKind {
+    ErrorKind::Truncated { needed, available }
+}
+
 fn with(f: impl FnOnce(&mut Spec)) -> Vec<u8> {
     let mut s = Spec::default();
     f(&mut s);
@@ -51,13 +61,7 @@ fn minimal_file_parses() {
 
 #[test]
 fn empty_input() {
-    assert!(matches!(
-        refuse(&[]).0,
-        ErrorKind::Truncated {
-            needed: 4,
-            available: 0
-        }
-    ));
+    assert_eq!(refuse(&[]).0, truncated(4, 0));
 }
 
 #[test]
@@ -158,16 +162,9 @@ fn huge_skin_size_does_not_overflow() {
 
 #[test]
 fn skin_past_end() {
-    let bytes = fixture::minimal();
-    let (kind, at) = refuse(&bytes[..90]);
+    let (kind, at) = cut(90);
     assert_eq!(at, 88);
-    assert_eq!(
-        kind,
-        ErrorKind::Truncated {
-            needed: 8,
-            available: 2
-        }
-    );
+    assert_eq!(kind, truncated(8, 2));
 }
 
 #[test]
@@ -182,51 +179,21 @@ fn more_skins_than_bytes() {
 
 #[test]
 fn stverts_past_end() {
-    let bytes = fixture::minimal();
-    assert!(matches!(
-        refuse(&bytes[..100]),
-        (
-            ErrorKind::Truncated {
-                needed: 36,
-                available: 4
-            },
-            96
-        )
-    ));
+    assert_eq!(cut(100), (truncated(36, 4), 96));
 }
 
 #[test]
 fn triangles_past_end() {
-    let bytes = fixture::minimal();
     assert!(matches!(
-        refuse(&bytes[..140]),
+        cut(140),
         (ErrorKind::Truncated { needed: 16, .. }, 132)
     ));
 }
 
 #[test]
 fn frame_past_end() {
-    let bytes = fixture::minimal();
-    assert!(matches!(
-        refuse(&bytes[..187]),
-        (
-            ErrorKind::Truncated {
-                needed: 36,
-                available: 35
-            },
-            152
-        )
-    ));
-    assert!(matches!(
-        refuse(&bytes[..150]),
-        (
-            ErrorKind::Truncated {
-                needed: 4,
-                available: 2
-            },
-            148
-        )
-    ));
+    assert_eq!(cut(187), (truncated(36, 35), 152));
+    assert_eq!(cut(150), (truncated(4, 2), 148));
 }
 
 #[test]

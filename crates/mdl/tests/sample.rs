@@ -101,17 +101,8 @@ fn sample_model() -> Model {
 
 #[test]
 fn sample_mdl_is_made_by_the_writer() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/sample.mdl");
     let bytes = sample_model().write().unwrap();
-    if std::env::var_os("IDMODEL_BLESS").is_some_and(|v| v == "1") {
-        std::fs::write(&path, &bytes).unwrap();
-    }
-    let committed =
-        std::fs::read(&path).expect("samples/sample.mdl is missing: run with IDMODEL_BLESS=1");
-    assert!(
-        committed == bytes,
-        "samples/sample.mdl differs from the writer's output: run with IDMODEL_BLESS=1"
-    );
+    let committed = idmodel_test_support::assert_sample("sample.mdl", &bytes);
 
     let m = Mdl::parse(&committed).unwrap();
     assert!(m.has_skin_groups() && m.has_frame_groups());

@@ -156,23 +156,12 @@ proptest! {
 
 #[test]
 fn fused_weld_equals_weld_then_decode_on_corpus() {
-    let Some(dir) = std::env::var_os("IDMODEL_CORPUS").filter(|d| !d.is_empty()) else {
-        eprintln!("notice: IDMODEL_CORPUS is not set; skipping");
-        return;
-    };
-    let mut seen = 0;
-    for e in std::fs::read_dir(std::path::PathBuf::from(dir).join("mdl")).unwrap() {
-        let p = e.unwrap().path();
-        if !p.extension().is_some_and(|x| x.eq_ignore_ascii_case("mdl")) {
-            continue;
+    let test = "fused_weld_equals_weld_then_decode_on_corpus";
+    idmodel_test_support::each_checked(test, "mdl", "mdl", |p, bytes| {
+        let m = Mdl::parse(bytes).ok()?;
+        for rule in [SeamRule::Gl, SeamRule::Software] {
+            same(&m, rule).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
         }
-        let bytes = std::fs::read(&p).unwrap();
-        if let Ok(m) = Mdl::parse(&bytes) {
-            for rule in [SeamRule::Gl, SeamRule::Software] {
-                same(&m, rule).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
-            }
-            seen += 1;
-        }
-    }
-    assert!(seen > 0);
+        Some(())
+    });
 }

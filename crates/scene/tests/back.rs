@@ -9,8 +9,11 @@ use std::path::PathBuf;
 
 use idmodel_core::Engine;
 use idmodel_md2::Md2;
+use idmodel_scene::Scene;
 use idmodel_scene::back::BackOptions;
-use idmodel_scene::{Options, Scene};
+
+mod common;
+use common::{assert_refusal, md2_scene, mdl_scene};
 
 fn corpus_files(test: &str, sub: &str, ext: &str) -> Vec<PathBuf> {
     let Some(dir) = idmodel_test_support::corpus_dir(test) else {
@@ -75,17 +78,13 @@ fn extras_size(scene: &Scene) -> usize {
         .sum()
 }
 
-fn md2_scene(bytes: &[u8]) -> Scene {
-    idmodel_scene::md2::scene(&Md2::parse(bytes).unwrap(), "m", &Options::default()).unwrap()
-}
-
 #[test]
 fn every_corpus_md2_comes_back_byte_identical() {
     let files = corpus_files("every_corpus_md2_comes_back_byte_identical", "md2", "md2");
     let mut same = 0;
     for path in &files {
         let bytes = std::fs::read(path).unwrap();
-        let scene = md2_scene(&bytes);
+        let scene = md2_scene("m", &bytes);
         let out = idmodel_scene::md2::to_bytes(&scene, &BackOptions::default())
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         assert!(out == bytes, "{} is not byte-identical", path.display());
@@ -94,15 +93,6 @@ fn every_corpus_md2_comes_back_byte_identical() {
     }
     println!("{same} MD2 files byte-identical");
     assert!(files.is_empty() || same >= 19, "{same}");
-}
-
-fn mdl_scene(bytes: &[u8]) -> Scene {
-    idmodel_scene::mdl::scene(
-        &idmodel_mdl::Mdl::parse(bytes).unwrap(),
-        "m",
-        &Options::default(),
-    )
-    .unwrap()
 }
 
 /// The `.mdl` entries of a Quake `.pak` (`PACK`, directory offset and length, 64-byte
@@ -147,7 +137,7 @@ fn every_corpus_mdl_comes_back_byte_identical() {
     let files = corpus_mdls("every_corpus_mdl_comes_back_byte_identical");
     let mut same = 0;
     for (name, bytes) in &files {
-        let scene = mdl_scene(bytes);
+        let scene = mdl_scene("m", bytes);
         let out = idmodel_scene::mdl::to_bytes(&scene, &BackOptions::default())
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(out == *bytes, "{name} is not byte-identical");
@@ -210,11 +200,11 @@ fn md2_without_extras_comes_back_within_the_quantisation_step() {
         .filter(|p| std::fs::metadata(p).unwrap().len() < 400_000)
     {
         let bytes = std::fs::read(path).unwrap();
-        let scene = without_extras(md2_scene(&bytes));
+        let scene = without_extras(md2_scene("m", &bytes));
         let out = idmodel_scene::md2::to_bytes(&scene, &BackOptions::default()).unwrap();
         assert!(out != bytes, "{}: no extras, yet identical", path.display());
         let md2 = Md2::parse(&out).unwrap();
-        let back = md2_scene(&out);
+        let back = md2_scene("m", &out);
         assert_within(
             &scene,
             &back,
@@ -246,10 +236,10 @@ fn mdl_without_extras_comes_back_within_the_quantisation_step() {
         .iter()
         .map(|p| (p.display().to_string(), std::fs::read(p).unwrap()))
     {
-        let scene = without_extras(mdl_scene(&bytes));
+        let scene = without_extras(mdl_scene("m", &bytes));
         let out = idmodel_scene::mdl::to_bytes(&scene, &BackOptions::default()).unwrap();
         let mdl = idmodel_mdl::Mdl::parse(&out).unwrap();
-        let back = mdl_scene(&out);
+        let back = mdl_scene("m", &out);
         let scale = mdl.scale();
         assert_within(&scene, &back, |_| scale, &name);
         assert_eq!(
@@ -272,11 +262,11 @@ fn mdl_without_extras_comes_back_within_the_quantisation_step() {
 #[test]
 fn an_edited_scene_is_written_from_its_geometry() {
     let bytes = idmodel_md2::write(&idmodel_md2::Model::example()).unwrap();
-    let mut scene = md2_scene(&bytes);
+    let mut scene = md2_scene("m", &bytes);
     scene.meshes[0].primitives[0].positions[0][2] += 7.0;
     let out = idmodel_scene::md2::to_bytes(&scene, &BackOptions::default()).unwrap();
     assert!(out != bytes);
-    let back = md2_scene(&out);
+    let back = md2_scene("m", &out);
     let md2 = Md2::parse(&out).unwrap();
     assert_within(
         &scene,
@@ -286,12 +276,12 @@ fn an_edited_scene_is_written_from_its_geometry() {
     );
 
     let bytes = idmodel_mdl::Model::example_groups().write().unwrap();
-    let mut scene = mdl_scene(&bytes);
+    let mut scene = mdl_scene("m", &bytes);
     scene.meshes[0].primitives[0].positions[1][0] -= 3.0;
     let out = idmodel_scene::mdl::to_bytes(&scene, &BackOptions::default()).unwrap();
     assert!(out != bytes);
     let scale = idmodel_mdl::Mdl::parse(&out).unwrap().scale();
-    assert_within(&scene, &mdl_scene(&out), |_| scale, "edited mdl");
+    assert_within(&scene, &mdl_scene("m", &out), |_| scale, "edited mdl");
 }
 
 #[test]
@@ -303,18 +293,13 @@ fn engine_limits_refuse_naming_the_limit() {
     else {
         return;
     };
-    let scene = md2_scene(&std::fs::read(soldier).unwrap());
+    let scene = md2_scene("m", &std::fs::read(soldier).unwrap());
     let quake2 = BackOptions {
         engine: Some(Engine::Quake2),
         ..BackOptions::default()
     };
     let e = idmodel_scene::md2::to_bytes(&scene, &quake2).unwrap_err();
-    assert!(
-        e.message()
-            .starts_with("refusing to write this MD2: quake2: "),
-        "{e}"
-    );
-    assert!(e.message().contains("1007"), "{e}");
+    assert_refusal(e.message(), "refusing to write this MD2: quake2: ", "1007");
     assert!(idmodel_scene::md2::from_scene(&scene, &quake2).is_err());
     // Without an engine the exact round trip stays possible.
     assert!(idmodel_scene::md2::to_bytes(&scene, &BackOptions::default()).is_ok());
@@ -336,7 +321,7 @@ fn every_written_file_passes_check_for_its_engine() {
             engine: Some(Engine::Quake2),
             ..BackOptions::default()
         };
-        let scene = md2_scene(&bytes);
+        let scene = md2_scene("m", &bytes);
         match idmodel_scene::md2::to_bytes(&scene, &opts) {
             Ok(out) => {
                 assert!(clean, "{}", path.display());
@@ -354,7 +339,7 @@ fn every_written_file_passes_check_for_its_engine() {
     }
     for path in corpus_files("every_written_file_passes_check", "mdl", "mdl") {
         let bytes = std::fs::read(&path).unwrap();
-        let scene = without_extras(mdl_scene(&bytes));
+        let scene = without_extras(mdl_scene("m", &bytes));
         for engine in [Engine::WinQuake, Engine::GlQuake, Engine::QuakeSpasm] {
             let opts = BackOptions {
                 engine: Some(engine),
@@ -391,7 +376,7 @@ fn every_corpus_md2_comes_back_byte_identical_through_glb() {
     let mut differ = Vec::new();
     for path in &files {
         let bytes = std::fs::read(path).unwrap();
-        let back = through_glb(&md2_scene(&bytes));
+        let back = through_glb(&md2_scene("m", &bytes));
         let out = idmodel_scene::md2::to_bytes(&back, &BackOptions::default())
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         if out == bytes {
@@ -413,7 +398,7 @@ fn every_corpus_mdl_comes_back_byte_identical_through_glb() {
     let mut same = 0;
     let mut differ = Vec::new();
     for (name, bytes) in &files {
-        let back = through_glb(&mdl_scene(bytes));
+        let back = through_glb(&mdl_scene("m", bytes));
         let out = idmodel_scene::mdl::to_bytes(&back, &BackOptions::default())
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         if out == *bytes {

@@ -8,6 +8,9 @@ use idmodel_scene::back::BackOptions;
 use idmodel_scene::{Image, Material, MorphTarget, Options, Primitive, Scene};
 use proptest::prelude::*;
 
+mod common;
+use common::{assert_refusal, md2_scene, md3_scene, mdl_scene};
+
 fn arb_scene() -> impl Strategy<Value = Scene> {
     (3usize..10, 1usize..4).prop_flat_map(|(n, frames)| {
         (
@@ -141,12 +144,8 @@ fn glquake_refuses_more_than_1024_vertices_and_the_write_says_so() {
         ..BackOptions::default()
     };
     let e = idmodel_scene::mdl::to_bytes(&scene, &gl).unwrap_err();
-    assert!(
-        e.message()
-            .starts_with("refusing to write this MDL: glquake: refused: "),
-        "{e}"
-    );
-    assert!(e.message().contains("1024"), "{e}");
+    let prefix = "refusing to write this MDL: glquake: refused: ";
+    assert_refusal(e.message(), prefix, "1024");
     let qs = BackOptions {
         engine: Some(Engine::QuakeSpasm),
         ..BackOptions::default()
@@ -178,11 +177,9 @@ proptest! {
         mdl in any::<bool>(),
     ) {
         let mut scene = if mdl {
-            let bytes = idmodel_mdl::Model::example_groups().write().unwrap();
-            idmodel_scene::mdl::scene(&idmodel_mdl::Mdl::parse(&bytes).unwrap(), "h", &Options::default()).unwrap()
+            mdl_scene("h", &idmodel_mdl::Model::example_groups().write().unwrap())
         } else {
-            let bytes = idmodel_md2::write(&idmodel_md2::Model::example()).unwrap();
-            idmodel_scene::md2::scene(&idmodel_md2::Md2::parse(&bytes).unwrap(), "h", &Options::default()).unwrap()
+            md2_scene("h", &idmodel_md2::write(&idmodel_md2::Model::example()).unwrap())
         };
         let n = scene.extras.0.len();
         let key = scene.extras.0[which % n].0.clone();
@@ -220,34 +217,15 @@ fn every_extras_key_at_the_extremes_is_refused_or_parses() {
             Value::Str("AAAA".into()),
         ])]),
     ];
-    let md2 = {
-        let bytes = idmodel_md2::write(&idmodel_md2::Model::example()).unwrap();
-        idmodel_scene::md2::scene(
-            &idmodel_md2::Md2::parse(&bytes).unwrap(),
-            "h",
-            &Options::default(),
-        )
-        .unwrap()
-    };
-    let mdl = {
-        let bytes = idmodel_mdl::Model::example_groups().write().unwrap();
-        idmodel_scene::mdl::scene(
-            &idmodel_mdl::Mdl::parse(&bytes).unwrap(),
-            "h",
-            &Options::default(),
-        )
-        .unwrap()
-    };
-    let md3 = {
-        let bytes = idmodel_md3::write(&idmodel_md3::Model::example()).unwrap();
-        idmodel_scene::md3::scene(
-            &idmodel_md3::Md3::parse(&bytes).unwrap(),
-            "h",
-            &idmodel_scene::md3::Sidecars::default(),
-            &Options::default(),
-        )
-        .unwrap()
-    };
+    let md2 = md2_scene(
+        "h",
+        &idmodel_md2::write(&idmodel_md2::Model::example()).unwrap(),
+    );
+    let mdl = mdl_scene("h", &idmodel_mdl::Model::example_groups().write().unwrap());
+    let md3 = md3_scene(
+        "h",
+        &idmodel_md3::write(&idmodel_md3::Model::example()).unwrap(),
+    );
     let (o, o3) = (
         BackOptions::default(),
         idmodel_scene::md3::BackOptions::default(),

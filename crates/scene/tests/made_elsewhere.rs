@@ -19,8 +19,15 @@ use idmodel_gltf::import::{ImportOptions, from_glb, no_files};
 use idmodel_scene::Scene;
 use idmodel_scene::back::BackOptions;
 
+mod common;
+
 // ---------------------------------------------------------------------------------------
 // A GLB byte builder
+
+/// The little-endian bytes of `values`.
+fn le_floats<'a>(values: impl IntoIterator<Item = &'a f32>) -> Vec<u8> {
+    values.into_iter().flat_map(|f| f.to_le_bytes()).collect()
+}
 
 #[derive(Default)]
 struct Glb {
@@ -48,15 +55,8 @@ impl Glb {
     }
 
     fn vec3(&mut self, v: &[[f32; 3]]) -> usize {
-        let mut lo = [f32::INFINITY; 3];
-        let mut hi = [f32::NEG_INFINITY; 3];
-        for p in v {
-            for a in 0..3 {
-                lo[a] = lo[a].min(p[a]);
-                hi[a] = hi[a].max(p[a]);
-            }
-        }
-        let bytes: Vec<u8> = v.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
+        let (lo, hi) = common::bounds(v.iter().copied());
+        let bytes = le_floats(v.iter().flatten());
         let extra = format!(
             r#","min":[{},{},{}],"max":[{},{},{}]"#,
             lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]
@@ -65,23 +65,23 @@ impl Glb {
     }
 
     fn vec2(&mut self, v: &[[f32; 2]]) -> usize {
-        let bytes: Vec<u8> = v.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
+        let bytes = le_floats(v.iter().flatten());
         self.add(&bytes, v.len(), 5126, "VEC2", "")
     }
 
     fn vec4(&mut self, v: &[[f32; 4]]) -> usize {
-        let bytes: Vec<u8> = v.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
+        let bytes = le_floats(v.iter().flatten());
         self.add(&bytes, v.len(), 5126, "VEC4", "")
     }
 
     fn times(&mut self, v: &[f32]) -> usize {
-        let bytes: Vec<u8> = v.iter().flat_map(|f| f.to_le_bytes()).collect();
+        let bytes = le_floats(v);
         let extra = format!(r#","min":[{}],"max":[{}]"#, v[0], v[v.len() - 1]);
         self.add(&bytes, v.len(), 5126, "SCALAR", &extra)
     }
 
     fn floats(&mut self, v: &[f32]) -> usize {
-        let bytes: Vec<u8> = v.iter().flat_map(|f| f.to_le_bytes()).collect();
+        let bytes = le_floats(v);
         self.add(&bytes, v.len(), 5126, "SCALAR", "")
     }
 
@@ -96,7 +96,7 @@ impl Glb {
     }
 
     fn mat4(&mut self, v: &[[f32; 16]]) -> usize {
-        let bytes: Vec<u8> = v.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
+        let bytes = le_floats(v.iter().flatten());
         self.add(&bytes, v.len(), 5126, "MAT4", "")
     }
 

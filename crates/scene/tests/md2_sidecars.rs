@@ -23,6 +23,14 @@ fn one_index(index: u8) -> Vec<u8> {
     write(&m).unwrap()
 }
 
+/// The vertex indices of each triangle of `md2`.
+fn corners(md2: &Md2<'_>) -> Vec<[usize; 3]> {
+    md2.triangles()
+        .iter()
+        .map(|t| idmodel_md2::Triangle::from_raw(t).xyz.map(usize::from))
+        .collect()
+}
+
 #[test]
 fn degenerate_normals_are_replaced_and_kept_on_request() {
     let bytes = one_index(5);
@@ -43,11 +51,7 @@ fn degenerate_normals_are_replaced_and_kept_on_request() {
     let p = &s.meshes[0].primitives[0];
     // Computed per frame-0 vertex and mapped onto the mesh's vertices.
     let frame0: Vec<[f32; 3]> = md2.frame(0).unwrap().positions().collect();
-    let tris: Vec<[usize; 3]> = md2
-        .triangles()
-        .iter()
-        .map(|t| idmodel_md2::Triangle::from_raw(t).xyz.map(usize::from))
-        .collect();
+    let tris = corners(&md2);
     let expect = smooth_normals(&frame0, &tris);
     let mesh = md2.soft_mesh();
     for (v, n) in mesh.vertices.iter().zip(&p.normals) {
@@ -112,11 +116,7 @@ fn real_normals_are_kept_and_the_computed_ones_face_the_same_way() {
         }
         let frame = md2.frame(0).unwrap();
         let pos: Vec<[f32; 3]> = frame.positions().collect();
-        let tris: Vec<[usize; 3]> = md2
-            .triangles()
-            .iter()
-            .map(|t| idmodel_md2::Triangle::from_raw(t).xyz.map(usize::from))
-            .collect();
+        let tris = corners(&md2);
         let computed = smooth_normals(&pos, &tris);
         let mean = computed
             .iter()
@@ -204,12 +204,12 @@ fn ufoai_models_get_named_clips_and_keep_real_normals() {
 
 #[test]
 fn a_flat_model_with_one_index_keeps_its_facing() {
-    let Some(dir) = idmodel_test_support::corpus_dir("a_flat_model_with_one_index") else {
-        return;
-    };
     // lily_leaf.md2: four vertices, all normal index 5: the computed normals face the
     // same way as the file's one normal.
-    let bytes = std::fs::read(dir.join("md2/lily_leaf.md2")).unwrap();
+    let test = "a_flat_model_with_one_index";
+    let Some(bytes) = idmodel_test_support::corpus_file(test, "md2/lily_leaf.md2") else {
+        return;
+    };
     let md2 = Md2::parse(&bytes).unwrap();
     assert_eq!(md2.single_normal_index(), Some(5));
     let file = md2.frame(0).unwrap().normals().next().unwrap();

@@ -26,6 +26,8 @@ use idmodel_scene::{
 };
 use proptest::prelude::*;
 
+mod common;
+
 /// The scene through a GLB and back (the glTF writer and reader).
 fn via_glb(scene: &Scene) -> Scene {
     let glb = idmodel_gltf::to_glb(scene, &idmodel_gltf::ExportOptions::default()).unwrap();
@@ -68,14 +70,7 @@ fn bind_positions(m: &Model) -> Vec<Vec<Vec3>> {
 }
 
 fn size_of(points: impl Iterator<Item = Vec3>) -> f32 {
-    let mut lo = [f32::INFINITY; 3];
-    let mut hi = [f32::NEG_INFINITY; 3];
-    for p in points {
-        for k in 0..3 {
-            lo[k] = lo[k].min(p[k]);
-            hi[k] = hi[k].max(p[k]);
-        }
-    }
+    let (lo, hi) = common::bounds(points);
     let d: f32 = (0..3).map(|k| (hi[k] - lo[k]).powi(2)).sum::<f32>().sqrt();
     if d.is_finite() { d.max(1.0) } else { 1.0 }
 }
@@ -95,28 +90,40 @@ fn no_refusal(findings: impl IntoIterator<Item = idmodel_md5::check::Finding>, w
     }
 }
 
+/// `value`, written by `write`, reads back by `parse` as the same, bit for bit, and Doom 3
+/// loads it: `check` (the findings of what was read back, given the text) refuses
+/// nothing.
+fn written<T, W, P, I>(value: &T, (write, parse): (W, P), what: &str, check: impl Fn(&T, &[u8]))
+where
+    T: PartialEq + core::fmt::Debug,
+    W: Fn(&T) -> Result<Vec<u8>, idmodel_md5::write::WriteError>,
+    P: Fn(&[u8]) -> Result<T, I>,
+    I: core::fmt::Debug,
+{
+    let text = write(value).unwrap();
+    let back = parse(&text).unwrap();
+    assert_eq!(&back, value, "{what}");
+    check(&back, &text);
+}
+
 /// The written text reads back as the same model, bit for bit, and Doom 3 loads it.
 fn written_mesh(m: &Model, what: &str) {
-    let text = mesh::write(m).unwrap();
-    let back = Model::parse(&text).unwrap();
-    assert_eq!(&back, m, "{what}");
-    no_refusal(back.findings(Engine::Doom3), what);
-    no_refusal(mesh::parse(&text).unwrap().findings(Engine::Doom3), what);
+    written(m, (mesh::write, Model::parse), what, |back, text| {
+        no_refusal(back.findings(Engine::Doom3), what);
+        no_refusal(mesh::parse(text).unwrap().findings(Engine::Doom3), what);
+    });
 }
 
 fn written_anim(a: &Anim, what: &str) {
-    let text = anim::write(a).unwrap();
-    let back = Anim::parse(&text).unwrap();
-    assert_eq!(&back, a, "{what}");
-    no_refusal(back.findings(Engine::Doom3), what);
-    no_refusal(anim::parse(&text).unwrap().findings(Engine::Doom3), what);
+    written(a, (anim::write, Anim::parse), what, |back, text| {
+        no_refusal(back.findings(Engine::Doom3), what);
+        no_refusal(anim::parse(text).unwrap().findings(Engine::Doom3), what);
+    });
 }
 
 fn written_camera(c: &Md5Camera, what: &str) {
-    let text = camera::write(c).unwrap();
-    let back = Md5Camera::parse(&text).unwrap();
-    assert_eq!(&back, c, "{what}");
-    no_refusal(back.findings(Engine::Doom3), what);
+    let check = |back: &Md5Camera, _: &[u8]| no_refusal(back.findings(Engine::Doom3), what);
+    written(c, (camera::write, Md5Camera::parse), what, check);
 }
 
 /// Compares a mesh that went md5 → Scene → md5 with its original; returns the worst
@@ -933,16 +940,11 @@ proptest! {
     #[test]
     fn floats_survive_the_trip(t in [finite_bits(), finite_bits(), finite_bits()],
                                uv in [finite_bits(), finite_bits()]) {
-        let mut scene = Scene::still(
-            "p",
-            vec![Primitive {
-                positions: vec![[0.0; 3], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]],
-                uvs: vec![uv, uv, uv],
-                indices: vec![0, 1, 2],
-                ..Primitive::default()
-            }],
-            Vec::new(),
-        );
+        let prim = Primitive {
+            uvs: vec![uv, uv, uv],
+            ..common::triangle()
+        };
+        let mut scene = Scene::still("p", vec![prim], Vec::new());
         scene.nodes[0].translation = t;
         let model = from_scene::mesh(&scene).unwrap();
         prop_assert_eq!(model.joints[0].position.map(f32::to_bits), t.map(|x| (x + 0.0).to_bits()));
@@ -1067,15 +1069,7 @@ fn a_deep_node_chain_converts_in_linear_time() {
         })
         .collect();
     nodes[n - 1].mesh = Some(0);
-    let mut scene = Scene::still(
-        "deep",
-        vec![Primitive {
-            positions: vec![[0.0; 3], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]],
-            indices: vec![0, 1, 2],
-            ..Primitive::default()
-        }],
-        Vec::new(),
-    );
+    let mut scene = Scene::still("deep", vec![common::triangle()], Vec::new());
     scene.nodes = nodes;
     let start = std::time::Instant::now();
     let model = from_scene::mesh(&scene).unwrap();

@@ -72,18 +72,7 @@ fn every_corpus_player_comes_back_byte_for_byte() {
         let back = via_glb(&scene);
         let files = md3::player_files(&back, &PlayerBackOptions::default()).unwrap();
         let names: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
-        assert_eq!(
-            names,
-            [
-                "lower.md3",
-                "upper.md3",
-                "head.md3",
-                "animation.cfg",
-                "lower_default.skin",
-                "upper_default.skin",
-                "head_default.skin"
-            ]
-        );
+        assert_eq!(names, idmodel_test_support::PLAYER_FILES);
         for (i, part) in ["lower", "upper", "head"].iter().enumerate() {
             assert!(
                 file(&files, &format!("{part}.md3")) == f.md3[i].as_slice(),

@@ -114,6 +114,34 @@ pub fn corpus_ext_files(test: &str, sub: &str, ext: &str) -> Option<Vec<PathBuf>
     corpus_dir(test).map(|dir| files_with_ext(&dir.join(sub), ext))
 }
 
+/// The bytes of the corpus file `$IDMODEL_CORPUS/<rel>`, or `None` (with a printed notice
+/// naming `test`) when the variable is unset.
+///
+/// # Panics
+///
+/// When the file cannot be read.
+#[allow(clippy::unwrap_used)] // tests only: an unreadable corpus file is a failed test
+pub fn corpus_file(test: &str, rel: &str) -> Option<Vec<u8>> {
+    corpus_dir(test).map(|dir| std::fs::read(dir.join(rel)).unwrap())
+}
+
+/// The corpus directory (as [`corpus_dir`]), after asserting that `<sub>` holds exactly
+/// `count` files with extension `ext`: the files the calling test's table lists.
+///
+/// # Panics
+///
+/// When the count differs.
+pub fn corpus_listed(test: &str, sub: &str, ext: &str, count: usize) -> Option<PathBuf> {
+    let dir = corpus_dir(test)?;
+    let files = files_with_ext(&dir.join(sub), ext);
+    assert_eq!(
+        files.len(),
+        count,
+        "corpus .{ext} files under {sub} changed: {files:?}"
+    );
+    Some(dir)
+}
+
 /// [`corpus_ext_files`] read: each file and its bytes; there must be at least one.
 ///
 /// # Panics
@@ -129,6 +157,27 @@ pub fn corpus_bytes(test: &str, sub: &str, ext: &str) -> Option<Vec<(PathBuf, Ve
             .map(|f| (f.clone(), std::fs::read(f).unwrap()))
             .collect(),
     )
+}
+
+/// Calls `check` with each `.<ext>` file under `$IDMODEL_CORPUS/<sub>` (its path and
+/// bytes); `check` gives `None` for a file it does not check (one that does not parse).
+/// At least one must be checked. Nothing (after a notice naming `test`) when the variable
+/// is unset.
+///
+/// # Panics
+///
+/// When no file is checked, or one cannot be read.
+pub fn each_checked(
+    test: &str,
+    sub: &str,
+    ext: &str,
+    mut check: impl FnMut(&Path, &[u8]) -> Option<()>,
+) {
+    let Some(files) = corpus_bytes(test, sub, ext) else {
+        return;
+    };
+    let checked = files.iter().filter_map(|(p, b)| check(p, b)).count();
+    assert!(checked > 0, "no .{ext} under {sub} was checked");
 }
 
 /// Files under `dir` whose extension matches `ext` case-insensitively.
@@ -214,6 +263,94 @@ pub fn validator() -> Option<PathBuf> {
     let installed = validator_package();
     (has_node() && installed.exists()).then(validator_script)
 }
+
+/// The committed sample `samples/<name>` (at the workspace root), asserted to be
+/// `bytes`, the writer's output; with `IDMODEL_BLESS=1` in the environment it is written
+/// first (regenerated).
+///
+/// # Panics
+///
+/// When the file cannot be read (or, blessing, written), or differs from `bytes`.
+#[allow(clippy::unwrap_used, clippy::panic)] // tests only: an unwritable sample is a failed test
+pub fn assert_sample(name: &str, bytes: &[u8]) -> Vec<u8> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../samples")
+        .join(name);
+    if std::env::var_os("IDMODEL_BLESS").is_some_and(|v| v == "1") {
+        std::fs::write(&path, bytes).unwrap();
+    }
+    let committed = std::fs::read(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (run with IDMODEL_BLESS=1)", path.display()));
+    assert!(
+        committed == bytes,
+        "samples/{name} differs from the writer's output (run with IDMODEL_BLESS=1)"
+    );
+    committed
+}
+
+/// A `cells` × `cells` grid of quads over `(cells + 1)²` vertices numbered row by row:
+/// each vertex's texture coordinate `(x / cells, y / cells)`, and two triangles a cell.
+// Tests only, on small grids: the casts are exact and the arithmetic cannot overflow.
+#[allow(
+    clippy::as_conversions,
+    clippy::cast_precision_loss,
+    clippy::arithmetic_side_effects
+)]
+pub fn grid(cells: u32) -> (Vec<[f32; 2]>, Vec<[u32; 3]>) {
+    let n = cells + 1;
+    let side = cells as f32;
+    let st = (0..n * n)
+        .map(|i| [(i % n) as f32 / side, (i / n) as f32 / side])
+        .collect();
+    let triangles = (0..cells)
+        .flat_map(|y| (0..cells).map(move |x| (x, y)))
+        .flat_map(|(x, y)| {
+            let a = y * n + x;
+            [[a, a + n, a + 1], [a + 1, a + n, a + n + 1]]
+        })
+        .collect();
+    (st, triangles)
+}
+
+/// Overwrites bytes of `bytes`, as a mutation test does: each edit `(at, value)` sets the
+/// byte at `at` modulo the length to `value` (nothing when `bytes` is empty).
+pub fn overwrite(bytes: &mut [u8], edits: &[(usize, u8)]) {
+    let len = bytes.len();
+    for &(at, value) in edits {
+        if let Some(b) = at.checked_rem(len).and_then(|i| bytes.get_mut(i)) {
+            *b = value;
+        }
+    }
+}
+
+/// Runs the validator `script` (from [`validator`]) with `node` on `files`, and waits.
+///
+/// # Panics
+///
+/// When `node` cannot be started.
+#[allow(clippy::unwrap_used)] // tests only: a validator that does not start is a failed test
+pub fn run_validator<P: AsRef<std::ffi::OsStr>>(
+    script: &Path,
+    files: &[P],
+) -> std::process::Output {
+    Command::new("node")
+        .arg(script)
+        .args(files)
+        .output()
+        .unwrap()
+}
+
+/// The files of a Quake III player folder with its default skin, in the order the way
+/// back writes them: the three parts, `animation.cfg`, the three `.skin` files.
+pub const PLAYER_FILES: [&str; 7] = [
+    "lower.md3",
+    "upper.md3",
+    "head.md3",
+    "animation.cfg",
+    "lower_default.skin",
+    "upper_default.skin",
+    "head_default.skin",
+];
 
 /// The Quake III player folders under `dir` (each directly holding `lower.md3`,
 /// `upper.md3` and `head.md3`; none under a `malformed` folder), sorted.

@@ -65,6 +65,21 @@ impl<'a> Loader<'a> {
         candidates.iter().find_map(|c| self.load(c))
     }
 
+    /// [`Loader::first`]; when none loads, the "texture not found" warning for `what`
+    /// `name`, naming the `candidates` tried, is pushed to `warnings`.
+    pub(crate) fn first_or_warn(
+        &mut self,
+        candidates: &[String],
+        warnings: &mut Vec<String>,
+        (what, name): (&str, &str),
+    ) -> Option<Loaded> {
+        let found = self.first(candidates);
+        if found.is_none() {
+            warnings.push(super::not_found(what, name, candidates));
+        }
+        found
+    }
+
     /// The image at game path `path`: `None` when no file is there, or when it does not
     /// decode (then with a warning naming the file).
     pub fn load(&mut self, path: &str) -> Option<Loaded> {

@@ -6,7 +6,7 @@
 
 use idmodel_scene::{AlphaMode, Image, Wrap};
 
-use super::{Loader, Q3Images, Wanted, ext_of, game_path, invert_channel, not_found, strip_ext};
+use super::{Loader, Q3Images, Wanted, ext_of, game_path, invert_channel, strip_ext};
 
 /// The extensions ioq3's renderergl1 tries, in order (`bmp` and `pvr` are not read here).
 pub const IOQ3_EXTENSIONS: [&str; 5] = ["tga", "jpg", "jpeg", "png", "pcx"];
@@ -141,31 +141,20 @@ pub(super) fn resolve(
                     continue;
                 };
                 let tried = image_candidates(&image, flavour);
-                match loader.first(&tried) {
-                    Some(l) => {
-                        let img = if facts.invert_alpha {
-                            invert_alpha(l.image)
-                        } else {
-                            Some(l.image)
-                        };
-                        m.image = img;
-                    }
-                    None => warnings.push(not_found(
-                        &format!("shader {key:?} ({script}) image"),
-                        &image,
-                        &tried,
-                    )),
+                let what = format!("shader {key:?} ({script}) image");
+                if let Some(l) = loader.first_or_warn(&tried, warnings, (&what, &image)) {
+                    m.image = if facts.invert_alpha {
+                        invert_alpha(l.image)
+                    } else {
+                        Some(l.image)
+                    };
                 }
             }
             None => {
                 let tried = image_candidates(&m.name, flavour);
-                match loader.first(&tried) {
-                    Some(l) => m.image = Some(l.image),
-                    None => warnings.push(not_found(
-                        "MD3 shader (no script defines it; implicit image)",
-                        &m.name,
-                        &tried,
-                    )),
+                let what = "MD3 shader (no script defines it; implicit image)";
+                if let Some(l) = loader.first_or_warn(&tried, warnings, (what, &m.name)) {
+                    m.image = Some(l.image);
                 }
             }
         }

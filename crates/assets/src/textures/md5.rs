@@ -93,13 +93,9 @@ pub(super) fn resolve(
             }
             if let Some(image) = facts.image {
                 let c = image_candidates(&image, Q3Images::Ioq3);
-                match loader.first(&c) {
-                    Some(l) => m.image = Some(l.image),
-                    None => warnings.push(not_found(
-                        &format!("md5 shader {:?} ({script}) image", m.name),
-                        &image,
-                        &c,
-                    )),
+                let what = format!("md5 shader {:?} ({script}) image", m.name);
+                if let Some(l) = loader.first_or_warn(&c, warnings, (&what, &image)) {
+                    m.image = Some(l.image);
                 }
             } else {
                 warnings.push(format!(
@@ -253,13 +249,9 @@ fn apply_decl(
     match image {
         Some(img) => {
             let c = doom_candidates(img);
-            match loader.first(&c) {
-                Some(l) => m.image = Some(l.image),
-                None => warnings.push(not_found(
-                    &format!("material {:?} ({file}) diffuse image", m.name),
-                    img,
-                    &c,
-                )),
+            let what = format!("material {:?} ({file}) diffuse image", m.name);
+            if let Some(l) = loader.first_or_warn(&c, warnings, (&what, img)) {
+                m.image = Some(l.image);
             }
         }
         None => warnings.push(format!(
@@ -269,13 +261,9 @@ fn apply_decl(
     }
     if let Some(bump) = &decl.bump {
         let c = doom_candidates(bump);
-        match loader.first(&c) {
-            Some(l) => m.normal = flip_green(l.image),
-            None => warnings.push(not_found(
-                &format!("material {:?} ({file}) bump map", m.name),
-                bump,
-                &c,
-            )),
+        let what = format!("material {:?} ({file}) bump map", m.name);
+        if let Some(l) = loader.first_or_warn(&c, warnings, (&what, bump)) {
+            m.normal = flip_green(l.image);
         }
     }
 }

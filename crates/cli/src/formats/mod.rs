@@ -92,16 +92,6 @@ pub trait ModelFormat: Sync {
 
     /// The model as the scene `shape` asks for (see [`Shape`]).
     fn build(&self, input: &Input<'_>, request: &Request<'_>, shape: Shape) -> Built;
-
-    /// [`ModelFormat::build`] of [`Shape::Scene`].
-    fn scene(&self, input: &Input<'_>, request: &Request<'_>) -> Built {
-        self.build(input, request, Shape::Scene)
-    }
-
-    /// [`ModelFormat::build`] of [`Shape::Frame`].
-    fn frame(&self, input: &Input<'_>, request: &Request<'_>) -> Built {
-        self.build(input, request, Shape::Frame)
-    }
 }
 
 /// What [`ModelFormat::build`] gives: the scene, or why there is none.

@@ -15,7 +15,7 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
-pub use idmodel_test_support::{corpus_dir, corpus_subdir, validator, walk, zip_of};
+pub use idmodel_test_support::{corpus_dir, corpus_subdir, run_validator, validator, walk, zip_of};
 
 // ---------------------------------------------------------------------------------------
 // Running the binary
@@ -51,6 +51,17 @@ pub fn one_error_line(o: &Output) -> String {
     assert_eq!(code(o), 1, "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
     err
+}
+
+/// Whether one line of `text` contains every one of `parts`.
+pub fn has_line(text: &str, parts: &[&str]) -> bool {
+    text.lines().any(|l| parts.iter().all(|p| l.contains(p)))
+}
+
+/// Asserts that `text` (what a run printed) contains `needle`; the message shows the
+/// whole text.
+pub fn assert_contains(text: &str, needle: &str) {
+    assert!(text.contains(needle), "{text}");
 }
 
 /// `idmodel info <file> --json`: exit 0 and one line of JSON, parsed.
@@ -338,6 +349,16 @@ pub fn sample_file(ext: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../../samples/sample.{ext}"))
 }
 
+/// `samples/sample.<ext>`, then the first `more` `.<ext>` files under
+/// `$IDMODEL_CORPUS/<ext>` when it is set.
+pub fn sample_and_corpus(test: &str, ext: &str, more: usize) -> Vec<PathBuf> {
+    let mut files = vec![sample_file(ext)];
+    if let Some(corpus) = corpus_of(test, ext) {
+        files.extend(corpus.into_iter().take(more));
+    }
+    files
+}
+
 /// Every `.<ext>` under `$IDMODEL_CORPUS/<ext>`, or `None` (with a notice) when unset.
 pub fn corpus_of(test: &str, ext: &str) -> Option<Vec<PathBuf>> {
     corpus_files(test, ext, &[ext])
@@ -384,11 +405,7 @@ pub fn validate(files: &[PathBuf]) -> bool {
         return false;
     };
     for chunk in files.chunks(40) {
-        let o = Command::new("node")
-            .arg(&script)
-            .args(chunk)
-            .output()
-            .unwrap();
+        let o = run_validator(&script, chunk);
         let report = stdout(&o);
         assert!(o.status.success(), "validator:\n{report}{}", stderr(&o));
         let summaries: Vec<&str> = report

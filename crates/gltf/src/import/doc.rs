@@ -633,20 +633,26 @@ impl Doc<'_> {
         Ok(out)
     }
 
+    /// Accessor `ai` (for `what`), refused unless it has `comps` components per element.
+    fn accessor_of(&self, ai: usize, what: &str, comps: usize) -> Result<Accessor> {
+        let acc = self.accessor(ai, what)?;
+        if acc.comps != comps {
+            return Err(bad!(
+                "{}: {} components where {comps} are needed",
+                acc.what,
+                acc.comps
+            ));
+        }
+        Ok(acc)
+    }
+
     /// Every element as `N` floats (sparse entries applied).
     pub(crate) fn read_f32<const N: usize>(
         &mut self,
         ai: usize,
         what: &str,
     ) -> Result<Vec<[f32; N]>> {
-        let acc = self.accessor(ai, what)?;
-        if acc.comps != N {
-            return Err(bad!(
-                "{}: {} components where {N} are needed",
-                acc.what,
-                acc.comps
-            ));
-        }
+        let acc = self.accessor_of(ai, what, N)?;
         let flat = self.floats_plain(&acc)?;
         let mut out: Vec<[f32; N]> = flat
             .chunks_exact(N)
@@ -669,14 +675,7 @@ impl Doc<'_> {
 
     /// Every element as unsigned integers, `comps` per element (sparse entries applied).
     pub(crate) fn read_u32(&mut self, ai: usize, what: &str, comps: usize) -> Result<Vec<u32>> {
-        let acc = self.accessor(ai, what)?;
-        if acc.comps != comps {
-            return Err(bad!(
-                "{}: {} components where {comps} are needed",
-                acc.what,
-                acc.comps
-            ));
-        }
+        let acc = self.accessor_of(ai, what, comps)?;
         let mut out = self.uints_plain(&acc)?;
         if let Some((ind, val)) = self.sparse_parts(&acc)? {
             let idx = self.uints_plain(&ind)?;

@@ -181,6 +181,21 @@ impl At<'_> {
             Err(_) => Err(self.err(off, alloc::format!("{what}: {t:?} is not a number"))),
         }
     }
+
+    /// The three floats after a `v` or `vn` key, named `{key} x`, `{key} y` and
+    /// `{key} z` in errors.
+    fn xyz<'t>(
+        &self,
+        toks: &mut impl Iterator<Item = (usize, &'t str)>,
+        key: &str,
+        end: usize,
+    ) -> Result<[f32; 3]> {
+        let mut out = [0.0; 3];
+        for (slot, axis) in out.iter_mut().zip(["x", "y", "z"]) {
+            *slot = self.float(toks.next(), &alloc::format!("{key} {axis}"), end)?;
+        }
+        Ok(out)
+    }
 }
 
 /// The lines of `text` (`\n`, `\r\n` or `\r` ended), without comments, 1-based.
@@ -242,6 +257,11 @@ fn map_file(line: &str, keyword_end: usize) -> String {
         .replace('\\', "/")
 }
 
+/// [`Budget::charge_n`] for `what`, the refusal as an [`ObjError`].
+fn charge(budget: &mut Budget, count: usize, size: usize, what: &'static str) -> Result<()> {
+    budget.charge_n(count, size, &what).map_err(ObjError::from)
+}
+
 fn parse_mtl(text: &str, file: &str, out: &mut Vec<MtlEntry>, budget: &mut Budget) -> Result<()> {
     for (line_no, line) in lines(text) {
         let at = At {
@@ -256,9 +276,7 @@ fn parse_mtl(text: &str, file: &str, out: &mut Vec<MtlEntry>, budget: &mut Budge
         match key {
             "newmtl" => {
                 let name = rest_of(line, key_end).to_string();
-                budget
-                    .charge_n(name.len().saturating_add(64), 1, &"MTL materials")
-                    .map_err(ObjError::from)?;
+                charge(budget, name.len().saturating_add(64), 1, "MTL materials")?;
                 out.push(MtlEntry {
                     name,
                     kd: None,
@@ -288,9 +306,7 @@ fn parse_mtl(text: &str, file: &str, out: &mut Vec<MtlEntry>, budget: &mut Budge
                     }
                     _ => {
                         let f = map_file(line, key_end);
-                        budget
-                            .charge_n(f.len(), 1, &"MTL texture names")
-                            .map_err(ObjError::from)?;
+                        charge(budget, f.len(), 1, "MTL texture names")?;
                         m.map_kd = Some(f);
                     }
                 }
@@ -384,18 +400,11 @@ pub fn from_obj(text: &[u8], options: &ImportOptions, resolve: &mut Resolver<'_>
         let end = line.len();
         match key {
             "v" => {
-                budget
-                    .charge_n(1, 12, &"OBJ positions")
-                    .map_err(ObjError::from)?;
-                let x = at.float(toks.next(), "v x", end)?;
-                let y = at.float(toks.next(), "v y", end)?;
-                let z = at.float(toks.next(), "v z", end)?;
-                pos.push([x, y, z]);
+                charge(&mut budget, 1, 12, "OBJ positions")?;
+                pos.push(at.xyz(&mut toks, key, end)?);
             }
             "vt" => {
-                budget
-                    .charge_n(1, 8, &"OBJ texture coordinates")
-                    .map_err(ObjError::from)?;
+                charge(&mut budget, 1, 8, "OBJ texture coordinates")?;
                 let u = at.float(toks.next(), "vt u", end)?;
                 let v = match toks.next() {
                     None => 0.0,
@@ -404,21 +413,14 @@ pub fn from_obj(text: &[u8], options: &ImportOptions, resolve: &mut Resolver<'_>
                 uv.push([u, v]);
             }
             "vn" => {
-                budget
-                    .charge_n(1, 12, &"OBJ normals")
-                    .map_err(ObjError::from)?;
-                let x = at.float(toks.next(), "vn x", end)?;
-                let y = at.float(toks.next(), "vn y", end)?;
-                let z = at.float(toks.next(), "vn z", end)?;
-                nrm.push([x, y, z]);
+                charge(&mut budget, 1, 12, "OBJ normals")?;
+                nrm.push(at.xyz(&mut toks, key, end)?);
             }
             "f" => {
                 face.clear();
                 let counts = [pos.len(), uv.len(), nrm.len()];
                 for (o, t) in toks {
-                    budget
-                        .charge_n(1, CORNER, &"OBJ faces")
-                        .map_err(ObjError::from)?;
+                    charge(&mut budget, 1, CORNER, "OBJ faces")?;
                     face.push(corner(&at, o, t, counts)?);
                 }
                 let Some((&first, rest)) = face.split_first() else {
@@ -449,9 +451,12 @@ pub fn from_obj(text: &[u8], options: &ImportOptions, resolve: &mut Resolver<'_>
                 let Some((_, tris)) = obj.groups.get_mut(gi) else {
                     continue;
                 };
-                budget
-                    .charge_n(rest.len().saturating_sub(1), 3 * CORNER, &"OBJ triangles")
-                    .map_err(ObjError::from)?;
+                charge(
+                    &mut budget,
+                    rest.len().saturating_sub(1),
+                    3 * CORNER,
+                    "OBJ triangles",
+                )?;
                 for pair in rest.windows(2) {
                     if let [b, c] = *pair {
                         tris.push([first, b, c]);
@@ -460,16 +465,12 @@ pub fn from_obj(text: &[u8], options: &ImportOptions, resolve: &mut Resolver<'_>
             }
             "o" | "g" => {
                 let name = rest_of(line, key_end).to_string();
-                budget
-                    .charge_n(name.len(), 1, &"OBJ object names")
-                    .map_err(ObjError::from)?;
+                charge(&mut budget, name.len(), 1, "OBJ object names")?;
                 current = Some(name);
             }
             "usemtl" => {
                 let name = rest_of(line, key_end).to_string();
-                budget
-                    .charge_n(name.len(), 1, &"OBJ material names")
-                    .map_err(ObjError::from)?;
+                charge(&mut budget, name.len(), 1, "OBJ material names")?;
                 material = Some(name);
             }
             "mtllib" => {
@@ -601,15 +602,11 @@ fn primitive(
 ) -> Result<Primitive> {
     // Distinct corners in index order, numbered.
     let corners = tris.len().saturating_mul(3);
-    budget
-        .charge_n(corners, CORNER.saturating_add(16), &"OBJ vertices")
-        .map_err(ObjError::from)?;
+    charge(budget, corners, CORNER.saturating_add(16), "OBJ vertices")?;
     let mut map: BTreeMap<Corner, u32> = tris.iter().flatten().map(|&c| (c, 0)).collect();
     let has_uv = tris.iter().flatten().any(|c| c.1 != NONE);
     let has_n = tris.iter().flatten().all(|c| c.2 != NONE);
-    budget
-        .charge_n(map.len(), 32, &"OBJ vertices")
-        .map_err(ObjError::from)?;
+    charge(budget, map.len(), 32, "OBJ vertices")?;
     let mut p = Primitive {
         material,
         ..Primitive::default()
@@ -637,9 +634,7 @@ fn primitive(
             p.normals.push(unpoint(axes, get3(nrm, n)));
         }
     }
-    budget
-        .charge_n(tris.len(), 12, &"OBJ indices")
-        .map_err(ObjError::from)?;
+    charge(budget, tris.len(), 12, "OBJ indices")?;
     for tri in tris {
         let [a, b, c] = tri.map(|c| map.get(&c).copied().unwrap_or(0));
         p.indices.extend(winding.triangle([a, b, c]));

@@ -258,6 +258,25 @@ fn meshes(d: &mut Doc<'_>, axes: Axes, winding: Winding, materials: usize) -> Re
     Ok(out)
 }
 
+/// `v` as an array index: a non-negative integer that fits a `usize`.
+fn as_index(v: &Value) -> Option<usize> {
+    v.as_u64().and_then(|i| usize::try_from(i).ok())
+}
+
+/// Accessor `a`, the `attr` attribute of `what`, as three floats per element taken back
+/// from the exporter's axes.
+fn read_points(
+    d: &mut Doc<'_>,
+    a: usize,
+    axes: Axes,
+    (what, attr): (&str, &str),
+) -> Result<Vec<[f32; 3]>> {
+    Ok(d.read_f32::<3>(a, &alloc::format!("{what} {attr}"))?
+        .into_iter()
+        .map(|v| unpoint(axes, v))
+        .collect())
+}
+
 fn primitive(
     d: &mut Doc<'_>,
     p: &Value,
@@ -269,11 +288,7 @@ fn primitive(
     let attrs = p.get("attributes").cloned().unwrap_or_default();
     let attr = |key: &str| index(&attrs, key, &what);
     let pos = attr("POSITION")?.ok_or_else(|| bad!("{what}: no POSITION"))?;
-    let positions: Vec<[f32; 3]> = d
-        .read_f32::<3>(pos, &alloc::format!("{what} POSITION"))?
-        .into_iter()
-        .map(|v| unpoint(axes, v))
-        .collect();
+    let positions = read_points(d, pos, axes, (what, "POSITION"))?;
     let n = positions.len();
     let same = |len: usize, attr: &str| {
         if len == n {
@@ -284,11 +299,7 @@ fn primitive(
     };
     let normals = match attr("NORMAL")? {
         Some(a) => {
-            let v: Vec<[f32; 3]> = d
-                .read_f32::<3>(a, &alloc::format!("{what} NORMAL"))?
-                .into_iter()
-                .map(|v| unpoint(axes, v))
-                .collect();
+            let v = read_points(d, a, axes, (what, "NORMAL"))?;
             same(v.len(), "normals")?;
             v
         }
@@ -384,21 +395,13 @@ fn primitive(
     for (ti, t) in list(p, "targets")?.iter().enumerate() {
         let tw = alloc::format!("{what} morph target {ti}");
         let positions = match index(t, "POSITION", &tw)? {
-            Some(a) => d
-                .read_f32::<3>(a, &alloc::format!("{tw} POSITION"))?
-                .into_iter()
-                .map(|v| unpoint(axes, v))
-                .collect(),
+            Some(a) => read_points(d, a, axes, (&tw, "POSITION"))?,
             None => filled(&mut d.budget, n, [0.0f32; 3], &tw)?,
         };
         same(positions.len(), "target positions")?;
         let normals = match index(t, "NORMAL", &tw)? {
             Some(a) if !normals.is_empty() => {
-                let v: Vec<[f32; 3]> = d
-                    .read_f32::<3>(a, &alloc::format!("{tw} NORMAL"))?
-                    .into_iter()
-                    .map(|v| unpoint(axes, v))
-                    .collect();
+                let v = read_points(d, a, axes, (&tw, "NORMAL"))?;
                 same(v.len(), "target normals")?;
                 v
             }
@@ -542,10 +545,7 @@ fn nodes(
         let what = alloc::format!("node {i}");
         let mut node = Node::new(string(v, "name"));
         for c in list(v, "children")? {
-            let c = c
-                .as_u64()
-                .and_then(|c| usize::try_from(c).ok())
-                .ok_or_else(|| bad!("{what}: a child that is not an index"))?;
+            let c = as_index(c).ok_or_else(|| bad!("{what}: a child that is not an index"))?;
             let slot = parent
                 .get_mut(c)
                 .ok_or_else(|| bad!("{what}: child {c} does not exist"))?;
@@ -638,10 +638,7 @@ fn nodes(
     // Skin roots: "<skin> root", nothing but children, a root itself.
     for s in list(&d.root, "skins")? {
         let name = alloc::format!("{} root", string(s, "name"));
-        let joints: Vec<usize> = list(s, "joints")?
-            .iter()
-            .filter_map(|j| j.as_u64().and_then(|j| usize::try_from(j).ok()))
-            .collect();
+        let joints: Vec<usize> = list(s, "joints")?.iter().filter_map(as_index).collect();
         for i in 0..n {
             let Some(node) = nodes.get(i) else { continue };
             let plain = node.name == name
@@ -735,10 +732,7 @@ fn skins(d: &mut Doc<'_>, axes: Axes, map: &[Option<usize>]) -> Result<Vec<Skin>
         let what = alloc::format!("skin {si}");
         let mut joints = Vec::new();
         for j in list(s, "joints")? {
-            let j = j
-                .as_u64()
-                .and_then(|j| usize::try_from(j).ok())
-                .ok_or_else(|| bad!("{what}: a joint that is not an index"))?;
+            let j = as_index(j).ok_or_else(|| bad!("{what}: a joint that is not an index"))?;
             let k = map
                 .get(j)
                 .copied()

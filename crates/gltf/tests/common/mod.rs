@@ -2,12 +2,11 @@
 #![allow(dead_code)] // each test file uses a different subset
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use idmodel_gltf::{ExportOptions, to_glb, to_gltf};
 use idmodel_scene::axes::Axes;
 use idmodel_scene::{Image, Node, Primitive, Scene};
-use idmodel_test_support::{has_node, validator_package, validator_script};
+use idmodel_test_support::{has_node, run_validator, validator_package, validator_script};
 
 /// A unit cube (file axes) with per-face normals and UVs, clockwise front faces as in the
 /// id formats, drawn with `material`.
@@ -103,11 +102,7 @@ pub fn validate(file: &Path) -> bool {
         );
         return false;
     };
-    let out = Command::new("node")
-        .arg(&script)
-        .arg(file)
-        .output()
-        .unwrap();
+    let out = run_validator(&script, &[file]);
     let text = String::from_utf8_lossy(&out.stdout);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
