@@ -340,11 +340,24 @@ pub fn record(md3: &Md3<'_>) -> crate::Extras {
     // differences between the writer's form of the model and the file, applied by
     // `to_bytes` when the written model is exactly this one (the same FNV-1a hash).
     if let Ok(canonical) = idmodel_md3::write(&m) {
-        let original = md3.body().iter().chain(md3.trailing_bytes());
         if canonical.len() == md3.body().len().saturating_add(md3.trailing_bytes().len()) {
+            let original = [md3.body(), md3.trailing_bytes()].concat();
             let mut runs: Vec<Value> = Vec::new();
             let mut run: Option<(usize, Vec<u8>)> = None;
-            for (i, (&a, &b)) in canonical.iter().zip(original).enumerate() {
+            // Equal blocks outside a run change nothing: compared 64 bytes at a time.
+            const BLOCK: usize = 64;
+            let mut i = 0usize;
+            while let (Some(&a), Some(&b)) = (canonical.get(i), original.get(i)) {
+                let end = i.saturating_add(BLOCK);
+                if run.is_none()
+                    && canonical
+                        .get(i..end)
+                        .is_some_and(|c| original.get(i..end) == Some(c))
+                {
+                    i = end;
+                    continue;
+                }
+                i = i.saturating_add(1);
                 if a == b {
                     if let Some((start, bytes)) = run.take() {
                         runs.push(Value::List(vec![int(start), Value::Str(hex(&bytes))]));
@@ -353,7 +366,7 @@ pub fn record(md3: &Md3<'_>) -> crate::Extras {
                 }
                 match &mut run {
                     Some((_, bytes)) => bytes.push(b),
-                    None => run = Some((i, vec![b])),
+                    None => run = Some((i.saturating_sub(1), vec![b])),
                 }
             }
             if let Some((start, bytes)) = run.take() {
