@@ -754,9 +754,9 @@ struct Memo<K, V> {
 }
 
 impl<K: Copy + PartialEq, V: Copy> Memo<K, V> {
-    /// `2^bits` slots (`bits` within 4..=16, at most 1 MiB of slots for the normals).
+    /// `2^bits` slots (`bits` within 4..=15: at most 512 KiB of slots for the normals).
     fn new(bits: u32) -> Self {
-        let bits = bits.clamp(4, 16);
+        let bits = bits.clamp(4, 15);
         Self {
             slots: alloc::vec![None; 1usize << bits],
             shift: 32u32.saturating_sub(bits),
@@ -795,7 +795,7 @@ fn mix(words: &[u32]) -> u32 {
 struct NearestCache(Memo<[u32; 3], u8>);
 
 impl NearestCache {
-    /// Slots for `n` vectors (rounded up to a power of two, at most 2^16).
+    /// Slots for `n` vectors (rounded up to a power of two, at most 2^15).
     fn new(n: usize) -> Self {
         let bits = usize::BITS.saturating_sub(n.saturating_sub(1).leading_zeros());
         Self(Memo::new(bits))
