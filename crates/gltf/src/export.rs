@@ -239,17 +239,25 @@ impl Buffers {
 
     /// A float accessor of `N` components per element whose elements are `f` of each of
     /// `data`'s, written into the buffer as they are computed (no intermediate list).
+    /// With `check`, a non-finite element of `data` is refused as [`finite`] refuses it,
+    /// in the same pass (the message is formatted only then).
     fn floats_map<const N: usize>(
         &mut self,
         data: &[[f32; N]],
         f: impl Fn([f32; N]) -> [f32; N],
         target: Option<u32>,
         min_max: bool,
+        check: Option<&dyn core::fmt::Display>,
     ) -> Result<usize> {
         let offset = self.begin_view(data.len().saturating_mul(N).saturating_mul(4));
         let mut min = [f32::INFINITY; N];
         let mut max = [f32::NEG_INFINITY; N];
-        for &v in data {
+        for (i, &v) in data.iter().enumerate() {
+            if let Some(what) = check {
+                if v.iter().any(|f| !f.is_finite()) {
+                    return Err(invalid!("{what}: non-finite value at element {i}: {v:?}"));
+                }
+            }
             let v = f(v);
             if min_max {
                 widen(&mut min, &mut max, &v);
@@ -1175,7 +1183,13 @@ fn primitive(
     finite(&p.positions, &alloc::format!("{what} POSITION"))?;
     finite(&p.uvs, &alloc::format!("{what} TEXCOORD_0"))?;
 
-    let position = buf.floats_map(&p.positions, |v| axes.point(v), Some(ARRAY_BUFFER), true)?;
+    let position = buf.floats_map(
+        &p.positions,
+        |v| axes.point(v),
+        Some(ARRAY_BUFFER),
+        true,
+        None,
+    )?;
     let normal = if p.normals.is_empty() {
         None
     } else {
@@ -1184,6 +1198,7 @@ fn primitive(
             |v| axes.point(unit_or_up(v)),
             Some(ARRAY_BUFFER),
             false,
+            None,
         )?)
     };
     let texcoord = if p.uvs.is_empty() {
@@ -1246,18 +1261,26 @@ fn primitive(
                 t.normals.len()
             ));
         }
-        finite(
+        let position = buf.floats_map(
             &t.positions,
-            &alloc::format!("{what} morph target {ti} POSITION"),
+            |v| axes.point(v),
+            Some(ARRAY_BUFFER),
+            true,
+            Some(&format_args!("{what} morph target {ti} POSITION")),
         )?;
-        finite(
-            &t.normals,
-            &alloc::format!("{what} morph target {ti} NORMAL"),
-        )?;
-        let position = buf.floats_map(&t.positions, |v| axes.point(v), Some(ARRAY_BUFFER), true)?;
         let normal = if !t.normals.is_empty() && !p.normals.is_empty() {
-            Some(buf.floats_map(&t.normals, |v| axes.point(v), Some(ARRAY_BUFFER), false)?)
+            Some(buf.floats_map(
+                &t.normals,
+                |v| axes.point(v),
+                Some(ARRAY_BUFFER),
+                false,
+                Some(&format_args!("{what} morph target {ti} NORMAL")),
+            )?)
         } else {
+            finite(
+                &t.normals,
+                &alloc::format!("{what} morph target {ti} NORMAL"),
+            )?;
             None
         };
         targets.push((position, normal));

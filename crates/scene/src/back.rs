@@ -680,6 +680,7 @@ pub fn recover_vertices(
     quant: &dyn Fn(usize) -> ([f32; 3], [f32; 3]),
     normal: Option<u8>,
 ) -> Vec<Vec<idmodel_core::trivertx::TriVertex>> {
+    let mut nearest = NearestCache::new(map.len().saturating_mul(frames.len()));
     frames
         .iter()
         .enumerate()
@@ -696,7 +697,7 @@ pub fn recover_vertices(
                                 quantise(p[1], t[1], s[1]),
                                 quantise(p[2], t[2], s[2]),
                             ],
-                            light_normal_index: normal.unwrap_or_else(|| nearest_normal(*n)),
+                            light_normal_index: normal.unwrap_or_else(|| nearest.get(*n)),
                         },
                         _ => idmodel_core::trivertx::TriVertex::default(),
                     }
@@ -786,6 +787,70 @@ pub fn quantise(v: f32, translate: f32, scale: f32) -> u8 {
 /// tie), as id's tools pick it.
 pub fn nearest_normal(n: [f32; 3]) -> u8 {
     idmodel_core::anorms::nearest_anorm(n)
+}
+
+/// A direct-mapped memo of a pure function `K → V`: a collision only costs a new call,
+/// so what [`Memo::get`] returns is always `f(key)`. Issue #19: the 162-entry normal
+/// search per vertex per frame was 90 % of an MDL or MD2 conversion, though a model's
+/// frames hold few distinct normals (a table normal, or one blended from two); the
+/// palette search per texel is the same case.
+struct Memo<K, V> {
+    slots: Vec<Option<(K, V)>>,
+    shift: u32,
+}
+
+impl<K: Copy + PartialEq, V: Copy> Memo<K, V> {
+    /// `2^bits` slots (`bits` within 4..=15: at most 512 KiB of slots for the normals).
+    fn new(bits: u32) -> Self {
+        let bits = bits.clamp(4, 15);
+        Self {
+            slots: alloc::vec![None; 1usize << bits],
+            shift: 32u32.saturating_sub(bits),
+        }
+    }
+
+    /// `f(key)`, called only when the slot of `hash` (any well-mixed `u32` of the key)
+    /// does not hold `key` already.
+    fn get(&mut self, key: K, hash: u32, f: impl FnOnce(K) -> V) -> V {
+        let slot = usize::try_from(hash.checked_shr(self.shift).unwrap_or(0))
+            .ok()
+            .and_then(|i| self.slots.get_mut(i));
+        match slot {
+            Some(Some((k, v))) if *k == key => *v,
+            Some(s) => {
+                let v = f(key);
+                *s = Some((key, v));
+                v
+            }
+            None => f(key),
+        }
+    }
+}
+
+/// A multiplicative hash of `words`, mixed into the high bits [`Memo`] uses.
+fn mix(words: &[u32]) -> u32 {
+    words.iter().fold(0x811C_9DC5u32, |h, &w| {
+        (h ^ w)
+            .wrapping_mul(0x9E37_79B1)
+            .rotate_left(13)
+            .wrapping_mul(0x85EB_CA77)
+    })
+}
+
+/// [`nearest_normal`] remembered by the bits of its input (see [`Memo`]).
+struct NearestCache(Memo<[u32; 3], u8>);
+
+impl NearestCache {
+    /// Slots for `n` vectors (rounded up to a power of two, at most 2^15).
+    fn new(n: usize) -> Self {
+        let bits = usize::BITS.saturating_sub(n.saturating_sub(1).leading_zeros());
+        Self(Memo::new(bits))
+    }
+
+    fn get(&mut self, n: [f32; 3]) -> u8 {
+        let key = n.map(f32::to_bits);
+        self.0.get(key, mix(&key), |_| nearest_normal(n))
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1189,6 +1254,7 @@ pub fn quantise_to_palette(rgba: &[u8], rules: &PaletteRules<'_>) -> Vec<u8> {
         exact.entry(*c).or_insert(u8::try_from(i).unwrap_or(0));
     }
     let mut cache: alloc::collections::BTreeMap<[u8; 3], u8> = alloc::collections::BTreeMap::new();
+    let mut memo = Memo::new(12);
     rgba.chunks_exact(4)
         .map(|px| {
             let (rgb, a) = match *px {
@@ -1198,19 +1264,22 @@ pub fn quantise_to_palette(rgba: &[u8], rules: &PaletteRules<'_>) -> Vec<u8> {
             if let Some(t) = rules.transparent.filter(|_| a < 128) {
                 return t;
             }
-            if let Some(&i) = exact.get(&rgb) {
-                return i;
-            }
-            *cache.entry(rgb).or_insert_with(|| {
-                let mut best = (f32::INFINITY, 0u8);
-                for (i, c) in rules.colors.iter().enumerate().take(rules.nearest_below) {
-                    let Ok(i) = u8::try_from(i) else { break };
-                    let d = redmean(rgb, *c);
-                    if d < best.0 {
-                        best = (d, i);
-                    }
+            let [r, g, b] = rgb;
+            memo.get(rgb, mix(&[u32::from_le_bytes([r, g, b, 0])]), |rgb| {
+                if let Some(&i) = exact.get(&rgb) {
+                    return i;
                 }
-                best.1
+                *cache.entry(rgb).or_insert_with(|| {
+                    let mut best = (f32::INFINITY, 0u8);
+                    for (i, c) in rules.colors.iter().enumerate().take(rules.nearest_below) {
+                        let Ok(i) = u8::try_from(i) else { break };
+                        let d = redmean(rgb, *c);
+                        if d < best.0 {
+                            best = (d, i);
+                        }
+                    }
+                    best.1
+                })
             })
         })
         .collect()
@@ -1219,6 +1288,26 @@ pub fn quantise_to_palette(rgba: &[u8], rules: &PaletteRules<'_>) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_nearest_normal_cache_answers_as_the_search_does() {
+        // More distinct vectors than slots (collisions evict), each asked twice, plus
+        // the table itself, -0.0 against 0.0 and a zero vector.
+        let mut cache = NearestCache::new(4096);
+        let mut seed = 0x1234_5678u32;
+        let mut next = || {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            f32::from_bits(seed >> 9 | 0x3F80_0000) * 2.0 - 3.0
+        };
+        let mut vectors: Vec<[f32; 3]> = (0..10_000).map(|_| [next(), next(), next()]).collect();
+        vectors.extend(idmodel_core::anorms::ANORMS);
+        vectors.extend([[0.0, -0.0, 1.0], [0.0, 0.0, 1.0], [0.0; 3], [-0.0; 3]]);
+        for round in 0..2 {
+            for v in &vectors {
+                assert_eq!(cache.get(*v), nearest_normal(*v), "{v:?}, round {round}");
+            }
+        }
+    }
 
     #[test]
     fn base64_round_trips_every_length() {

@@ -68,6 +68,57 @@ fn every_corpus_md3_round_trips_byte_identical_through_glb() {
     }
 }
 
+/// GLBs written before `md3.normals_raw` listed every normal the float path misses as
+/// `[surface, frame, vertex, normal]` in `md3.normals`: that form still comes back byte
+/// for byte (each whole-surface blob rewritten as such a list).
+#[test]
+fn the_old_normal_exception_list_still_round_trips() {
+    use idmodel_scene::Value;
+    let mut rewritten = 0;
+    for path in corpus_md3() {
+        let bytes = std::fs::read(&path).unwrap();
+        let Ok(m) = Md3::parse(&bytes) else { continue };
+        let mut scene = md3::scene(&m, "m", &Sidecars::default(), &Options::default()).unwrap();
+        let Some(raw) = scene.extras.get("md3.normals_raw").cloned() else {
+            continue;
+        };
+        let mut old: Vec<Value> = scene
+            .extras
+            .get("md3.normals")
+            .and_then(Value::as_list)
+            .map(<[Value]>::to_vec)
+            .unwrap_or_default();
+        for c in raw.as_list().unwrap().chunks_exact(3) {
+            let (s, nf) = (c[0].as_int().unwrap(), c[1].as_int().unwrap());
+            let blob = idmodel_scene::back::base64_decode(c[2].as_str().unwrap()).unwrap();
+            let verts = blob.len() as i64 / 2 / nf;
+            for (k, n) in blob.chunks_exact(2).enumerate() {
+                let k = k as i64;
+                let n = i64::from(u16::from_le_bytes([n[0], n[1]]));
+                old.extend([s, k / verts, k % verts, n].map(Value::Int));
+            }
+        }
+        scene.extras.set("md3.normals_raw", Value::Null);
+        scene.extras.set("md3.normals", Value::List(old));
+        let glb = to_glb(&scene, &ExportOptions::default()).unwrap();
+        let back = from_glb(&glb, &ImportOptions::default(), &mut no_files).unwrap();
+        let out = md3::to_bytes(&back, &BackOptions::default()).unwrap();
+        let canonical = write(&Model::from(m)).unwrap();
+        assert!(
+            out == bytes || out == canonical,
+            "{}: the old normals form does not come back",
+            path.display()
+        );
+        rewritten += 1;
+    }
+    if idmodel_test_support::corpus_dir("md3_back").is_some() {
+        assert!(
+            rewritten > 0,
+            "no corpus MD3 keeps whole surfaces of normals"
+        );
+    }
+}
+
 use idmodel_core::findings::{Finding, Severity};
 use idmodel_scene::{
     Animation, Channel, ChannelValues, Interpolation, Material, Mesh, MorphTarget, Node, Primitive,

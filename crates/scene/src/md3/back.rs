@@ -46,7 +46,8 @@ use idmodel_core::vec::{add, cross, length, sub};
 use idmodel_md3::{Engine, FrameInfo, Md3, Model, ShaderInfo, SurfaceData, TagInfo, Vertex};
 
 use crate::back::{
-    IDENTITY, Mat4, apply, at, locals, mul, sample_times, skin_matrices, skin_point, worlds,
+    IDENTITY, Mat4, apply, at, base64_encode, locals, mul, sample_times, skin_matrices, skin_point,
+    worlds,
 };
 use crate::{ChannelValues, Error, Image, Scene, Value, unit_or_up};
 
@@ -227,6 +228,7 @@ pub fn record(md3: &Md3<'_>) -> crate::Extras {
     let frames = m.frames.len();
     let mut surfaces = Vec::with_capacity(m.surfaces.len());
     let mut normals = Vec::new();
+    let mut normals_raw = Vec::new();
     let mut st = Vec::new();
     for (si, s) in m.surfaces.iter().enumerate() {
         let is_drawn = drawn(s);
@@ -286,11 +288,18 @@ pub fn record(md3: &Md3<'_>) -> crate::Extras {
         }
         // Simulate the float path: the adapter decodes (engine-exact), makes displacements
         // of unit normals; the exporter writes the base made unit; from_scene adds them.
+        // A surface where more than one normal in six does not come back keeps all its
+        // raw normals as one blob (`md3.normals_raw`, 2.7 characters a normal) instead of
+        // a list of exceptions (about 16 characters each); counting stops there.
         let verts = s.st.len();
-        for v in 0..verts {
+        let nf = frames.min(s.frames.len());
+        let slots = nf.saturating_mul(verts);
+        let mut exceptions = Vec::new();
+        let mut dense = false;
+        'vertices: for v in 0..verts {
             let b = md3_normal::decode_exact(raw_normal(s, 0, v));
             let base = unit_or_up(b);
-            for f in 0..frames.min(s.frames.len()) {
+            for f in 0..nf {
                 let raw = raw_normal(s, f, v);
                 let n = if f == 0 {
                     frame_normal(base, None)
@@ -299,14 +308,30 @@ pub fn record(md3: &Md3<'_>) -> crate::Extras {
                     frame_normal(base, Some(sub(d, unit_or_up(b))))
                 };
                 if md3_normal::encode(n) != raw {
-                    normals.extend([int(si), int(f), int(v), Value::Int(i64::from(raw))]);
+                    exceptions.extend([int(si), int(f), int(v), Value::Int(i64::from(raw))]);
+                    if exceptions.len().saturating_mul(6) / 4 > slots {
+                        dense = true;
+                        break 'vertices;
+                    }
                 }
             }
+        }
+        if dense {
+            let mut blob = Vec::with_capacity(slots.saturating_mul(2));
+            for f in 0..nf {
+                blob.extend((0..verts).flat_map(|v| raw_normal(s, f, v).to_le_bytes()));
+            }
+            normals_raw.extend([int(si), int(nf), Value::Str(base64_encode(&blob))]);
+        } else {
+            normals.append(&mut exceptions);
         }
     }
     x.set("md3.surfaces", Value::List(surfaces));
     if !normals.is_empty() {
         x.set("md3.normals", Value::List(normals));
+    }
+    if !normals_raw.is_empty() {
+        x.set("md3.normals_raw", Value::List(normals_raw));
     }
     if !st.is_empty() {
         x.set("md3.st", Value::List(st));
@@ -315,11 +340,24 @@ pub fn record(md3: &Md3<'_>) -> crate::Extras {
     // differences between the writer's form of the model and the file, applied by
     // `to_bytes` when the written model is exactly this one (the same FNV-1a hash).
     if let Ok(canonical) = idmodel_md3::write(&m) {
-        let original = md3.body().iter().chain(md3.trailing_bytes());
         if canonical.len() == md3.body().len().saturating_add(md3.trailing_bytes().len()) {
+            let original = [md3.body(), md3.trailing_bytes()].concat();
             let mut runs: Vec<Value> = Vec::new();
             let mut run: Option<(usize, Vec<u8>)> = None;
-            for (i, (&a, &b)) in canonical.iter().zip(original).enumerate() {
+            // Equal blocks outside a run change nothing: compared 64 bytes at a time.
+            const BLOCK: usize = 64;
+            let mut i = 0usize;
+            while let (Some(&a), Some(&b)) = (canonical.get(i), original.get(i)) {
+                let end = i.saturating_add(BLOCK);
+                if run.is_none()
+                    && canonical
+                        .get(i..end)
+                        .is_some_and(|c| original.get(i..end) == Some(c))
+                {
+                    i = end;
+                    continue;
+                }
+                i = i.saturating_add(1);
                 if a == b {
                     if let Some((start, bytes)) = run.take() {
                         runs.push(Value::List(vec![int(start), Value::Str(hex(&bytes))]));
@@ -328,7 +366,7 @@ pub fn record(md3: &Md3<'_>) -> crate::Extras {
                 }
                 match &mut run {
                     Some((_, bytes)) => bytes.push(b),
-                    None => run = Some((i, vec![b])),
+                    None => run = Some((i.saturating_sub(1), vec![b])),
                 }
             }
             if let Some((start, bytes)) = run.take() {
@@ -1160,7 +1198,43 @@ fn apply_extras(m: &mut Model, x: &crate::Extras) {
         surf.shaders = shaders;
         out.push(surf);
     }
-    // Normals and texture coordinates the float path cannot give back.
+    // Normals and texture coordinates the float path cannot give back: whole surfaces
+    // (`[surface, frames, base64 of frame-major u16 normals]`), then single normals
+    // (`[surface, frame, vertex, normal]`, the only form of GLBs written before).
+    if let Some(n) = x.get("md3.normals_raw").and_then(Value::as_list) {
+        for c in n.chunks_exact(3) {
+            let (Some(s), Some(nf), Some(blob)) = (
+                c.first().and_then(Value::as_int),
+                c.get(1).and_then(Value::as_int),
+                c.get(2)
+                    .and_then(Value::as_str)
+                    .and_then(crate::back::base64_decode),
+            ) else {
+                continue;
+            };
+            let (Ok(s), Ok(nf)) = (usize::try_from(s), usize::try_from(nf)) else {
+                continue;
+            };
+            let verts = (blob.len() / 2).checked_div(nf).unwrap_or(0);
+            let Some(surf) = out.get_mut(s) else {
+                continue;
+            };
+            if verts == 0 {
+                continue;
+            }
+            for (fr, normals) in surf
+                .frames
+                .iter_mut()
+                .zip(blob.chunks_exact(verts.saturating_mul(2)))
+            {
+                for (vert, raw) in fr.iter_mut().zip(normals.chunks_exact(2)) {
+                    if let [lo, hi] = *raw {
+                        vert.normal = u16::from_le_bytes([lo, hi]);
+                    }
+                }
+            }
+        }
+    }
     if let Some(n) = x.get("md3.normals").and_then(Value::as_list) {
         for c in n.chunks_exact(4) {
             let idx: Option<Vec<usize>> = c

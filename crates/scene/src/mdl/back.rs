@@ -99,13 +99,20 @@ pub fn record_extras(mdl: &Mdl<'_>, scene: &mut Scene) {
     e.set("mdl.size", Value::Float(model.size));
     e.set("mdl.skinwidth", Value::Int(i64::from(model.skin_width)));
     e.set("mdl.skinheight", Value::Int(i64::from(model.skin_height)));
+    // Whether each palette index comes back from its colour (the skin's texels are
+    // coloured one by one, so a skin comes back when every texel's index does).
+    let all: Vec<u8> = (0..=255u8).collect();
+    let back = quantise_each(&skin_to_rgba_vec(&all, &options), options.transparent_255);
+    let kept: Vec<bool> = back.iter().zip(&all).map(|(b, i)| *b == Some(*i)).collect();
     let skins = model
         .skins
         .iter()
         .map(|s| match s {
             SkinData::Single(pixels) => {
-                let rgba = skin_to_rgba_vec(pixels, &options);
-                if quantise_exact(&rgba, options.transparent_255).as_deref() == Some(pixels) {
+                if pixels
+                    .iter()
+                    .all(|&p| kept.get(usize::from(p)).copied().unwrap_or(false))
+                {
                     Value::Null
                 } else {
                     Value::Str(base64_encode(pixels))
@@ -245,8 +252,8 @@ fn source_map(mesh: &WeldedMesh, n: usize) -> Vec<Option<usize>> {
 }
 
 /// The palette index of every RGBA texel that is exactly a palette colour (the first
-/// such index; alpha below 128 is 255 when `holey`); `None` when one is not.
-fn quantise_exact(rgba: &[u8], holey: bool) -> Option<Vec<u8>> {
+/// such index; alpha below 128 is 255 when `holey`), `None` for one that is not.
+fn quantise_each(rgba: &[u8], holey: bool) -> Vec<Option<u8>> {
     let lookup = exact_lookup();
     rgba.chunks_exact(4)
         .map(|px| match *px {
