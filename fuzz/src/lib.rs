@@ -1221,7 +1221,12 @@ pub mod capi {
                 &mut err,
             )
         };
-        assert_eq!(rc, IDMODEL_OK);
+        // The byte picks -1 (all) to 7: 7 is past IDMODEL_ENGINE_DOOM3, a range error.
+        if engine <= IDMODEL_ENGINE_DOOM3 {
+            assert_eq!(rc, IDMODEL_OK, "check for engine {engine}");
+        } else {
+            assert_eq!(rc, IDMODEL_E_RANGE, "check for engine {engine}");
+        }
     }
 }
 /// The glTF reader over JSON and GLB bytes: never a panic, one-line errors, a scene that is
