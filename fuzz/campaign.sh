@@ -14,7 +14,8 @@
 #
 # RUNS=N stops a target after N executions (libFuzzer's -runs; SECONDS_PER_TARGET stays
 # the cap), and DEADLINE=<epoch seconds> shortens each run so the campaign ends by then
-# (targets left with under 10 s are skipped). The log gives the seconds a run took.
+# (targets left with under 10 s are skipped). The log gives the seconds a run took
+# (the fuzzer's, without a rebuild).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 secs="${SECONDS_PER_TARGET:-300}"
@@ -47,6 +48,9 @@ for t in "${targets[@]}"; do
   [ -n "${RUNS:-}" ] && runs=(-runs="$RUNS")
   log="$(mktemp)"
   status=0
+  # Rebuild now if a source changed since the first build, so the timing below is the
+  # fuzzer's alone.
+  cargo +nightly fuzz build -O --debug-assertions -s none "$t" >/dev/null
   start=$(date +%s)
   cargo +nightly fuzz run -O --debug-assertions -s none "$t" "${seeds[@]}" -- \
     -max_total_time="$run_secs" "${runs[@]}" -max_len="$max_len" -rss_limit_mb=512 -timeout=10 \
