@@ -78,18 +78,25 @@ fn rotated(t: [u16; 3]) -> [u16; 3] {
     [t[m], t[(m + 1) % 3], t[(m + 2) % 3]]
 }
 
+/// `build_gl_commands(model)`, failing when it takes `limit` seconds or more.
+fn timed_build(model: &Model, limit: u64) -> Vec<i32> {
+    let started = Instant::now();
+    let words = build_gl_commands(model);
+    let took = started.elapsed();
+    assert!(
+        took < Duration::from_secs(limit),
+        "building the GL commands of {} triangles took {took:?}",
+        model.triangles.len()
+    );
+    words
+}
+
 #[test]
 fn gl_commands_of_a_large_mesh_are_built_without_rescanning_the_triangles() {
     // 32,768 triangles in long strips: each step of a strip is a binary search in the
     // edge index (it was a scan of the later triangles).
     let model = grid(128);
-    let started = Instant::now();
-    let words = build_gl_commands(&model);
-    let took = started.elapsed();
-    assert!(
-        took < Duration::from_secs(30),
-        "building the GL commands of 32,768 triangles took {took:?}"
-    );
+    let words = timed_build(&model, 30);
     let mut expected = BTreeMap::new();
     for t in &model.triangles {
         *expected.entry(rotated(t.xyz)).or_insert(0) += 1;
@@ -125,13 +132,7 @@ fn gl_commands_of_many_unconnected_triangles_take_linearithmic_time() {
             st: [t, t + 1, t + 2],
         })
         .collect();
-    let started = Instant::now();
-    let words = build_gl_commands(&model);
-    let took = started.elapsed();
-    assert!(
-        took < Duration::from_secs(5),
-        "building the GL commands of 32,765 triangles took {took:?}"
-    );
+    let words = timed_build(&model, 5);
     assert_eq!(drawn_commands(&words), model.triangles.len());
     // Each command is one triangle, in order, with its own winding.
     let mut at = 0;
