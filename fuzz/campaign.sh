@@ -11,6 +11,11 @@
 # bytes (-max_len, default 64 KiB; 8 KiB gives several times the executions per second,
 # and libFuzzer truncates larger seeds to it); the mutation sweeps in tests/sweeps.rs
 # cover the large corpus files whole. cli_info is seeded from every format.
+#
+# RUNS=N stops a target after N executions (libFuzzer's -runs; SECONDS_PER_TARGET stays
+# the cap), and DEADLINE=<epoch seconds> shortens each run so the campaign ends by then
+# (targets left with under 10 s are skipped). The log gives the seconds a run took
+# (the fuzzer's, without a rebuild).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 secs="${SECONDS_PER_TARGET:-300}"
@@ -30,13 +35,29 @@ for t in "${targets[@]}"; do
     seeds+=("$corpus/$sub")
     [ -d "$corpus/malformed/$sub" ] && seeds+=("$corpus/malformed/$sub")
   fi
+  run_secs="$secs"
+  if [ -n "${DEADLINE:-}" ]; then
+    left=$((DEADLINE - $(date +%s)))
+    [ "$left" -lt "$run_secs" ] && run_secs="$left"
+    if [ "$run_secs" -lt 10 ]; then
+      echo "skipping $t: the deadline is near"
+      continue
+    fi
+  fi
+  runs=()
+  [ -n "${RUNS:-}" ] && runs=(-runs="$RUNS")
   log="$(mktemp)"
   status=0
+  # Rebuild now if a source changed since the first build, so the timing below is the
+  # fuzzer's alone.
+  cargo +nightly fuzz build -O --debug-assertions -s none "$t" >/dev/null
+  start=$(date +%s)
   cargo +nightly fuzz run -O --debug-assertions -s none "$t" "${seeds[@]}" -- \
-    -max_total_time="$secs" -max_len="$max_len" -rss_limit_mb=512 -timeout=10 \
+    -max_total_time="$run_secs" "${runs[@]}" -max_len="$max_len" -rss_limit_mb=512 -timeout=10 \
     -artifact_prefix="artifacts/$t/" -print_final_stats=1 >"$log" 2>&1 || status=$?
+  took=$(($(date +%s) - start))
   execs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}' || true)
-  echo "$(date -u +%Y-%m-%dT%H:%MZ) $t execs=${execs:-?} seconds=$secs max_len=$max_len status=$status" | tee -a campaign.log
+  echo "$(date -u +%Y-%m-%dT%H:%MZ) $t execs=${execs:-?} seconds=$took max_len=$max_len status=$status" | tee -a campaign.log
   if [ "$status" -ne 0 ]; then tail -n 40 "$log"; fi
   rm -f "$log"
 done

@@ -360,7 +360,11 @@ fn put(out: &mut [u8], at: &mut usize, bytes: &[u8]) {
 /// `ofs_end` = the file size. Without GL commands, `num_glcmds = 0` and `ofs_glcmds`
 /// points at the end of the frames.
 pub fn write_into(model: &Model, out: &mut [u8]) -> Result<usize, WriteError> {
-    let p = plan(model)?;
+    write_planned(model, &plan(model)?, out)
+}
+
+/// [`write_into`] with the plan made (the GL commands are built once per write).
+fn write_planned(model: &Model, p: &Plan, out: &mut [u8]) -> Result<usize, WriteError> {
     let size = p.ofs[5];
     let available = out.len();
     let Some(out) = out.get_mut(..size) else {
@@ -436,9 +440,9 @@ pub fn write_into(model: &Model, out: &mut [u8]) -> Result<usize, WriteError> {
 
 /// Writes `model` into a new vector (see [`write_into`]).
 pub fn write(model: &Model) -> Result<Vec<u8>, WriteError> {
-    let size = written_size(model)?;
-    let mut out = vec![0u8; size];
-    write_into(model, &mut out)?;
+    let p = plan(model)?;
+    let mut out = vec![0u8; p.ofs[5]];
+    write_planned(model, &p, &mut out)?;
     Ok(out)
 }
 
@@ -452,6 +456,7 @@ pub fn write(model: &Model) -> Result<Vec<u8>, WriteError> {
 /// mesh as the software renderer.
 pub fn build_gl_commands(model: &Model) -> Vec<i32> {
     let tris = &model.triangles;
+    let edges = Edges::new(tris);
     let mut used = vec![0u8; tris.len()];
     let mut out = Vec::new();
     let w = divisor(model.skin_width);
@@ -467,7 +472,7 @@ pub fn build_gl_commands(model: &Model) -> Vec<i32> {
         for is_strip in [false, true] {
             for startv in 0..3 {
                 cur.clear();
-                grow(tris, &mut used, i, startv, is_strip, &mut cur);
+                grow(tris, &edges, &mut used, i, startv, is_strip, &mut cur);
                 if cur.tris.len() > best.tris.len() {
                     core::mem::swap(&mut best, &mut cur);
                     best_is_strip = is_strip;
@@ -523,23 +528,37 @@ fn corner(t: &Triangle, k: usize) -> (u16, u16) {
     )
 }
 
-/// Finds the first triangle after `start` with the edge `m1 → m2` (xyz and st equal) at
-/// some corner `k`; returns (triangle, k).
-fn find_next(
-    tris: &[Triangle],
-    start: usize,
-    m1: (u16, u16),
-    m2: (u16, u16),
-) -> Option<(usize, usize)> {
-    let from = start.checked_add(1)?;
-    for (j, check) in tris.iter().enumerate().skip(from) {
-        for k in 0..3 {
-            if corner(check, k) == m1 && corner(check, k.wrapping_add(1)) == m2 {
-                return Some((j, k));
+/// A corner: (xyz index, st index).
+type Corner = (u16, u16);
+
+/// Every directed edge `corner k → corner k + 1` of every triangle, sorted by
+/// (edge, triangle, k): the first triangle after `start` with a given edge is a binary
+/// search, not a scan of the triangles after it (which made the builder quadratic).
+struct Edges(Vec<(Corner, Corner, usize, usize)>);
+
+impl Edges {
+    fn new(tris: &[Triangle]) -> Self {
+        let mut v = Vec::with_capacity(tris.len().saturating_mul(3));
+        for (j, t) in tris.iter().enumerate() {
+            for k in 0..3 {
+                v.push((corner(t, k), corner(t, k.wrapping_add(1)), j, k));
             }
         }
+        v.sort_unstable();
+        Self(v)
     }
-    None
+
+    /// The first triangle after `start` with the edge `m1 → m2` (xyz and st equal) at
+    /// some corner `k` (the lowest `k` of that triangle); returns (triangle, k).
+    fn find_next(&self, start: usize, m1: Corner, m2: Corner) -> Option<(usize, usize)> {
+        let at = self.0.partition_point(|&(a, b, j, _)| {
+            (a, b) < (m1, m2) || ((a, b) == (m1, m2) && j <= start)
+        });
+        match self.0.get(at) {
+            Some(&(a, b, j, k)) if (a, b) == (m1, m2) => Some((j, k)),
+            _ => None,
+        }
+    }
 }
 
 /// qdata's `StripLength` (`strip`) or `FanLength` (not `strip`): the strip or fan grown
@@ -547,6 +566,7 @@ fn find_next(
 /// end it replaces at each triangle; a fan keeps its first corner.
 fn grow(
     tris: &[Triangle],
+    edges: &Edges,
     used: &mut [u8],
     start: usize,
     startv: usize,
@@ -571,7 +591,7 @@ fn grow(
     };
     // qdata restarts the search after each match and stops at the first matching
     // triangle that is already used.
-    while let Some((j, k)) = find_next(tris, start, m1, m2) {
+    while let Some((j, k)) = edges.find_next(start, m1, m2) {
         if used.get(j).copied().unwrap_or(1) != 0 {
             break;
         }
@@ -588,16 +608,21 @@ fn grow(
             *u = 2;
         }
     }
-    clear_temp(used, start);
+    clear_temp(used, s.tris.get(1..).unwrap_or_default());
 }
 
-/// Clears the temporary marks (2) after `start`, as qdata does. The start triangle keeps
-/// its mark 2 until the caller marks the chosen strip 1; qdata's loop starts at
-/// `starttri + 1`, so the start stays "used" for the following tries too, which is
-/// harmless since every try begins with it.
-fn clear_temp(used: &mut [u8], start: usize) {
-    for u in used.iter_mut().skip(start.saturating_add(1)) {
-        if *u == 2 {
+/// Clears the temporary marks (2) after the start triangle, as qdata does. The start
+/// triangle keeps its mark 2 until the caller marks the chosen strip 1; qdata's loop
+/// starts at `starttri + 1`, so the start stays "used" for the following tries too, which
+/// is harmless since every try begins with it. qdata clears every mark 2 after the start;
+/// the only ones are the triangles this try took (`taken`, all after the start: earlier
+/// triangles are all 1 by then), so only those are visited (a scan to the end per try
+/// made the builder quadratic).
+fn clear_temp(used: &mut [u8], taken: &[usize]) {
+    for &t in taken {
+        if let Some(u) = used.get_mut(t)
+            && *u == 2
+        {
             *u = 0;
         }
     }

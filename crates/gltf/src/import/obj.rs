@@ -58,7 +58,7 @@
 //! bytes of text, so the budget only refuses inputs near its ratio (a 1 MiB polygon of
 //! one-digit corners: about 18 bytes of triangles per byte).
 
-use alloc::collections::BTreeMap;
+use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::fmt;
@@ -217,6 +217,9 @@ struct Object {
     name: String,
     /// `(material name, triangles)`, in the order of first use.
     groups: Vec<(Option<String>, Vec<[Corner; 3]>)>,
+    /// The index in `groups` of each material name (a scan of the groups per face was
+    /// quadratic in the number of `usemtl` switches).
+    group_of: BTreeMap<Option<String>, usize>,
 }
 
 /// A material from an MTL library.
@@ -387,6 +390,9 @@ pub fn from_obj(text: &[u8], options: &ImportOptions, resolve: &mut Resolver<'_>
     let mut current: Option<String> = None;
     let mut material: Option<String> = None;
     let mut face: Vec<Corner> = Vec::new();
+    // Each library is read once, however often it is named (re-reading one per `mtllib`
+    // line made the work, and the budget it grants, grow with every repetition).
+    let mut libraries: BTreeSet<String> = BTreeSet::new();
     for (line_no, line) in lines(&text) {
         let at = At {
             file: None,
@@ -436,16 +442,19 @@ pub fn from_obj(text: &[u8], options: &ImportOptions, resolve: &mut Resolver<'_>
                     objects.push(Object {
                         name: current.take().unwrap_or_default(),
                         groups: Vec::new(),
+                        group_of: BTreeMap::new(),
                     });
                 }
                 let Some(obj) = objects.last_mut() else {
                     continue;
                 };
-                let gi = match obj.groups.iter().position(|(m, _)| *m == material) {
-                    Some(i) => i,
+                let gi = match obj.group_of.get(&material) {
+                    Some(&i) => i,
                     None => {
                         obj.groups.push((material.clone(), Vec::new()));
-                        obj.groups.len().saturating_sub(1)
+                        let i = obj.groups.len().saturating_sub(1);
+                        obj.group_of.insert(material.clone(), i);
+                        i
                     }
                 };
                 let Some((_, tris)) = obj.groups.get_mut(gi) else {
@@ -475,6 +484,9 @@ pub fn from_obj(text: &[u8], options: &ImportOptions, resolve: &mut Resolver<'_>
             }
             "mtllib" => {
                 let name = rest_of(line, key_end).replace('\\', "/");
+                if !libraries.insert(name.clone()) {
+                    continue;
+                }
                 if let Some(bytes) = resolve(&name) {
                     if !fixed_limit {
                         let more = super::budget(options, bytes.len()).limit;
@@ -490,13 +502,15 @@ pub fn from_obj(text: &[u8], options: &ImportOptions, resolve: &mut Resolver<'_>
         }
     }
     let materials = materials(&mtl, &objects, options, resolve, &mut budget)?;
+    let mut material_of: BTreeMap<&str, usize> = BTreeMap::new();
+    for (i, m) in materials.iter().enumerate() {
+        material_of.entry(m.name.as_str()).or_insert(i);
+    }
     let mut scene = Scene::default();
     for obj in &objects {
         let mut prims = Vec::new();
         for (mat, tris) in &obj.groups {
-            let m = mat
-                .as_ref()
-                .and_then(|n| materials.iter().position(|x| &x.name == n));
+            let m = mat.as_deref().and_then(|n| material_of.get(n).copied());
             prims.push(primitive(
                 tris,
                 (&pos, &uv, &nrm),
@@ -530,8 +544,10 @@ fn materials(
     budget: &mut Budget,
 ) -> Result<Vec<Material>> {
     let mut out: Vec<Material> = Vec::new();
+    // The names in `out` (a scan of `out` per material was quadratic).
+    let mut named: BTreeSet<&str> = BTreeSet::new();
     for e in mtl {
-        if out.iter().any(|m| m.name == e.name) {
+        if !named.insert(e.name.as_str()) {
             continue;
         }
         let image = match &e.map_kd {
@@ -549,7 +565,7 @@ fn materials(
     }
     for (name, _) in objects.iter().flat_map(|o| &o.groups) {
         if let Some(n) = name
-            && !out.iter().any(|m| &m.name == n)
+            && named.insert(n.as_str())
         {
             out.push(Material::new(n.clone(), None));
         }
@@ -776,6 +792,50 @@ mod tests {
             let back = from_obj(files.obj.as_bytes(), &options, &mut no_files).unwrap();
             assert_eq!(back.meshes[0].primitives[0], prim);
             assert_eq!(back.materials[0].name, "m");
+        }
+    }
+
+    #[test]
+    fn a_library_named_many_times_is_read_once_and_switches_stay_linear() {
+        // 20,000 `mtllib` lines of one library: one read (the library was read, and its
+        // size added to the budget, once per line), then 20,000 materials switched
+        // between faces: each face finds its group and each group its material by name
+        // (both were scans: quadratic in the switches).
+        let n = 20_000usize;
+        let mut lib = String::new();
+        for i in 0..n {
+            lib.push_str(&alloc::format!("newmtl m{i}\nKd 0.5 0.5 0.5\n"));
+        }
+        let mut text = "mtllib lib.mtl\n".repeat(n);
+        text.push_str("v 0 0 0\n");
+        for i in (0..n).rev() {
+            text.push_str(&alloc::format!("usemtl m{i}\nf 1 1 1\n"));
+        }
+        // The same materials again: back in their groups, not new ones.
+        for i in 0..n {
+            text.push_str(&alloc::format!("usemtl m{i}\nf 1 1 1\n"));
+        }
+        let mut reads = 0usize;
+        let mut resolve = |name: &str| {
+            assert_eq!(name, "lib.mtl");
+            reads += 1;
+            Some(lib.clone().into_bytes())
+        };
+        let s = from_obj(text.as_bytes(), &ImportOptions::default(), &mut resolve).unwrap();
+        assert_eq!(reads, 1);
+        assert_eq!(s.materials.len(), n);
+        assert!(
+            s.materials
+                .iter()
+                .enumerate()
+                .all(|(i, m)| m.name == alloc::format!("m{i}"))
+        );
+        let prims = &s.meshes[0].primitives;
+        assert_eq!(prims.len(), n);
+        // Groups in the order of first use (m{n-1} first), each with its two faces.
+        for (k, p) in prims.iter().enumerate() {
+            assert_eq!(p.material, Some(n - 1 - k));
+            assert_eq!(p.indices.len(), 6);
         }
     }
 }
