@@ -60,6 +60,18 @@ fn eq(a: &[u8], b: &str) -> bool {
     a.eq_ignore_ascii_case(b.as_bytes())
 }
 
+/// `clamp`, `zeroclamp` or `alphazeroclamp` (any case), read the same in a stage and in
+/// the material's general section.
+fn clamp_keyword(w: &[u8]) -> Option<Repeat> {
+    [
+        ("clamp", Repeat::Clamp),
+        ("zeroclamp", Repeat::ZeroClamp),
+        ("alphazeroclamp", Repeat::AlphaZeroClamp),
+    ]
+    .into_iter()
+    .find_map(|(k, r)| eq(w, k).then_some(r))
+}
+
 fn tok_bytes<'a>(t: &Token<'a>) -> &'a [u8] {
     t.text.as_bytes().unwrap_or(&[])
 }
@@ -1035,12 +1047,8 @@ impl<'a> Reader<'a> {
                 stage.blend = Some(self.blend()?);
             } else if eq(w, "map") {
                 stage.map = Some(self.image_program()?);
-            } else if eq(w, "clamp") {
-                stage.repeat = Some(Repeat::Clamp);
-            } else if eq(w, "zeroclamp") {
-                stage.repeat = Some(Repeat::ZeroClamp);
-            } else if eq(w, "alphazeroclamp") {
-                stage.repeat = Some(Repeat::AlphaZeroClamp);
+            } else if let Some(clamp) = clamp_keyword(w) {
+                stage.repeat = Some(clamp);
             } else if eq(w, "noclamp") {
                 stage.repeat = Some(Repeat::Repeat);
             } else if eq(w, "alphaTest") {
@@ -1130,12 +1138,8 @@ impl<'a> Decl<'a> {
                 m.two_sided = true;
             } else if eq(w, "backSided") {
                 m.back_sided = true;
-            } else if eq(w, "clamp") {
-                m.repeat = Some(Repeat::Clamp);
-            } else if eq(w, "zeroclamp") {
-                m.repeat = Some(Repeat::ZeroClamp);
-            } else if eq(w, "alphazeroclamp") {
-                m.repeat = Some(Repeat::AlphaZeroClamp);
+            } else if let Some(clamp) = clamp_keyword(w) {
+                m.repeat = Some(clamp);
             } else if GENERAL_FLAGS.iter().any(|k| eq(w, k)) {
             } else if GENERAL_ARGS.iter().any(|k| eq(w, k)) {
                 r.drop_line()?;
