@@ -885,6 +885,25 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// A keyword this reader does not model: one of `flags` is skipped alone, one of
+    /// `args` with the rest of its line; anything else is also skipped with its line, and
+    /// noted as the first failure (`in_stage` says where).
+    fn skip(
+        &mut self,
+        t: &Token<'a>,
+        (flags, args): (&[&str], &[&str]),
+        in_stage: bool,
+    ) -> Result<()> {
+        let w = tok_bytes(t);
+        if flags.iter().any(|k| eq(w, k)) {
+            return Ok(());
+        }
+        if !args.iter().any(|k| eq(w, k)) {
+            self.fail(t, in_stage);
+        }
+        self.drop_line()
+    }
+
     /// `ReadTokenOnLine`: the next token if no line break comes before it.
     fn on_line(&mut self) -> Result<Option<Token<'a>>> {
         let pos = self.p.pos();
@@ -1053,12 +1072,8 @@ impl<'a> Reader<'a> {
                 stage.repeat = Some(Repeat::Repeat);
             } else if eq(w, "alphaTest") {
                 stage.alpha_test = Some(self.expression(0)?);
-            } else if STAGE_FLAGS.iter().any(|k| eq(w, k)) {
-            } else if STAGE_ARGS.iter().any(|k| eq(w, k)) {
-                self.drop_line()?;
             } else {
-                self.fail(&t, true);
-                self.drop_line()?;
+                self.skip(&t, (&STAGE_FLAGS, &STAGE_ARGS), true)?;
             }
         }
     }
@@ -1140,12 +1155,8 @@ impl<'a> Decl<'a> {
                 m.back_sided = true;
             } else if let Some(clamp) = clamp_keyword(w) {
                 m.repeat = Some(clamp);
-            } else if GENERAL_FLAGS.iter().any(|k| eq(w, k)) {
-            } else if GENERAL_ARGS.iter().any(|k| eq(w, k)) {
-                r.drop_line()?;
             } else {
-                r.fail(&t, false);
-                r.drop_line()?;
+                r.skip(&t, (&GENERAL_FLAGS, &GENERAL_ARGS), false)?;
             }
         }
         m.failure = r.failure;
