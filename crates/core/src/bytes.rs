@@ -206,6 +206,18 @@ impl<'a> Cursor<'a> {
     }
 }
 
+/// Byte `i` of a text read as a C string: past the end it reads as the NUL that would
+/// end it there (the engines' parsers, `Com_Parse` and CubeScript's, stop at a NUL).
+///
+/// ```
+/// use idmodel_core::bytes::byte_or_nul;
+/// assert_eq!(byte_or_nul(b"ab", 1), b'b');
+/// assert_eq!(byte_or_nul(b"ab", 2), 0);
+/// ```
+pub fn byte_or_nul(text: &[u8], i: usize) -> u8 {
+    text.get(i).copied().unwrap_or(0)
+}
+
 /// The bytes of a NUL-padded name field up to (not including) the first NUL.
 ///
 /// A field with no NUL is taken whole, as the engines' `strncpy`-style copies do.
