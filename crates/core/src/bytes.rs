@@ -206,6 +206,18 @@ impl<'a> Cursor<'a> {
     }
 }
 
+/// Byte `i` of a text read as a C string: past the end it reads as the NUL that would
+/// end it there (the engines' parsers, `Com_Parse` and CubeScript's, stop at a NUL).
+///
+/// ```
+/// use idmodel_core::bytes::byte_or_nul;
+/// assert_eq!(byte_or_nul(b"ab", 1), b'b');
+/// assert_eq!(byte_or_nul(b"ab", 2), 0);
+/// ```
+pub fn byte_or_nul(text: &[u8], i: usize) -> u8 {
+    text.get(i).copied().unwrap_or(0)
+}
+
 /// The bytes of a NUL-padded name field up to (not including) the first NUL.
 ///
 /// A field with no NUL is taken whole, as the engines' `strncpy`-style copies do.
@@ -264,14 +276,30 @@ impl<'a> Name<'a> {
 
 impl fmt::Display for Name<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for chunk in self.bytes.utf8_chunks() {
-            f.write_str(chunk.valid())?;
-            for b in chunk.invalid() {
-                write!(f, "\\x{b:02x}")?;
-            }
-        }
-        Ok(())
+        write_escaped(f, self.bytes)
     }
+}
+
+/// Writes `bytes` as text: valid UTF-8 as it is, every other byte as `\xNN` (lower-case
+/// hex), the way names and tokens are shown in messages.
+///
+/// ```
+/// struct Shown<'a>(&'a [u8]);
+/// impl core::fmt::Display for Shown<'_> {
+///     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+///         idmodel_core::bytes::write_escaped(f, self.0)
+///     }
+/// }
+/// assert_eq!(format!("{}", Shown(b"a\xffb")), "a\\xffb");
+/// ```
+pub fn write_escaped(f: &mut fmt::Formatter<'_>, bytes: &[u8]) -> fmt::Result {
+    for chunk in bytes.utf8_chunks() {
+        f.write_str(chunk.valid())?;
+        for b in chunk.invalid() {
+            write!(f, "\\x{b:02x}")?;
+        }
+    }
+    Ok(())
 }
 
 impl fmt::Debug for Name<'_> {
@@ -361,27 +389,20 @@ mod tests {
     use super::*;
     use zerocopy::little_endian::{I32, U16};
 
+    /// Asserts that `e` is a truncation at `offset` that needed `needed` bytes with
+    /// `available` left.
+    fn assert_truncated(e: &Error, offset: u64, needed: u64, available: u64) {
+        assert_eq!(
+            (e.offset(), e.kind()),
+            (offset, ErrorKind::Truncated { needed, available })
+        );
+    }
+
     #[test]
     fn read_at_reports_offset_and_sizes() {
         let data = [0u8; 6];
-        let e = read_at::<I32>(&data, 4).unwrap_err();
-        assert_eq!(e.offset(), 4);
-        assert_eq!(
-            e.kind(),
-            ErrorKind::Truncated {
-                needed: 4,
-                available: 2
-            }
-        );
-        let e = read_at::<I32>(&data, 100).unwrap_err();
-        assert_eq!(e.offset(), 6);
-        assert_eq!(
-            e.kind(),
-            ErrorKind::Truncated {
-                needed: 98,
-                available: 0
-            }
-        );
+        assert_truncated(&read_at::<I32>(&data, 4).unwrap_err(), 4, 4, 2);
+        assert_truncated(&read_at::<I32>(&data, 100).unwrap_err(), 6, 98, 0);
     }
 
     /// Regression (issue 9 sweep, `samples/sample.md3` with a surface's `ofsXyzNormals`
@@ -391,27 +412,10 @@ mod tests {
     fn block_past_the_end_is_reported_at_the_end_of_input() {
         let data = [0u8; 1268];
         let e = slice_at::<I32>(&data, 2_139_063_083, 3).unwrap_err();
-        assert_eq!(e.offset(), 1268);
-        assert_eq!(
-            e.kind(),
-            ErrorKind::Truncated {
-                needed: 2_139_063_083 - 1268 + 12,
-                available: 0
-            }
-        );
+        assert_truncated(&e, 1268, 2_139_063_083 - 1268 + 12, 0);
         let e = read_at::<I32>(&data, usize::MAX).unwrap_err();
         assert_eq!(e.offset(), 1268);
-        let e = slice_at::<I32>(&data, 1268, 1).unwrap_err();
-        assert_eq!(
-            (e.offset(), e.kind()),
-            (
-                1268,
-                ErrorKind::Truncated {
-                    needed: 4,
-                    available: 0
-                }
-            )
-        );
+        assert_truncated(&slice_at::<I32>(&data, 1268, 1).unwrap_err(), 1268, 4, 0);
     }
 
     #[test]

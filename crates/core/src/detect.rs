@@ -440,25 +440,36 @@ mod tests {
         assert_eq!(detect(&mapped), None);
     }
 
+    /// Asserts that none of `inputs` is detected as any format.
+    fn assert_none(inputs: &[&str]) {
+        for input in inputs {
+            assert_eq!(detect(input.as_bytes()), None, "{input:?}");
+        }
+    }
+
     #[test]
     fn text_that_is_not_obj_or_gltf() {
-        assert_eq!(detect(b"{\"name\": 1}"), None);
-        assert_eq!(detect(b"hello world\n"), None);
-        assert_eq!(detect(b"# only a comment\n"), None);
-        assert_eq!(detect(b"v\n"), None);
+        assert_none(&[
+            "{\"name\": 1}",
+            "hello world\n",
+            "# only a comment\n",
+            "v\n",
+        ]);
         assert!(starts_like_md5(b"// x\nMD5Version 10 junk"));
         assert!(!starts_like_md5(b"MD5Versio"));
     }
 
     #[test]
     fn unknown_and_short_inputs() {
-        assert_eq!(detect(b""), None);
-        assert_eq!(detect(b"IDP"), None);
-        assert_eq!(detect(b"MDL8"), None);
-        assert_eq!(detect(b"MDL1"), None);
-        assert_eq!(detect(b"\0\0\0\0"), None);
-        assert_eq!(detect(b"MD5Version"), None);
-        assert_eq!(detect(b"MD5Version 10 commandline \"\" numMeshes 1"), None);
+        assert_none(&[
+            "",
+            "IDP",
+            "MDL8",
+            "MDL1",
+            "\0\0\0\0",
+            "MD5Version",
+            "MD5Version 10 commandline \"\" numMeshes 1",
+        ]);
     }
 
     #[test]

@@ -32,8 +32,8 @@
 use core::fmt;
 
 use idmodel_core::anim::Clip;
-use idmodel_core::bytes::Name;
 use idmodel_core::bytes::line_column as line_col;
+use idmodel_core::bytes::{Name, byte_or_nul};
 
 /// The most clips the engine reads from one file (`MAX_ANIMS`).
 pub const MAX_ANIMS: usize = 128;
@@ -87,35 +87,31 @@ struct Tokens<'a> {
     pos: usize,
 }
 
-impl<'a> Tokens<'a> {
-    fn byte(&self, i: usize) -> u8 {
-        self.text.get(i).copied().unwrap_or(0)
-    }
-}
-
 impl<'a> Iterator for Tokens<'a> {
     type Item = (&'a [u8], usize);
 
     fn next(&mut self) -> Option<Self::Item> {
         loop {
-            while self.byte(self.pos) != 0 && is_space(self.byte(self.pos)) {
+            while byte_or_nul(self.text, self.pos) != 0
+                && is_space(byte_or_nul(self.text, self.pos))
+            {
                 self.pos = self.pos.saturating_add(1);
             }
-            let c = self.byte(self.pos);
-            let n = self.byte(self.pos.saturating_add(1));
+            let c = byte_or_nul(self.text, self.pos);
+            let n = byte_or_nul(self.text, self.pos.saturating_add(1));
             if c == b'/' && n == b'/' {
-                while !matches!(self.byte(self.pos), 0 | b'\n') {
+                while !matches!(byte_or_nul(self.text, self.pos), 0 | b'\n') {
                     self.pos = self.pos.saturating_add(1);
                 }
             } else if c == b'/' && n == b'*' {
                 self.pos = self.pos.saturating_add(2);
-                while self.byte(self.pos) != 0
-                    && !(self.byte(self.pos) == b'*'
-                        && self.byte(self.pos.saturating_add(1)) == b'/')
+                while byte_or_nul(self.text, self.pos) != 0
+                    && !(byte_or_nul(self.text, self.pos) == b'*'
+                        && byte_or_nul(self.text, self.pos.saturating_add(1)) == b'/')
                 {
                     self.pos = self.pos.saturating_add(1);
                 }
-                if self.byte(self.pos) != 0 {
+                if byte_or_nul(self.text, self.pos) != 0 {
                     self.pos = self.pos.saturating_add(2);
                 }
             } else if c == 0 {
@@ -125,13 +121,13 @@ impl<'a> Iterator for Tokens<'a> {
             }
         }
         let start = self.pos;
-        if self.byte(start) == b'"' {
+        if byte_or_nul(self.text, start) == b'"' {
             let from = start.saturating_add(1);
             let mut end = from;
-            while !matches!(self.byte(end), 0 | b'"') {
+            while !matches!(byte_or_nul(self.text, end), 0 | b'"') {
                 end = end.saturating_add(1);
             }
-            self.pos = if self.byte(end) == b'"' {
+            self.pos = if byte_or_nul(self.text, end) == b'"' {
                 end.saturating_add(1)
             } else {
                 end
@@ -139,7 +135,7 @@ impl<'a> Iterator for Tokens<'a> {
             return Some((self.text.get(from..end).unwrap_or(&[]), start));
         }
         let mut end = start.saturating_add(1);
-        while !is_space(self.byte(end)) {
+        while !is_space(byte_or_nul(self.text, end)) {
             end = end.saturating_add(1);
         }
         self.pos = end;

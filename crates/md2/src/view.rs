@@ -721,9 +721,7 @@ pub struct GlCommands<'a> {
 impl<'a> Iterator for GlCommands<'a> {
     type Item = GlCommand<'a>;
     fn next(&mut self) -> Option<GlCommand<'a>> {
-        if self.remaining == 0 {
-            return None;
-        }
+        let remaining = self.remaining.checked_sub(1)?;
         let n = bytes::read_at::<zerocopy::little_endian::I32>(self.rest, 0)
             .ok()?
             .get();
@@ -731,7 +729,7 @@ impl<'a> Iterator for GlCommands<'a> {
         let vertices = bytes::slice_at::<raw::GlVertex>(self.rest, 4, count).ok()?;
         let used = size_of_val(vertices).checked_add(4)?;
         self.rest = self.rest.get(used..).unwrap_or(&[]);
-        self.remaining = self.remaining.saturating_sub(1);
+        self.remaining = remaining;
         Some(GlCommand {
             kind: if n > 0 { GlKind::Strip } else { GlKind::Fan },
             vertices,

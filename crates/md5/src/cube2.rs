@@ -29,6 +29,7 @@
 //! ```
 
 use core::fmt;
+use idmodel_core::bytes::byte_or_nul;
 
 /// Cube 2's `MAXWORDS`: words per statement, the command included (more are dropped).
 pub const MAX_WORDS: usize = 25;
@@ -202,10 +203,6 @@ struct Lexer<'a> {
 }
 
 impl<'a> Lexer<'a> {
-    fn at(&self, i: usize) -> u8 {
-        self.text.get(i).copied().unwrap_or(0)
-    }
-
     fn error(&self, c: u8, at: usize) -> CfgError {
         let before = self.text.get(..at).unwrap_or(self.text);
         let line = before.iter().filter(|&&b| b == b'\n').count();
@@ -224,11 +221,13 @@ impl<'a> Lexer<'a> {
     /// `skipcomments`: spaces, tabs, CRs and `//` comments (not line breaks).
     fn skip(&mut self) {
         loop {
-            while matches!(self.at(self.pos), b' ' | b'\t' | b'\r') {
+            while matches!(byte_or_nul(self.text, self.pos), b' ' | b'\t' | b'\r') {
                 self.pos = self.pos.saturating_add(1);
             }
-            if self.at(self.pos) == b'/' && self.at(self.pos.saturating_add(1)) == b'/' {
-                while !matches!(self.at(self.pos), 0 | b'\n') {
+            if byte_or_nul(self.text, self.pos) == b'/'
+                && byte_or_nul(self.text, self.pos.saturating_add(1)) == b'/'
+            {
+                while !matches!(byte_or_nul(self.text, self.pos), 0 | b'\n') {
                     self.pos = self.pos.saturating_add(1);
                 }
             } else {
@@ -242,22 +241,22 @@ impl<'a> Lexer<'a> {
     fn word(&mut self) -> Result<Option<Word<'a>>, CfgError> {
         self.skip();
         let start = self.pos;
-        let c = self.at(start);
+        let c = byte_or_nul(self.text, start);
         match c {
             0 | b'\n' | b';' => Ok(None),
             b'"' => {
                 let from = start.saturating_add(1);
                 let mut end = from;
                 loop {
-                    match self.at(end) {
+                    match byte_or_nul(self.text, end) {
                         0 | b'\n' | b'\r' | b'"' => break,
-                        b'^' if self.at(end.saturating_add(1)) != 0 => {
+                        b'^' if byte_or_nul(self.text, end.saturating_add(1)) != 0 => {
                             end = end.saturating_add(2);
                         }
                         _ => end = end.saturating_add(1),
                     }
                 }
-                self.pos = if self.at(end) == b'"' {
+                self.pos = if byte_or_nul(self.text, end) == b'"' {
                     end.saturating_add(1)
                 } else {
                     end
@@ -273,23 +272,23 @@ impl<'a> Lexer<'a> {
                 let mut depth = 0usize;
                 let mut i = start;
                 loop {
-                    let b = self.at(i);
+                    let b = byte_or_nul(self.text, i);
                     if b == 0 {
                         return Err(self.error(c, start));
                     }
                     if b == b'"' {
                         // A string inside a block: up to its quote or the line's end.
                         i = i.saturating_add(1);
-                        while !matches!(self.at(i), 0 | b'"' | b'\n') {
+                        while !matches!(byte_or_nul(self.text, i), 0 | b'"' | b'\n') {
                             i = i.saturating_add(1);
                         }
-                        if self.at(i) == b'"' {
+                        if byte_or_nul(self.text, i) == b'"' {
                             i = i.saturating_add(1);
                         }
                         continue;
                     }
-                    if b == b'/' && self.at(i.saturating_add(1)) == b'/' {
-                        while !matches!(self.at(i), 0 | b'\n') {
+                    if b == b'/' && byte_or_nul(self.text, i.saturating_add(1)) == b'/' {
+                        while !matches!(byte_or_nul(self.text, i), 0 | b'\n') {
                             i = i.saturating_add(1);
                         }
                         continue;
@@ -318,9 +317,9 @@ impl<'a> Lexer<'a> {
             _ => {
                 let mut i = start;
                 loop {
-                    match self.at(i) {
+                    match byte_or_nul(self.text, i) {
                         0 | b'"' | b';' | b' ' | b'\t' | b'\r' | b'\n' => break,
-                        b'/' if self.at(i.saturating_add(1)) == b'/' => break,
+                        b'/' if byte_or_nul(self.text, i.saturating_add(1)) == b'/' => break,
                         _ => i = i.saturating_add(1),
                     }
                 }
@@ -336,7 +335,7 @@ impl<'a> Lexer<'a> {
 
     /// Steps over the statement separator; false at the end of the text.
     fn end_statement(&mut self) -> bool {
-        match self.at(self.pos) {
+        match byte_or_nul(self.text, self.pos) {
             0 => false,
             _ => {
                 self.pos = self.pos.saturating_add(1);

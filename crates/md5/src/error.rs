@@ -110,12 +110,7 @@ impl fmt::Display for Found {
             return f.write_str("the end of the file");
         }
         f.write_str("'")?;
-        for chunk in self.bytes().utf8_chunks() {
-            f.write_str(chunk.valid())?;
-            for b in chunk.invalid() {
-                write!(f, "\\x{b:02x}")?;
-            }
-        }
+        idmodel_core::bytes::write_escaped(f, self.bytes())?;
         if self.truncated {
             f.write_str("…")?;
         }

@@ -60,6 +60,18 @@ fn eq(a: &[u8], b: &str) -> bool {
     a.eq_ignore_ascii_case(b.as_bytes())
 }
 
+/// `clamp`, `zeroclamp` or `alphazeroclamp` (any case), read the same in a stage and in
+/// the material's general section.
+fn clamp_keyword(w: &[u8]) -> Option<Repeat> {
+    [
+        ("clamp", Repeat::Clamp),
+        ("zeroclamp", Repeat::ZeroClamp),
+        ("alphazeroclamp", Repeat::AlphaZeroClamp),
+    ]
+    .into_iter()
+    .find_map(|(k, r)| eq(w, k).then_some(r))
+}
+
 fn tok_bytes<'a>(t: &Token<'a>) -> &'a [u8] {
     t.text.as_bytes().unwrap_or(&[])
 }
@@ -873,6 +885,25 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// A keyword this reader does not model: one of `flags` is skipped alone, one of
+    /// `args` with the rest of its line; anything else is also skipped with its line, and
+    /// noted as the first failure (`in_stage` says where).
+    fn skip(
+        &mut self,
+        t: &Token<'a>,
+        (flags, args): (&[&str], &[&str]),
+        in_stage: bool,
+    ) -> Result<()> {
+        let w = tok_bytes(t);
+        if flags.iter().any(|k| eq(w, k)) {
+            return Ok(());
+        }
+        if !args.iter().any(|k| eq(w, k)) {
+            self.fail(t, in_stage);
+        }
+        self.drop_line()
+    }
+
     /// `ReadTokenOnLine`: the next token if no line break comes before it.
     fn on_line(&mut self) -> Result<Option<Token<'a>>> {
         let pos = self.p.pos();
@@ -1035,22 +1066,14 @@ impl<'a> Reader<'a> {
                 stage.blend = Some(self.blend()?);
             } else if eq(w, "map") {
                 stage.map = Some(self.image_program()?);
-            } else if eq(w, "clamp") {
-                stage.repeat = Some(Repeat::Clamp);
-            } else if eq(w, "zeroclamp") {
-                stage.repeat = Some(Repeat::ZeroClamp);
-            } else if eq(w, "alphazeroclamp") {
-                stage.repeat = Some(Repeat::AlphaZeroClamp);
+            } else if let Some(clamp) = clamp_keyword(w) {
+                stage.repeat = Some(clamp);
             } else if eq(w, "noclamp") {
                 stage.repeat = Some(Repeat::Repeat);
             } else if eq(w, "alphaTest") {
                 stage.alpha_test = Some(self.expression(0)?);
-            } else if STAGE_FLAGS.iter().any(|k| eq(w, k)) {
-            } else if STAGE_ARGS.iter().any(|k| eq(w, k)) {
-                self.drop_line()?;
             } else {
-                self.fail(&t, true);
-                self.drop_line()?;
+                self.skip(&t, (&STAGE_FLAGS, &STAGE_ARGS), true)?;
             }
         }
     }
@@ -1130,18 +1153,10 @@ impl<'a> Decl<'a> {
                 m.two_sided = true;
             } else if eq(w, "backSided") {
                 m.back_sided = true;
-            } else if eq(w, "clamp") {
-                m.repeat = Some(Repeat::Clamp);
-            } else if eq(w, "zeroclamp") {
-                m.repeat = Some(Repeat::ZeroClamp);
-            } else if eq(w, "alphazeroclamp") {
-                m.repeat = Some(Repeat::AlphaZeroClamp);
-            } else if GENERAL_FLAGS.iter().any(|k| eq(w, k)) {
-            } else if GENERAL_ARGS.iter().any(|k| eq(w, k)) {
-                r.drop_line()?;
+            } else if let Some(clamp) = clamp_keyword(w) {
+                m.repeat = Some(clamp);
             } else {
-                r.fail(&t, false);
-                r.drop_line()?;
+                r.skip(&t, (&GENERAL_FLAGS, &GENERAL_ARGS), false)?;
             }
         }
         m.failure = r.failure;

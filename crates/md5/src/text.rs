@@ -204,12 +204,7 @@ impl core::hash::Hash for Text<'_> {
 impl fmt::Display for Text<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for piece in self.chunks() {
-            for chunk in piece.utf8_chunks() {
-                f.write_str(chunk.valid())?;
-                for b in chunk.invalid() {
-                    write!(f, "\\x{b:02x}")?;
-                }
-            }
+            idmodel_core::bytes::write_escaped(f, piece)?;
         }
         Ok(())
     }

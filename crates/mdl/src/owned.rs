@@ -340,15 +340,13 @@ pub fn written_size(model: &Model) -> Result<usize> {
         match skin {
             SkinData::Single(img) => size = add_image(size, img)?,
             SkinData::Group { intervals, images } => {
-                let counts = (images.len(), intervals.len());
                 let what = (
                     "skin group numskins",
                     "skin group intervals (must be one per image)",
                 );
-                size = group_header(size, counts, what, 4)?;
-                for img in images {
-                    size = add_image(size, img)?;
-                }
+                size = group(size, (images, intervals.len()), what, 4, |s, img| {
+                    add_image(s, img)
+                })?;
             }
         }
     }
@@ -372,9 +370,9 @@ pub fn written_size(model: &Model) -> Result<usize> {
         size = add(size, 16, size)?;
     }
     let pose_size = add(24, mul(nv, 4, size)?, size)?;
-    let check_pose = |p: &PoseData, at: usize| {
+    let add_pose = |at: usize, p: &PoseData| {
         if p.vertices.len() == nv {
-            Ok(())
+            add(at, pose_size, at)
         } else {
             Err(bad_count(
                 "pose vertices (must be numverts)",
@@ -386,47 +384,42 @@ pub fn written_size(model: &Model) -> Result<usize> {
     for frame in &model.frames {
         size = add(size, 4, size)?;
         match frame {
-            FrameData::Single(p) => {
-                check_pose(p, size)?;
-                size = add(size, pose_size, size)?;
-            }
+            FrameData::Single(p) => size = add_pose(size, p)?,
             FrameData::Group {
                 intervals, poses, ..
             } => {
-                let counts = (poses.len(), intervals.len());
                 let what = (
                     "frame group numframes",
                     "frame group intervals (must be one per pose)",
                 );
-                size = group_header(size, counts, what, 12)?;
-                for p in poses {
-                    check_pose(p, size)?;
-                    size = add(size, pose_size, size)?;
-                }
+                size = group(size, (poses, intervals.len()), what, 12, add_pose)?;
             }
         }
     }
     add(size, model.trailing.len(), size)
 }
 
-/// Checks the counts `(items, intervals)` of a skin or frame group starting at output
-/// offset `size` (`what` names its count field, `per` what a mismatched interval count
-/// is called) and returns the offset after its `head`-byte header and its intervals.
-fn group_header(
+/// Checks the counts of a skin or frame group (its `items` and `intervals` count)
+/// starting at output offset `size` (`what` names its count field, `per` what a
+/// mismatched interval count is called), then walks its `head`-byte header, its intervals
+/// and each item (`each` takes an item's offset and returns the offset after it).
+fn group<T>(
     size: usize,
-    (items, intervals): (usize, usize),
+    (items, intervals): (&[T], usize),
     (what, per): (&'static str, &'static str),
     head: usize,
+    each: impl Fn(usize, &T) -> Result<usize>,
 ) -> Result<usize> {
-    if items == 0 {
+    if items.is_empty() {
         return Err(bad_count(what, 0, size));
     }
-    to_i32(items, what, size)?;
-    if intervals != items {
+    to_i32(items.len(), what, size)?;
+    if intervals != items.len() {
         return Err(bad_count(per, intervals, size));
     }
     let size = add(size, head, size)?;
-    add(size, mul(4, intervals, size)?, size)
+    let size = add(size, mul(4, intervals, size)?, size)?;
+    items.iter().try_fold(size, each)
 }
 
 struct Out<'b> {

@@ -23,6 +23,11 @@ fn kinds(src: &str) -> Vec<TokenKind> {
         .collect()
 }
 
+/// The next `N` tokens read as integers (panics on an error).
+fn ints<const N: usize>(q: &mut Parser<'_>) -> [i32; N] {
+    core::array::from_fn(|_| q.parse_int().unwrap())
+}
+
 fn err_kind(r: Result<impl core::fmt::Debug>) -> Md5ErrorKind {
     r.unwrap_err().kind()
 }
@@ -39,8 +44,7 @@ fn leading_zero_is_octal() {
 fn zero_eight_is_two_tokens() {
     assert_eq!(texts("08", false, CommentRule::Engine), ["0", "8"]);
     let mut q = p("08");
-    assert_eq!(q.parse_int().unwrap(), 0);
-    assert_eq!(q.parse_int().unwrap(), 8);
+    assert_eq!(ints(&mut q), [0, 8]);
 }
 
 #[test]
@@ -124,10 +128,8 @@ fn minus_zero_is_negative_zero() {
 #[test]
 fn float_truncated_where_integer_expected() {
     let mut q = p("3.9 24.0 2.99999999");
-    assert_eq!(q.parse_int().unwrap(), 3);
-    assert_eq!(q.parse_int().unwrap(), 24);
-    // Errata 3: rounded to f32 (3.0) before truncation.
-    assert_eq!(q.parse_int().unwrap(), 3);
+    // The third, Errata 3: rounded to f32 (3.0) before truncation.
+    assert_eq!(ints(&mut q), [3, 24, 3]);
     assert_eq!(q.notes().float_as_int.count, 3);
     assert_eq!(q.notes().float_as_int.first, Some(0));
 }
@@ -177,9 +179,7 @@ fn two_dots_are_refused() {
 fn suffixes_are_dropped() {
     let mut q = p("1.5f 2u 3ul 0x10L 2.5L");
     assert_eq!(q.parse_float().unwrap(), 1.5);
-    assert_eq!(q.parse_int().unwrap(), 2);
-    assert_eq!(q.parse_int().unwrap(), 3);
-    assert_eq!(q.parse_int().unwrap(), 16);
+    assert_eq!(ints(&mut q), [2, 3, 16]);
     assert_eq!(q.parse_float().unwrap(), 2.5);
     assert!(q.lexer_mut().next_token().unwrap().is_none());
 }
