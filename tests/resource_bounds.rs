@@ -48,6 +48,11 @@ fn within(what: &str, input: usize, bytes: u64) {
     );
 }
 
+/// [`within`] for what `f` allocates reading `input`.
+fn bounded<R>(what: &str, input: &[u8], mut f: impl FnMut(&[u8]) -> R) {
+    within(what, input.len(), allocated(|| f(input)));
+}
+
 fn sample(name: &str) -> Vec<u8> {
     std::fs::read(
         Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -241,63 +246,47 @@ fn alloc_apis_stay_within_a_small_multiple_of_the_input() {
     }
     // Valid files through every owned conversion and the allocating decoders.
     let mdl = sample("sample.mdl");
-    within(
-        "mdl owned + welded mesh + RGBA skin",
-        mdl.len(),
-        allocated(|| {
-            let m = idmodel::mdl::Mdl::parse(&mdl).unwrap();
-            let owned = idmodel::mdl::Model::from(&m);
-            let mesh = m.welded_mesh(idmodel::mdl::SeamRule::Gl);
-            let opts = idmodel::mdl::SkinOptions::default();
-            let rgba: usize = m
-                .skins()
-                .flat_map(|s| s.images().collect::<Vec<_>>())
-                .map(|i| idmodel::mdl::skin_to_rgba_vec(i, &opts).len())
-                .sum();
-            (owned, mesh.indices.len(), rgba)
-        }),
-    );
+    bounded("mdl owned + welded mesh + RGBA skin", &mdl, |mdl| {
+        let m = idmodel::mdl::Mdl::parse(mdl).unwrap();
+        let owned = idmodel::mdl::Model::from(&m);
+        let mesh = m.welded_mesh(idmodel::mdl::SeamRule::Gl);
+        let opts = idmodel::mdl::SkinOptions::default();
+        let rgba: usize = m
+            .skins()
+            .flat_map(|s| s.images().collect::<Vec<_>>())
+            .map(|i| idmodel::mdl::skin_to_rgba_vec(i, &opts).len())
+            .sum();
+        (owned, mesh.indices.len(), rgba)
+    });
     let md2 = sample("sample.md2");
-    within(
-        "md2 owned + gl mesh + write",
-        md2.len(),
-        allocated(|| {
-            let m = idmodel::md2::Md2::parse(&md2).unwrap();
-            let owned = idmodel::md2::Model::from(m);
-            let gl = m.gl_mesh();
-            (
-                idmodel::md2::write(&owned).map(|b| b.len()),
-                gl.indices.len(),
-            )
-        }),
-    );
+    bounded("md2 owned + gl mesh + write", &md2, |md2| {
+        let m = idmodel::md2::Md2::parse(md2).unwrap();
+        let owned = idmodel::md2::Model::from(m);
+        let gl = m.gl_mesh();
+        (
+            idmodel::md2::write(&owned).map(|b| b.len()),
+            gl.indices.len(),
+        )
+    });
     let md3 = sample("sample.md3");
-    within(
-        "md3 owned + write",
-        md3.len(),
-        allocated(|| {
-            let owned = idmodel::md3::Model::from(idmodel::md3::Md3::parse(&md3).unwrap());
-            idmodel::md3::write(&owned).map(|b| b.len())
-        }),
-    );
+    bounded("md3 owned + write", &md3, |md3| {
+        let owned = idmodel::md3::Model::from(idmodel::md3::Md3::parse(md3).unwrap());
+        idmodel::md3::write(&owned).map(|b| b.len())
+    });
     for name in ["sample.md5mesh", "sample.md5anim", "sample.md5camera"] {
         let d = sample(name);
-        within(
-            name,
-            d.len(),
-            allocated(|| {
-                let a = idmodel::md5::mesh::Model::parse(&d)
-                    .map(|m| m.meshes.len())
-                    .ok();
-                let b = idmodel::md5::anim::Anim::parse(&d)
-                    .map(|a| a.num_frames())
-                    .ok();
-                let c = idmodel::md5::camera::Camera::parse(&d)
-                    .map(|c| c.frames.len())
-                    .ok();
-                (a, b, c)
-            }),
-        );
+        bounded(name, &d, |d| {
+            let a = idmodel::md5::mesh::Model::parse(d)
+                .map(|m| m.meshes.len())
+                .ok();
+            let b = idmodel::md5::anim::Anim::parse(d)
+                .map(|a| a.num_frames())
+                .ok();
+            let c = idmodel::md5::camera::Camera::parse(d)
+                .map(|c| c.frames.len())
+                .ok();
+            (a, b, c)
+        });
     }
 }
 

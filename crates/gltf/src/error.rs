@@ -56,3 +56,45 @@ macro_rules! invalid {
     };
 }
 pub(crate) use invalid;
+
+/// Notes a primitive's morph target count in `seen` (the first of its mesh), or says how
+/// it differs from the mesh's other primitives: glTF gives a mesh one set of targets. The
+/// message is `what` and the counts, for the exporter's and the importer's `Invalid`.
+pub(crate) fn one_target_count(
+    seen: &mut Option<usize>,
+    count: usize,
+    what: &str,
+) -> Result<(), String> {
+    match *seen {
+        Some(t) if t != count => Err(alloc::format!(
+            "{what}: {count} morph targets where the mesh's other primitives have {t}"
+        )),
+        _ => {
+            *seen = Some(count);
+            Ok(())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    // A panic here is a failed assertion.
+    #![allow(clippy::unwrap_used)]
+    use super::one_target_count;
+
+    #[test]
+    fn a_mesh_keeps_its_first_primitives_target_count() {
+        let mut seen = None;
+        one_target_count(&mut seen, 3, "mesh 0 primitive 0").unwrap();
+        assert_eq!(seen, Some(3));
+        one_target_count(&mut seen, 3, "mesh 0 primitive 1").unwrap();
+        assert_eq!(
+            one_target_count(&mut seen, 2, "mesh 0 primitive 2"),
+            Err(
+                "mesh 0 primitive 2: 2 morph targets where the mesh's other primitives have 3"
+                    .into()
+            )
+        );
+        assert_eq!(seen, Some(3));
+    }
+}

@@ -4,7 +4,7 @@ use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
 
-use crate::error::invalid;
+use crate::error::{invalid, one_target_count};
 use crate::json::Json;
 use crate::{ExportError, ExportOptions};
 use idmodel_scene::axes::Axes;
@@ -731,15 +731,7 @@ fn build(
         let mut targets: Option<usize> = None;
         for (pi, p) in mesh.primitives.iter().enumerate() {
             let what = alloc::format!("mesh {mi} ({:?}) primitive {pi}", mesh.name);
-            match targets {
-                Some(t) if t != p.targets.len() => {
-                    return Err(invalid!(
-                        "{what}: {} morph targets where the mesh's other primitives have {t}",
-                        p.targets.len()
-                    ));
-                }
-                _ => targets = Some(p.targets.len()),
-            }
+            one_target_count(&mut targets, p.targets.len(), &what).map_err(ExportError::Invalid)?;
             if p.positions.is_empty() || p.indices.is_empty() {
                 continue;
             }

@@ -118,23 +118,24 @@ fn as_exported(mut s: Scene) -> Scene {
     s
 }
 
+/// Asserts that `a` and `b` agree in each named field, the message naming `what` and the
+/// field.
+macro_rules! same_fields {
+    ($a:expr, $b:expr, $what:expr; $($f:ident),+) => {
+        $(assert_eq!($a.$f, $b.$f, "{}: {}", $what, stringify!($f));)+
+    };
+}
+
 fn assert_same(got: &Scene, want: &Scene, file: &str) {
-    assert_eq!(got.name, want.name, "{file}");
-    assert_eq!(got.extras, want.extras, "{file}: extras");
-    assert_eq!(got.materials, want.materials, "{file}: materials");
-    assert_eq!(got.cameras, want.cameras, "{file}: cameras");
+    same_fields!(got, want, file; name, extras, materials, cameras);
     assert_eq!(got.meshes.len(), want.meshes.len(), "{file}: meshes");
     for (mi, (g, w)) in got.meshes.iter().zip(&want.meshes).enumerate() {
         let what = format!("{file} mesh {mi}");
-        assert_eq!(g.name, w.name, "{what}");
-        assert_eq!(g.target_names, w.target_names, "{what}");
+        same_fields!(g, w, what; name, target_names);
         assert_eq!(g.primitives.len(), w.primitives.len(), "{what}");
         for (pi, (a, b)) in g.primitives.iter().zip(&w.primitives).enumerate() {
             let what = format!("{what} primitive {pi}");
-            assert_eq!(a.positions, b.positions, "{what}: positions");
-            assert_eq!(a.uvs, b.uvs, "{what}: uvs");
-            assert_eq!(a.indices, b.indices, "{what}: indices");
-            assert_eq!(a.material, b.material, "{what}: material");
+            same_fields!(a, b, what; positions, uvs, indices, material);
             close(&a.normals, &b.normals, 0.0, &format!("{what} normals"));
             assert_eq!(a.targets.len(), b.targets.len(), "{what}: targets");
             for (ta, tb) in a.targets.iter().zip(&b.targets) {
@@ -160,10 +161,7 @@ fn assert_same(got: &Scene, want: &Scene, file: &str) {
     assert_eq!(got.nodes.len(), want.nodes.len(), "{file}: nodes");
     for (i, (a, b)) in got.nodes.iter().zip(&want.nodes).enumerate() {
         let what = format!("{file} node {i}");
-        assert_eq!(a.name, b.name, "{what}");
-        assert_eq!(a.children, b.children, "{what}");
-        assert_eq!(a.translation, b.translation, "{what}");
-        assert_eq!(a.scale, b.scale, "{what}");
+        same_fields!(a, b, what; name, children, translation, scale);
         assert_eq!(a.weights, b.weights, "{what}: rest weights");
         close(&[a.rotation], &[b.rotation], 1e-6, &what);
         assert_eq!(
@@ -183,9 +181,7 @@ fn assert_same(got: &Scene, want: &Scene, file: &str) {
         assert_eq!(a.channels.len(), b.channels.len(), "{file} {}", a.name);
         for (ci, (x, y)) in a.channels.iter().zip(&b.channels).enumerate() {
             let what = format!("{file} animation {:?} channel {ci}", a.name);
-            assert_eq!(x.node, y.node, "{what}");
-            assert_eq!(x.times, y.times, "{what}");
-            assert_eq!(x.interpolation, y.interpolation, "{what}");
+            same_fields!(x, y, what; node, times, interpolation);
             match (&x.values, &y.values) {
                 (ChannelValues::Rotation(p), ChannelValues::Rotation(q)) => close(p, q, 0.0, &what),
                 (p, q) => assert_eq!(p, q, "{what}"),
@@ -338,61 +334,53 @@ fn data_uri_triangle_reads_with_axes_and_winding() {
     assert_eq!(p.indices, vec![0, 2, 1]);
 }
 
+/// One hostile edit of [`tiny`]'s document, named.
+type Edit = Box<dyn FnOnce(&mut serde_json::Value)>;
+
+fn case(
+    name: &'static str,
+    edit: impl FnOnce(&mut serde_json::Value) + 'static,
+) -> (&'static str, Edit) {
+    (name, Box::new(edit))
+}
+
 #[test]
 fn hostile_documents_are_errors() {
-    type Edit = Box<dyn FnOnce(&mut serde_json::Value)>;
     let cases: Vec<(&str, Edit)> = vec![
-        (
-            "huge_count",
-            Box::new(|d| d["accessors"][0]["count"] = 4_000_000_000u64.into()),
-        ),
-        (
-            "index_out_of_range",
-            Box::new(|d| d["meshes"][0]["primitives"][0]["indices"] = 7.into()),
-        ),
-        (
-            "bad_vertex_index",
-            Box::new(|d| d["accessors"][1]["count"] = 4.into()),
-        ),
-        (
-            "cycle",
-            Box::new(|d| {
-                d["nodes"] = serde_json::json!([{"children": [1]}, {"children": [0]}]);
-            }),
-        ),
-        (
-            "own_child",
-            Box::new(|d| d["nodes"] = serde_json::json!([{"children": [0]}])),
-        ),
-        (
-            "points",
-            Box::new(|d| d["meshes"][0]["primitives"][0]["mode"] = 0.into()),
-        ),
-        (
-            "view_past_buffer",
-            Box::new(|d| d["bufferViews"][0]["byteLength"] = 4000.into()),
-        ),
-        (
-            "sparse_past_end",
-            Box::new(|d| {
-                d["accessors"][0]["sparse"] = serde_json::json!({
+        case("huge_count", |d| {
+            d["accessors"][0]["count"] = 4_000_000_000u64.into()
+        }),
+        case("index_out_of_range", |d| {
+            d["meshes"][0]["primitives"][0]["indices"] = 7.into()
+        }),
+        case("bad_vertex_index", |d| {
+            d["accessors"][1]["count"] = 4.into()
+        }),
+        case("cycle", |d| {
+            d["nodes"] = serde_json::json!([{"children": [1]}, {"children": [0]}]);
+        }),
+        case("own_child", |d| {
+            d["nodes"] = serde_json::json!([{"children": [0]}])
+        }),
+        case("points", |d| {
+            d["meshes"][0]["primitives"][0]["mode"] = 0.into()
+        }),
+        case("view_past_buffer", |d| {
+            d["bufferViews"][0]["byteLength"] = 4000.into()
+        }),
+        case("sparse_past_end", |d| {
+            d["accessors"][0]["sparse"] = serde_json::json!({
                 "count": 1, "indices": {"bufferView": 1, "componentType": 5123},
                 "values": {"bufferView": 0}});
-                d["bufferViews"][1]["byteLength"] = 6.into();
-                // index 2 of view 1 is 2 (< 3, fine); make the count small so it is past the end
-                d["accessors"][0]["count"] = 0.into();
-            }),
-        ),
-        (
-            "zero_accessor_over_budget",
-            Box::new(|d| {
-                d["accessors"][0] = serde_json::json!({"componentType": 5126, "count": 900_000_000u64, "type": "VEC3"});
-            }),
-        ),
-        (
-            "not_gltf2",
-            Box::new(|d| d["asset"]["version"] = "1.0".into()),
-        ),
+            d["bufferViews"][1]["byteLength"] = 6.into();
+            // index 2 of view 1 is 2 (< 3, fine); make the count small so it is past the end
+            d["accessors"][0]["count"] = 0.into();
+        }),
+        case("zero_accessor_over_budget", |d| {
+            d["accessors"][0] =
+                serde_json::json!({"componentType": 5126, "count": 900_000_000u64, "type": "VEC3"});
+        }),
+        case("not_gltf2", |d| d["asset"]["version"] = "1.0".into()),
     ];
     for (name, edit) in cases {
         let err = tiny(edit).expect_err(name);

@@ -11,6 +11,18 @@ use idmodel_mdl::{
 
 use Engine::{GlQuake as Gl, QuakeSpasm as Qs, WinQuake as Sw};
 
+/// A closure telling whether a finding's kind matches the pattern, for [`severities`].
+/// `is!(Variant, field: pattern, …)` matches exactly those fields; `is!(Variant, .., …)` the
+/// named ones and any others.
+macro_rules! is {
+    ($v:ident, .. $(, $f:ident: $p:pat)*) => {
+        |k: &FindingKind| matches!(k, FindingKind::$v { $($f: $p,)* .. })
+    };
+    ($v:ident $(, $f:ident: $p:pat)*) => {
+        |k: &FindingKind| matches!(k, FindingKind::$v { $($f: $p),* })
+    };
+}
+
 fn findings(model: &Model, profile: Engine) -> Vec<Finding> {
     let bytes = model.write().unwrap();
     let m = Mdl::parse(&bytes).unwrap();
@@ -194,17 +206,7 @@ fn negative_frame_interval() {
     if let FrameData::Group { intervals, .. } = &mut m.frames[1] {
         intervals[0] = -0.1;
     }
-    let is = |k: &FindingKind| {
-        matches!(
-            k,
-            FindingKind::BadInterval {
-                group: GroupKind::Frame,
-                entry: 1,
-                index: 0,
-                ..
-            }
-        )
-    };
+    let is = is!(BadInterval, .., group: GroupKind::Frame, entry: 1, index: 0);
     assert_eq!(severities(&m, is), [R, H, H]);
 }
 
@@ -225,15 +227,7 @@ fn decreasing_intervals_warn_for_software() {
     if let FrameData::Group { intervals, .. } = &mut m.frames[1] {
         *intervals = vec![0.3, 0.2, 0.1];
     }
-    let is = |k: &FindingKind| {
-        matches!(
-            k,
-            FindingKind::IntervalsNotIncreasing {
-                group: GroupKind::Frame,
-                entry: 1
-            }
-        )
-    };
+    let is = is!(IntervalsNotIncreasing, group: GroupKind::Frame, entry: 1);
     assert_eq!(severities(&m, is), [W, None, None]);
 }
 
@@ -244,17 +238,7 @@ fn normal_index_past_the_table() {
         p.vertices[1].light_normal_index = 162;
         p.vertices[2].light_normal_index = 255;
     }
-    let is = |k: &FindingKind| {
-        matches!(
-            k,
-            FindingKind::NormalIndexOutOfTable {
-                index: 162,
-                pose: 0,
-                vertex: 1,
-                count: 2
-            }
-        )
-    };
+    let is = is!(NormalIndexOutOfTable, index: 162, pose: 0, vertex: 1, count: 2);
     assert_eq!(severities(&m, is), [H, None, H]);
 }
 
@@ -262,16 +246,7 @@ fn normal_index_past_the_table() {
 fn onseam_one_is_a_software_clip_hazard() {
     let mut m = Model::example();
     m.texcoords[1].onseam = 1;
-    let is = |k: &FindingKind| {
-        matches!(
-            k,
-            FindingKind::OddOnseam {
-                vertex: 1,
-                value: 1,
-                count: 1
-            }
-        )
-    };
+    let is = is!(OddOnseam, vertex: 1, value: 1, count: 1);
     assert_eq!(severities(&m, is), [H, None, None]);
     m.texcoords[1].onseam = 0x20;
     assert_eq!(severities(&m, is), [None, None, None]);
@@ -281,17 +256,7 @@ fn onseam_one_is_a_software_clip_hazard() {
 fn texcoord_outside_skin() {
     let mut m = Model::example();
     m.texcoords[2].t = 5; // skin is 4 high
-    let is = |k: &FindingKind| {
-        matches!(
-            k,
-            FindingKind::TexcoordOutsideSkin {
-                vertex: 2,
-                s: 0,
-                t: 5,
-                count: 1
-            }
-        )
-    };
+    let is = is!(TexcoordOutsideSkin, vertex: 2, s: 0, t: 5, count: 1);
     assert_eq!(severities(&m, is), [H, W, W]);
     m.texcoords[2].t = 4; // the far edge is fine
     assert_eq!(severities(&m, is), [None, None, None]);
@@ -334,15 +299,7 @@ fn long_skin_group_on_gl() {
         intervals: vec![0.1, 0.2, 0.3, 0.4, 0.5],
         images: vec![vec![0; 16]; 5],
     }];
-    let is = |k: &FindingKind| {
-        matches!(
-            k,
-            FindingKind::SkinGroupTooLong {
-                entry: 0,
-                images: 5
-            }
-        )
-    };
+    let is = is!(SkinGroupTooLong, entry: 0, images: 5);
     assert_eq!(severities(&m, is), [None, W, W]);
 }
 

@@ -80,6 +80,39 @@ pub(crate) trait Back: Sized {
     fn check(bytes: &[u8], engine: Engine) -> Result<(), Error>;
 }
 
+/// The [`Back`] impl of an adapter's way back: `$model` is the owned model, `$view` the
+/// view that parses the file (and whose `findings` are checked), `$name` the format in
+/// messages; the module's `fresh`, `file::write`, `MAX_PATCHED_BYTES` and `super::scene`
+/// do the rest.
+macro_rules! back_impl {
+    ($model:ty, $view:ident, $patch:literal, $name:literal, $from_extras:ident) => {
+        impl $crate::back::Back for $model {
+            const PATCH: &'static str = $patch;
+            const LIMIT: usize = MAX_PATCHED_BYTES;
+            fn from_extras(scene: &Scene) -> Option<Self> {
+                $from_extras(scene)
+            }
+            fn fresh(scene: &Scene, options: &BackOptions) -> Result<Self> {
+                fresh(scene, options)
+            }
+            fn write(&self) -> Result<Vec<u8>> {
+                file::write(self)
+                    .map_err(|e| Error::new(format!("cannot write the {}: {e}", $name)))
+            }
+            fn parses(bytes: &[u8]) -> bool {
+                $view::parse(bytes).is_ok()
+            }
+            fn scene_of(bytes: &[u8]) -> Option<Scene> {
+                super::scene(&$view::parse(bytes).ok()?, "", &Options::default()).ok()
+            }
+            fn check(bytes: &[u8], engine: Engine) -> Result<()> {
+                refuse_findings($name, &$view::parse(bytes)?.findings(engine))
+            }
+        }
+    };
+}
+pub(crate) use back_impl;
+
 /// The model of `scene`: from the extras when they give back its geometry (within a
 /// hundred-thousandth relative), else from the geometry.
 fn build<B: Back>(scene: &Scene, options: &BackOptions) -> Result<B, Error> {

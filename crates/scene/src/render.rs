@@ -467,24 +467,8 @@ mod tests {
     /// A unit cube, clockwise front faces (id winding), per-face normals and UVs.
     fn cube() -> Primitive {
         let mut p = Primitive::default();
-        let faces: [(V3, V3, V3); 6] = [
-            ([1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]),
-            ([-1.0, 0.0, 0.0], [0.0, 0.0, 1.0], [0.0, 1.0, 0.0]),
-            ([0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0]),
-            ([0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]),
-            ([0.0, 0.0, 1.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]),
-            ([0.0, 0.0, -1.0], [0.0, 1.0, 0.0], [1.0, 0.0, 0.0]),
-        ];
-        for (n, u, v) in faces {
-            let base = u32::try_from(p.positions.len()).unwrap();
-            for (su, sv) in [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)] {
-                p.positions.push(add(n, add(scale(u, su), scale(v, sv))));
-                p.normals.push(n);
-                p.uvs.push([(su + 1.0) / 2.0, (1.0 - sv) / 2.0]);
-            }
-            p.indices
-                .extend([base, base + 2, base + 1, base, base + 3, base + 2]);
-        }
+        let c = idmodel_test_support::cube();
+        (p.positions, p.normals, p.uvs, p.indices) = (c.positions, c.normals, c.uvs, c.indices);
         p
     }
 

@@ -312,6 +312,55 @@ pub fn grid(cells: u32) -> (Vec<[f32; 2]>, Vec<[u32; 3]>) {
     (st, triangles)
 }
 
+/// A unit cube's vertex attributes and triangles, as [`cube`] builds them.
+#[derive(Debug, Default)]
+pub struct Cube {
+    /// Four corners a face, `n ± u ± v` of its normal `n` and axes `u`, `v`.
+    pub positions: Vec<[f32; 3]>,
+    /// The face normal at each corner.
+    pub normals: Vec<[f32; 3]>,
+    /// The corner's place on its face, from (0, 1) to (1, 0).
+    pub uvs: Vec<[f32; 2]>,
+    /// Two triangles a face, clockwise seen from outside (the id formats' order).
+    pub indices: Vec<u32>,
+}
+
+/// A unit cube (file axes) with per-face normals and UVs, clockwise front faces as in the
+/// id formats.
+// Tests only: 24 corners, so the arithmetic cannot overflow.
+#[allow(clippy::arithmetic_side_effects)]
+pub fn cube() -> Cube {
+    let mut c = Cube::default();
+    // (normal, u axis, v axis) per face; corners = n + ±u + ±v.
+    let faces: [([f32; 3], [f32; 3], [f32; 3]); 6] = [
+        ([1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]),
+        ([-1.0, 0.0, 0.0], [0.0, 0.0, 1.0], [0.0, 1.0, 0.0]),
+        ([0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0]),
+        ([0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]),
+        ([0.0, 0.0, 1.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]),
+        ([0.0, 0.0, -1.0], [0.0, 1.0, 0.0], [1.0, 0.0, 0.0]),
+    ];
+    let mut base = 0u32;
+    for (n, u, v) in faces {
+        let ([nx, ny, nz], [ux, uy, uz], [vx, vy, vz]) = (n, u, v);
+        for (su, sv) in [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)] {
+            c.positions.push([
+                nx + su * ux + sv * vx,
+                ny + su * uy + sv * vy,
+                nz + su * uz + sv * vz,
+            ]);
+            c.normals.push(n);
+            c.uvs.push([(su + 1.0) / 2.0, (1.0 - sv) / 2.0]);
+        }
+        // u × v = n, so (0, 1, 2) is counter-clockwise seen from outside; id files
+        // store the clockwise order.
+        c.indices
+            .extend([base, base + 2, base + 1, base, base + 3, base + 2]);
+        base += 4;
+    }
+    c
+}
+
 /// Overwrites bytes of `bytes`, as a mutation test does: each edit `(at, value)` sets the
 /// byte at `at` modulo the length to `value` (nothing when `bytes` is empty).
 pub fn overwrite(bytes: &mut [u8], edits: &[(usize, u8)]) {

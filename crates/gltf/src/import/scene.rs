@@ -13,6 +13,7 @@ use idmodel_scene::{
 
 use super::doc::{Doc, bad, filled, float, floats, index, list, need_index, string};
 use super::{ImportError, ImportOptions, Resolver};
+use crate::error::one_target_count;
 
 type Result<T> = core::result::Result<T, ImportError>;
 
@@ -231,15 +232,8 @@ fn meshes(d: &mut Doc<'_>, axes: Axes, winding: Winding, materials: usize) -> Re
         for (pi, p) in prims.iter().enumerate() {
             let what = alloc::format!("mesh {mi} ({name:?}) primitive {pi}");
             let prim = primitive(d, p, &what, axes, winding, materials)?;
-            match targets {
-                Some(t) if t != prim.targets.len() => {
-                    return Err(bad!(
-                        "{what}: {} morph targets where the mesh's other primitives have {t}",
-                        prim.targets.len()
-                    ));
-                }
-                _ => targets = Some(prim.targets.len()),
-            }
+            one_target_count(&mut targets, prim.targets.len(), &what)
+                .map_err(ImportError::Invalid)?;
             primitives.push(prim);
         }
         let target_names = match m.get("extras").and_then(|e| e.get("targetNames")) {

@@ -11,33 +11,15 @@ use idmodel_test_support::{has_node, run_validator, validator_package, validator
 /// A unit cube (file axes) with per-face normals and UVs, clockwise front faces as in the
 /// id formats, drawn with `material`.
 pub fn cube(material: Option<usize>) -> Primitive {
-    let mut p = Primitive {
+    let c = idmodel_test_support::cube();
+    Primitive {
         material,
+        positions: c.positions,
+        normals: c.normals,
+        uvs: c.uvs,
+        indices: c.indices,
         ..Primitive::default()
-    };
-    // (normal, u axis, v axis) per face; corners = n + ±u + ±v.
-    let faces: [([f32; 3], [f32; 3], [f32; 3]); 6] = [
-        ([1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]),
-        ([-1.0, 0.0, 0.0], [0.0, 0.0, 1.0], [0.0, 1.0, 0.0]),
-        ([0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0]),
-        ([0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]),
-        ([0.0, 0.0, 1.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]),
-        ([0.0, 0.0, -1.0], [0.0, 1.0, 0.0], [1.0, 0.0, 0.0]),
-    ];
-    for (n, u, v) in faces {
-        let base = u32::try_from(p.positions.len()).unwrap();
-        for (su, sv) in [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)] {
-            p.positions
-                .push([0, 1, 2].map(|k| n[k] + su * u[k] + sv * v[k]));
-            p.normals.push(n);
-            p.uvs.push([(su + 1.0) / 2.0, (1.0 - sv) / 2.0]);
-        }
-        // u × v = n, so (0, 1, 2) is counter-clockwise seen from outside; id files
-        // store the clockwise order.
-        p.indices
-            .extend([base, base + 2, base + 1, base, base + 3, base + 2]);
     }
-    p
 }
 
 /// A node drawing mesh 0.

@@ -39,8 +39,8 @@ use idmodel_md2::{self as file, FrameData, Md2, Model, Triangle, raw};
 use idmodel_core::findings::Engine;
 
 use crate::back::{
-    BackOptions, apply_vertex_fixes, base64_encode, blob, bounds, bytes_of, make_patch, merge,
-    model_of, nearest_normal, quantise, recover_vertices, refuse_findings, sample_frames,
+    BackOptions, apply_vertex_fixes, back_impl, base64_encode, blob, bounds, bytes_of, make_patch,
+    merge, model_of, nearest_normal, quantise, recover_vertices, refuse_findings, sample_frames,
     target_frames, vertex_fixes,
 };
 use crate::{Error, Image, Options, Result, Scene, Value};
@@ -341,28 +341,7 @@ fn model_from_extras(scene: &Scene) -> Option<Model> {
     Some(model)
 }
 
-impl crate::back::Back for Model {
-    const PATCH: &'static str = "md2.patch";
-    const LIMIT: usize = MAX_PATCHED_BYTES;
-    fn from_extras(scene: &Scene) -> Option<Self> {
-        model_from_extras(scene)
-    }
-    fn fresh(scene: &Scene, options: &BackOptions) -> Result<Self> {
-        fresh(scene, options)
-    }
-    fn write(&self) -> Result<Vec<u8>> {
-        file::write(self).map_err(|e| Error::new(format!("cannot write the MD2: {e}")))
-    }
-    fn parses(bytes: &[u8]) -> bool {
-        Md2::parse(bytes).is_ok()
-    }
-    fn scene_of(bytes: &[u8]) -> Option<Scene> {
-        super::scene(&Md2::parse(bytes).ok()?, "", &Options::default()).ok()
-    }
-    fn check(bytes: &[u8], engine: Engine) -> Result<()> {
-        refuse_findings("MD2", &Md2::parse(bytes)?.findings(engine))
-    }
-}
+back_impl!(Model, Md2, "md2.patch", "MD2", model_from_extras);
 
 /// The owned MD2 model of `scene` (see the module docs), checked against
 /// [`BackOptions::engine`]'s limits.

@@ -310,6 +310,22 @@ mod tests {
         ]
     }
 
+    /// The default options but for `--frame`.
+    fn at_frame(frame: usize) -> Options {
+        Options {
+            frame: Some(frame),
+            ..Options::default()
+        }
+    }
+
+    /// The default options but for `--clip`.
+    fn clip(name: &str) -> Options {
+        Options {
+            clip: Some(name.into()),
+            ..Options::default()
+        }
+    }
+
     fn player(files: &[Vec<u8>; 3]) -> Player<'_> {
         Player {
             name: "sarge",
@@ -371,11 +387,7 @@ mod tests {
     fn one_frame_is_posed_on_the_tags() {
         let files = files();
         let p = player(&files);
-        let options = Options {
-            frame: Some(1),
-            ..Options::default()
-        };
-        let scene = player_scene(&p, &options).unwrap();
+        let scene = player_scene(&p, &at_frame(1)).unwrap();
         assert!(scene.animations.is_empty());
         assert!(
             scene
@@ -383,7 +395,7 @@ mod tests {
                 .iter()
                 .all(|m| m.primitives[0].targets.is_empty())
         );
-        let posed = player_frame(&p, &options).unwrap();
+        let posed = player_frame(&p, &at_frame(1)).unwrap();
         assert_eq!((posed.meshes.len(), posed.nodes.len()), (1, 1));
         assert_eq!(posed.nodes[0].mesh, Some(0));
         assert!(posed.animations.is_empty());
@@ -434,10 +446,6 @@ mod tests {
         let two = PartFrame { mesh: 2, tag: 2 };
         let one = PartFrame { mesh: 1, tag: 1 };
         assert_eq!(pose(&p, &Options::default()).unwrap(), (two, two));
-        let clip = |name: &str| Options {
-            clip: Some(name.into()),
-            ..Options::default()
-        };
         // A LEGS clip moves only the legs; a BOTH clip both; --frame wins.
         assert_eq!(pose(&p, &clip("LEGS_WALK")).unwrap(), (one, two));
         assert_eq!(pose(&p, &clip("TORSO_ATTACK")).unwrap(), (two, one));
@@ -511,10 +519,7 @@ mod tests {
             .unwrap();
         assert_eq!(got, want);
         // A clip rests at its own first frame (LEGS_WALK: frame 1, target 0).
-        let walk = Options {
-            clip: Some("LEGS_WALK".into()),
-            ..Options::default()
-        };
+        let walk = clip("LEGS_WALK");
         let scene = player_scene(&p, &walk).unwrap();
         assert_eq!(node(&scene, "lower").weights.first(), Some(&1.0));
     }
@@ -523,10 +528,7 @@ mod tests {
     fn a_frame_past_either_part_is_refused_naming_it() {
         let files = files();
         let p = player(&files);
-        let options = Options {
-            frame: Some(3),
-            ..Options::default()
-        };
+        let options = at_frame(3);
         let e = player_frame(&p, &options).unwrap_err();
         assert_eq!(
             e.message(),
@@ -539,21 +541,11 @@ mod tests {
     fn the_clip_option_picks_one_clip() {
         let files = files();
         let p = player(&files);
-        let options = Options {
-            clip: Some("upper".into()),
-            ..Options::default()
-        };
+        let options = clip("upper");
         let scene = player_scene(&p, &options).unwrap();
         assert_eq!(scene.animations.len(), 1);
         assert_eq!(scene.animations[0].name, "upper");
-        let e = player_scene(
-            &p,
-            &Options {
-                clip: Some("LEGS_WALK".into()),
-                ..Options::default()
-            },
-        )
-        .unwrap_err();
+        let e = player_scene(&p, &clip("LEGS_WALK")).unwrap_err();
         assert_eq!(
             e.message(),
             "no clip named 'LEGS_WALK' (the clips: lower, upper)"

@@ -194,11 +194,11 @@ pub fn scene(cam: &CameraFile, name: &str, options: &Options) -> Result<Scene> {
 mod tests {
     use super::*;
 
-    const CAMERA: &str = include_str!("../../../../samples/sample.md5camera");
+    const CAMERA: &[u8] = include_bytes!("../../../../samples/sample.md5camera");
 
     #[test]
     fn a_cut_is_keyed_just_before_it_and_never_interpolated_across() {
-        let cam = CameraFile::parse(CAMERA.as_bytes()).unwrap();
+        let cam = CameraFile::parse(CAMERA).unwrap();
         let (times, frames, interpolation) = camera_keys(&cam);
         assert_eq!(interpolation, Interpolation::Linear);
         assert!(times.windows(2).all(|w| w[0] < w[1]), "{times:?}");
@@ -218,7 +218,7 @@ mod tests {
     #[test]
     fn the_zoom_is_a_yfov_channel_where_the_fov_changes() {
         // The sample zooms from 90° to 50° after its cut.
-        let cam = CameraFile::parse(CAMERA.as_bytes()).unwrap();
+        let cam = CameraFile::parse(CAMERA).unwrap();
         let s = scene(&cam, "c", &Options::default()).unwrap();
         let zoom = s.animations[0]
             .channels

@@ -54,8 +54,8 @@ use idmodel_mdl::{
 use idmodel_core::findings::Engine;
 
 use crate::back::{
-    BackOptions, apply_vertex_fixes, base64_encode, blob, bytes_of, make_patch, merge, model_of,
-    recover_vertices, refuse_findings, sample_frames, target_frames, vertex_fixes,
+    BackOptions, apply_vertex_fixes, back_impl, base64_encode, blob, bytes_of, make_patch, merge,
+    model_of, recover_vertices, refuse_findings, sample_frames, target_frames, vertex_fixes,
 };
 use crate::{AlphaMode, Error, Image, Options, Result, Scene, Value};
 
@@ -532,28 +532,7 @@ fn inner_from_extras(scene: &Scene) -> Option<Model> {
     Some(model)
 }
 
-impl crate::back::Back for Model {
-    const PATCH: &'static str = "mdl.patch";
-    const LIMIT: usize = MAX_PATCHED_BYTES;
-    fn from_extras(scene: &Scene) -> Option<Self> {
-        inner_from_extras(scene)
-    }
-    fn fresh(scene: &Scene, options: &BackOptions) -> Result<Self> {
-        fresh(scene, options)
-    }
-    fn write(&self) -> Result<Vec<u8>> {
-        file::write(self).map_err(|e| Error::new(format!("cannot write the MDL: {e}")))
-    }
-    fn parses(bytes: &[u8]) -> bool {
-        Mdl::parse(bytes).is_ok()
-    }
-    fn scene_of(bytes: &[u8]) -> Option<Scene> {
-        super::scene(&Mdl::parse(bytes).ok()?, "", &Options::default()).ok()
-    }
-    fn check(bytes: &[u8], engine: Engine) -> Result<()> {
-        refuse_findings("MDL", &Mdl::parse(bytes)?.findings(engine))
-    }
-}
+back_impl!(Model, Mdl, "mdl.patch", "MDL", inner_from_extras);
 
 /// The owned MDL model of `scene` (see the module docs), checked against
 /// [`BackOptions::engine`]'s limits.
