@@ -142,8 +142,25 @@ fn convert_an_archive_assembles_players_and_converts_the_rest() {
     let box_ = out.join("models/mapobjects/box.glb");
     assert!(player.is_file() && box_.is_file());
     let json = glb_json(&player);
-    // lower, upper and head: three parts in one scene.
-    assert_eq!(json["meshes"].as_array().unwrap().len(), 3, "{json}");
+    // lower, upper and head: three parts in one scene (and the tag-frames meshes of
+    // lower's tag_torso and upper's tag_head, the parts with frames).
+    let names: Vec<&str> = json["meshes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "lower",
+            "frames of tag_torso",
+            "upper",
+            "frames of tag_head",
+            "head"
+        ],
+        "{json}"
+    );
     // Nothing else was written: not beside the archive, not in the output folder.
     let mut beside: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()

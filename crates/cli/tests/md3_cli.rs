@@ -313,7 +313,36 @@ fn check_scene(j: &Value, bytes: &[u8], what: &str, frame: Option<usize>) {
     if drawn.is_empty() {
         assert!(meshes.is_none(), "{what}: no mesh");
     } else {
-        let meshes = meshes.unwrap();
+        let all = meshes.unwrap();
+        // One mesh for the surfaces, and when animated one tag-frames mesh per tag
+        // (`frames of tag_…`: each tag's frames as geometry, for editors that resample),
+        // with a target per frame after the first.
+        let animated = frame.is_none() && h.num_frames > 1;
+        let helpers: Vec<&Value> = all
+            .iter()
+            .filter(|m| {
+                m["name"]
+                    .as_str()
+                    .is_some_and(|n| n.starts_with("frames of tag"))
+            })
+            .collect();
+        assert_eq!(
+            helpers.len(),
+            if animated { h.num_tags } else { 0 },
+            "{what}: tag-frames meshes"
+        );
+        for m in &helpers {
+            let targets = m["primitives"][0]["targets"].as_array().map_or(0, Vec::len);
+            assert_eq!(targets + 1, h.num_frames, "{what}: tag frames");
+        }
+        let meshes: Vec<&Value> = all
+            .iter()
+            .filter(|m| {
+                !m["name"]
+                    .as_str()
+                    .is_some_and(|n| n.starts_with("frames of tag"))
+            })
+            .collect();
         assert_eq!(meshes.len(), 1, "{what}");
         let prims = meshes[0]["primitives"].as_array().unwrap();
         assert_eq!(
@@ -344,7 +373,7 @@ fn check_scene(j: &Value, bytes: &[u8], what: &str, frame: Option<usize>) {
             let names: Vec<String> = (1..h.num_frames)
                 .map(|f| frame_name(bytes, &h, f))
                 .collect();
-            assert_target_names(&meshes[0], &names, what);
+            assert_target_names(meshes[0], &names, what);
         }
     }
     // Tags: one node each, children of the model's node.

@@ -17,6 +17,13 @@ fn textured(json: &Value) -> (usize, usize) {
     let mats = json["materials"].as_array().cloned().unwrap_or_default();
     let mut n = (0, 0);
     for mesh in json["meshes"].as_array().cloned().unwrap_or_default() {
+        // The MD3 tag-frames meshes carry tags, not surfaces.
+        if mesh["name"]
+            .as_str()
+            .is_some_and(|n| n.starts_with("frames of "))
+        {
+            continue;
+        }
         for p in mesh["primitives"].as_array().unwrap() {
             n.1 += 1;
             let tex = p["material"]

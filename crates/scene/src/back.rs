@@ -447,7 +447,16 @@ pub struct Merged {
 /// Merges the first mesh's primitives (id models have one mesh; other meshes are left
 /// out). `None` when the scene has no triangles.
 pub fn merge(scene: &Scene) -> Option<Merged> {
-    let mesh = scene.meshes.first()?;
+    // The first mesh that is not a tag's frames (`md3::is_tag_frames`).
+    let helper = |m: usize| {
+        scene
+            .nodes
+            .iter()
+            .any(|n| n.mesh == Some(m) && crate::scene::is_tag_frames(n))
+    };
+    let mesh = (0..scene.meshes.len())
+        .find(|&m| !helper(m))
+        .and_then(|m| scene.meshes.get(m))?;
     let targets = mesh
         .primitives
         .iter()

@@ -60,7 +60,7 @@ pub use scene::{
     AlphaMode, Animation, Camera, Channel, ChannelValues, Image, Interpolation, Material, Mesh,
     MorphTarget, Node, Primitive, Scene, Skin, unit_or_up,
 };
-pub use scene::{Mime, Wrap};
+pub use scene::{Mime, TAG_FRAMES_PREFIX, Wrap, editor_name, is_tag_frames};
 
 /// `Result` with this crate's [`Error`].
 pub type Result<T, E = Error> = core::result::Result<T, E>;

@@ -93,6 +93,7 @@ mod clips;
 mod parts;
 mod player;
 mod player_back;
+mod tag_frames;
 
 pub use back::{BackOptions, Limits, MAX_SAMPLED_FRAMES, from_scene, record, to_bytes};
 
@@ -102,6 +103,7 @@ use alloc::vec::Vec;
 
 use idmodel_md3::{Md3, Skin};
 
+pub use crate::scene::{TAG_FRAMES_PREFIX, editor_name, is_tag_frames};
 pub use clips::{
     CfgUse, Clip, DEFAULT_FPS, MAX_CLIP_KEYS, Role, cfg_clips, clips, part_name, player_clips,
     q3_animations,
@@ -111,6 +113,7 @@ pub use player::{IDLE_CLIPS, PLAYER_PARTS, PartFrame, Player, player_frame, play
 pub use player_back::{
     PART_EXTRAS, PlayerBackOptions, PlayerFiles, is_player, part_scene, player_files, player_parts,
 };
+pub use tag_frames::{AGREE_AXIS, AGREE_ORIGIN, SCALE as TAG_FRAMES_SCALE, tag_frames_trs};
 
 use crate::{Animation, Error, Material, Mesh, Node, Options, Primitive, Scene};
 use parts::{Materials, add_part, check_budget, frame_of, frame_primitives, part_channels};

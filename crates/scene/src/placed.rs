@@ -123,6 +123,9 @@ pub(crate) fn placed(scene: &Scene) -> Vec<Placed<'_>> {
         let Some(mesh) = node.mesh.and_then(|m| scene.meshes.get(m)) else {
             continue;
         };
+        if crate::scene::is_tag_frames(node) {
+            continue;
+        }
         for prim in &mesh.primitives {
             let (positions, normals) = match world {
                 None => (

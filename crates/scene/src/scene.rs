@@ -499,3 +499,33 @@ pub(crate) fn uri_path(path: &str) -> String {
     }
     uri
 }
+
+/// The start of an MD3 tag-frames node's (and mesh's) name; the tag's name follows.
+pub const TAG_FRAMES_PREFIX: &str = "frames of ";
+
+/// `name` without a trailing `.NNN` (three or more digits): the suffix Blender adds to a
+/// name it already holds (`tag_torso.001` for a player's second `tag_torso`).
+pub fn editor_name(name: &str) -> &str {
+    match name.rsplit_once('.') {
+        Some((stem, digits)) if digits.len() >= 3 && digits.bytes().all(|b| b.is_ascii_digit()) => {
+            stem
+        }
+        _ => name,
+    }
+}
+
+/// Whether `node` is an MD3 tag-frames node (see `idmodel_scene::md3`'s tag frames): named [`TAG_FRAMES_PREFIX`]` + …` and
+/// drawing a mesh. Adapters that collect geometry skip these.
+///
+/// ```
+/// use idmodel_scene::{Node, is_tag_frames};
+/// let mut n = Node::new("frames of tag_weapon");
+/// assert!(!is_tag_frames(&n));
+/// n.mesh = Some(0);
+/// assert!(is_tag_frames(&n));
+/// n.name = "upper".into();
+/// assert!(!is_tag_frames(&n));
+/// ```
+pub fn is_tag_frames(node: &Node) -> bool {
+    node.mesh.is_some() && node.name.starts_with(TAG_FRAMES_PREFIX)
+}

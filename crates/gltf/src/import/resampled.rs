@@ -33,10 +33,15 @@
 //! The work is linear in the channel's keys (sparse weights are read without expanding
 //! them) plus the frames restored, which are at most the mesh's targets + 1.
 
+use alloc::collections::BTreeSet;
 use alloc::vec;
 use alloc::vec::Vec;
 
-use idmodel_scene::{Animation, Channel, ChannelValues, Interpolation, Scene};
+use idmodel_scene::md3::tag_frames_trs;
+use idmodel_scene::{
+    Animation, Channel, ChannelValues, Interpolation, Scene, TAG_FRAMES_PREFIX, editor_name,
+    is_tag_frames,
+};
 
 use super::doc::narrow;
 
@@ -300,8 +305,68 @@ fn sampled_evenly(times: &[f32], pf: &[f32]) -> bool {
         && even(&steps(pf), 1e-3)
 }
 
+/// A node's exact transform per frame, from an MD3 tag-frames node.
+type Trs = ([f32; 3], [f32; 4], [f32; 3]);
+
+/// At most this many tag-frames nodes are read per scene (an MD3 has at most 16 tags, a
+/// player three parts).
+const MAX_TAG_FRAMES: usize = 64;
+
+/// Whether every key of the tag channels `raw` (of node `node`) is what a sampler makes of
+/// the frames `exact` (frame `first + k` at restored key `k`): the lerp of the two frames
+/// its time falls between (the normalised lerp for rotations). `None` when no key was
+/// checked.
+fn tag_keys_agree(
+    raw: &[Channel],
+    node: usize,
+    exact: &[Trs],
+    first: usize,
+    phase_of: PhaseOf<'_>,
+) -> Option<bool> {
+    let lerp = |a: &[f32], b: &[f32], t: f32| -> Vec<f32> {
+        a.iter().zip(b).map(|(x, y)| x + (y - x) * t).collect()
+    };
+    let close = |p: &[f32], q: &[f32]| {
+        p.iter()
+            .zip(q)
+            .all(|(x, y)| libm::fabsf(x - y) <= 1e-3 + 1e-5 * libm::fabsf(*y))
+    };
+    let mut checked = 0usize;
+    for ch in raw.iter().filter(|c| c.node == node) {
+        for (k, &t) in ch.times.iter().enumerate() {
+            let (i, alpha) = phase_of(t)?;
+            let fa = first.checked_add(i)?;
+            let a = exact.get(fa)?;
+            let b = exact.get(fa.saturating_add(1)).unwrap_or(a);
+            let ok = match &ch.values {
+                ChannelValues::Translation(v) => close(v.get(k)?, &lerp(&a.0, &b.0, alpha)),
+                ChannelValues::Scale(v) => close(v.get(k)?, &lerp(&a.2, &b.2, alpha)),
+                ChannelValues::Rotation(v) => {
+                    let p = normalised(<[f32; 4]>::try_from(lerp(&a.1, &b.1, alpha)).ok()?);
+                    let q = normalised(*v.get(k)?);
+                    let dot: f32 = p.iter().zip(&q).map(|(x, y)| x * y).sum();
+                    libm::fabsf(dot) >= 1.0 - 1e-5
+                }
+                _ => continue,
+            };
+            if !ok {
+                return Some(false);
+            }
+            checked = checked.saturating_add(1);
+        }
+    }
+    (checked > 0).then_some(true)
+}
+
 /// Restores one animation in place; the first frame it shows, when it was restored.
-fn restore_animation(a: &mut Animation, targets_of: &dyn Fn(usize) -> usize) -> Option<usize> {
+/// Tag nodes with exact frames (`tags`) whose keys a sampler made of those frames get
+/// them back exactly; those whose keys say otherwise (an edit) are added to `edited`.
+fn restore_animation(
+    a: &mut Animation,
+    targets_of: &dyn Fn(usize) -> usize,
+    tags: &[(usize, Vec<Trs>)],
+    edited: &mut Vec<usize>,
+) -> Option<usize> {
     let wi = a.channels.iter().position(|c| {
         matches!(
             c.values,
@@ -375,6 +440,40 @@ fn restore_animation(a: &mut Animation, targets_of: &dyn Fn(usize) -> usize) -> 
             values,
         });
     }
+    // Tags whose exact frames the sampled keys agree with take those frames.
+    for (node, exact) in tags {
+        match tag_keys_agree(&a.channels, *node, exact, first, &phase_of) {
+            Some(true) => {
+                let at = |k: usize| exact.get(first.saturating_add(k));
+                for ch in channels.iter_mut().filter(|c| c.node == *node) {
+                    let keys = ch.times.len();
+                    let pick = |f: fn(&Trs) -> [f32; 4]| -> Option<Vec<[f32; 4]>> {
+                        (0..keys).map(|k| at(k).map(f)).collect()
+                    };
+                    match &mut ch.values {
+                        ChannelValues::Translation(v) => {
+                            if let Some(x) = pick(|t| [t.0[0], t.0[1], t.0[2], 0.0]) {
+                                *v = x.into_iter().map(|p| [p[0], p[1], p[2]]).collect();
+                            }
+                        }
+                        ChannelValues::Scale(v) => {
+                            if let Some(x) = pick(|t| [t.2[0], t.2[1], t.2[2], 0.0]) {
+                                *v = x.into_iter().map(|p| [p[0], p[1], p[2]]).collect();
+                            }
+                        }
+                        ChannelValues::Rotation(v) => {
+                            if let Some(x) = pick(|t| t.1) {
+                                *v = x;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            Some(false) => edited.push(*node),
+            None => {}
+        }
+    }
     a.channels = channels;
     Some(first)
 }
@@ -392,13 +491,48 @@ pub(crate) fn restore(scene: &mut Scene) {
     };
     let counts: Vec<usize> = (0..scene.nodes.len()).map(targets_of).collect();
     let of = |node: usize| counts.get(node).copied().unwrap_or(0);
+    // Tag nodes with exact frames (MD3 tag-frames nodes, `idmodel_scene::md3`).
+    let tags: Vec<(usize, usize, Vec<Trs>)> = if scene.nodes.iter().any(is_tag_frames) {
+        let names: BTreeSet<&str> = scene
+            .nodes
+            .iter()
+            .filter(|n| is_tag_frames(n))
+            .filter_map(|n| editor_name(&n.name).strip_prefix(TAG_FRAMES_PREFIX))
+            .collect();
+        (0..scene.nodes.len())
+            .filter(|&i| {
+                scene.nodes.get(i).is_some_and(|n| {
+                    n.mesh.is_none()
+                        && !n.name.starts_with(TAG_FRAMES_PREFIX)
+                        && names.contains(editor_name(&n.name))
+                })
+            })
+            .take(MAX_TAG_FRAMES)
+            .filter_map(|i| tag_frames_trs(scene, i).map(|(h, trs)| (i, h, trs)))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let exact: Vec<(usize, Vec<Trs>)> = tags.iter().map(|(i, _, t)| (*i, t.clone())).collect();
+    let mut edited = Vec::new();
     let mut restored = false;
     for a in &mut scene.animations {
         let before = a.clone();
-        if restore_animation(a, &of).is_some() {
+        let mut e = Vec::new();
+        if restore_animation(a, &of, &exact, &mut e).is_some() {
             restored = true;
+            edited.extend(e);
         } else {
             *a = before;
+        }
+    }
+    // An edited tag's frames no longer say what it does: detach them, so that the way
+    // back follows the animation.
+    for (node, helper, _) in &tags {
+        if edited.contains(node) {
+            if let Some(h) = scene.nodes.get_mut(*helper) {
+                h.mesh = None;
+            }
         }
     }
     // The first frame each animation shows (its weights' first key).

@@ -43,8 +43,11 @@ use alloc::vec::Vec;
 
 use idmodel_core::md3_normal;
 use idmodel_core::vec::{add, cross, length, sub};
-use idmodel_md3::{Engine, FrameInfo, Md3, Model, ShaderInfo, SurfaceData, TagInfo, Vertex};
+use idmodel_md3::{
+    Engine, FrameInfo, Md3, Model, Orientation, ShaderInfo, SurfaceData, TagInfo, Vertex,
+};
 
+use super::tag_frames::{self, is_tag_frames};
 use crate::back::{
     IDENTITY, Mat4, apply, at, base64_encode, locals, mul, sample_times, skin_matrices, skin_point,
     worlds,
@@ -578,7 +581,12 @@ fn frame_times(scene: &Scene, node: usize, frames: usize) -> Vec<Option<(usize, 
 pub fn from_scene(scene: &Scene, options: &BackOptions) -> Result<Model, Error> {
     // The model root: the first node that draws a mesh, else the first node.
     let draws: Vec<usize> = (0..scene.nodes.len())
-        .filter(|&i| scene.nodes.get(i).is_some_and(|n| n.mesh.is_some()))
+        .filter(|&i| {
+            scene
+                .nodes
+                .get(i)
+                .is_some_and(|n| n.mesh.is_some() && !is_tag_frames(n))
+        })
         .collect();
     let morph_node = draws.iter().copied().find(|&i| {
         scene
@@ -753,7 +761,7 @@ pub fn from_scene(scene: &Scene, options: &BackOptions) -> Result<Model, Error> 
                 .is_some_and(|n| n.name.starts_with("tag_"))
         })
         .collect();
-    let tags: Vec<Vec<TagInfo>> = pose_worlds
+    let mut tags: Vec<Vec<TagInfo>> = pose_worlds
         .iter()
         .map(|w| {
             let inv = root_inv(w);
@@ -779,6 +787,8 @@ pub fn from_scene(scene: &Scene, options: &BackOptions) -> Result<Model, Error> 
         })
         .collect();
 
+    exact_tags(scene, &mut tags, &poses);
+
     let names: Vec<Vec<u8>> = (0..frame_count)
         .map(|f| {
             let target = f.checked_sub(1).and_then(|k| {
@@ -801,6 +811,51 @@ pub fn from_scene(scene: &Scene, options: &BackOptions) -> Result<Model, Error> 
     let mut model = build(work, tags, names, options)?;
     apply_extras(&mut model, &scene.extras);
     Ok(model)
+}
+
+/// Replaces each tag's frames by those of its tag-frames node (`tag_frames`) when that
+/// holds every frame and agrees with the tag's animation on every frame the animation
+/// shows (`poses`): the frames no clip shows, and the scale of axes, come from it too.
+/// A tag whose animation says otherwise (edited; the glTF import detaches the frames of
+/// a resampled tag animation that was edited) keeps what its animation says.
+fn exact_tags(scene: &Scene, tags: &mut [Vec<TagInfo>], poses: &[Option<(usize, f32)>]) {
+    let frames = tags.len();
+    let names: Vec<Vec<u8>> = tags
+        .first()
+        .map_or_else(Vec::new, |f| f.iter().map(|t| t.name.clone()).collect());
+    for (t, name) in names.iter().enumerate() {
+        let Ok(name) = core::str::from_utf8(name) else {
+            continue;
+        };
+        let Some(exact) = tag_frames::read(scene, name, frames) else {
+            continue;
+        };
+        let agree = exact
+            .iter()
+            .zip(tags.iter())
+            .zip(poses)
+            .all(|((o, frame), pose)| {
+                pose.is_none()
+                    || frame.get(t).is_some_and(|tag| {
+                        tag_frames::agree(
+                            o,
+                            &Orientation {
+                                origin: tag.origin,
+                                axis: tag.axis,
+                            },
+                        )
+                    })
+            });
+        if !agree {
+            continue;
+        }
+        for (o, frame) in exact.iter().zip(tags.iter_mut()) {
+            if let Some(tag) = frame.get_mut(t) {
+                tag.origin = o.origin;
+                tag.axis = o.axis;
+            }
+        }
+    }
 }
 
 /// The inverse of a rigid (rotation + translation, perhaps scaled) matrix, by its

@@ -170,6 +170,27 @@ fn tag_at(md3: &Md3<'_>, t: usize, frame: usize) -> Orientation {
         })
 }
 
+/// The scale a tag node carries beside its rotation: the lengths of the axis rows (1
+/// where within 10⁻⁴ of it), the third negative when the axes are left-handed, so
+/// that rotation × scale gives back axes that are scaled rotations (trem's are 1.56
+/// long). An axis of zero length keeps scale 1 (the rotation cannot say it anyway).
+pub(crate) fn tag_scale(o: &Orientation) -> [f32; 3] {
+    let len = |v: [f32; 3]| {
+        let l = libm::sqrtf(dot(v, v));
+        if !l.is_finite() || l < 1e-6 || (l - 1.0).abs() <= 1e-4 {
+            1.0
+        } else {
+            l
+        }
+    };
+    let [fwd, left, up] = o.axis;
+    let mut s = [len(fwd), len(left), len(up)];
+    if dot(cross(fwd, left), up) < 0.0 {
+        s[2] = -s[2];
+    }
+    s
+}
+
 /// The index of the first tag called `name` in frame 0 (`R_GetTag` takes the first).
 pub(crate) fn tag_index(md3: &Md3<'_>, name: &str) -> Option<usize> {
     md3.frame_tags(0)?
@@ -284,8 +305,10 @@ fn morph_bytes(md3: &Md3<'_>, clips: &[Clip]) -> u64 {
         .fold(0, u64::saturating_add);
     // A key's time and its one sparse weight, and each tag's transform.
     let per_key = count(md3.num_tags()).saturating_mul(32).saturating_add(12);
+    // Each tag's frames mesh: four points per target (`tag_frames`).
+    let tag_points = count(md3.num_tags()).saturating_mul(4);
     targets
-        .saturating_mul(verts)
+        .saturating_mul(verts.saturating_add(tag_points))
         .saturating_mul(24)
         .saturating_add(keys.saturating_mul(per_key))
 }
@@ -339,7 +362,8 @@ pub(crate) fn add_part(
     }
     let targets = primitives.first().map_or(0, |p| p.targets.len());
     let mut node = Node::new(name);
-    if !primitives.is_empty() {
+    let primitives_empty = primitives.is_empty();
+    if !primitives_empty {
         node.mesh = Some(scene.meshes.len());
         let target_names = if targets > 0 {
             md3.frames()
@@ -364,12 +388,41 @@ pub(crate) fn add_part(
         let mut n = Node::new(tag.to_string());
         n.translation = o.origin;
         n.rotation = quat_from_axes(&o.axis);
+        n.scale = tag_scale(&o);
         let i = scene.nodes.len();
         scene.nodes.push(n);
         tags.push(i);
     }
     if let Some(parent) = scene.nodes.get_mut(node_index) {
         parent.children.extend(&tags);
+    }
+    // Each tag's frames as geometry, for editors that resample animation (see
+    // `tag_frames`).
+    if animated && frames > 1 && !primitives_empty {
+        let mut helpers = Vec::with_capacity(md3.num_tags());
+        for (t, tag) in md3.tag_names().enumerate() {
+            let name = tag.to_string();
+            let names = md3
+                .frames()
+                .iter()
+                .skip(1)
+                .map(|f| f.name().to_string())
+                .collect();
+            let mesh = super::tag_frames::mesh(
+                &name,
+                &tag_at(md3, t, base),
+                (1..frames).map(|f| tag_at(md3, t, f)),
+                names,
+            );
+            helpers.push(scene.nodes.len());
+            scene
+                .nodes
+                .push(super::tag_frames::node(&name, scene.meshes.len()));
+            scene.meshes.push(mesh);
+        }
+        if let Some(parent) = scene.nodes.get_mut(node_index) {
+            parent.children.extend(helpers);
+        }
     }
     PartNodes {
         node: node_index,
@@ -401,6 +454,7 @@ pub(crate) fn rest_part(
         if let Some(n) = scene.nodes.get_mut(node) {
             n.translation = o.origin;
             n.rotation = quat_from_axes(&o.axis);
+            n.scale = tag_scale(&o);
         }
     }
 }
@@ -428,12 +482,22 @@ pub(crate) fn part_channels(
     for (t, &node) in part.tags.iter().enumerate() {
         let mut translations = Vec::with_capacity(frames.len());
         let mut rotations: Vec<[f32; 4]> = Vec::with_capacity(frames.len());
+        let mut scales = Vec::with_capacity(frames.len());
         for &f in frames {
             let o = tag_at(md3, t, tag_frame(f, n));
             translations.push(o.origin);
             rotations.push(quat_from_axes(&o.axis));
+            scales.push(tag_scale(&o));
         }
         quat_continuous(&mut rotations);
+        if scales.iter().any(|s| *s != [1.0; 3]) {
+            channels.push(Channel {
+                node,
+                times: times.to_vec(),
+                interpolation: Interpolation::Linear,
+                values: ChannelValues::Scale(scales),
+            });
+        }
         channels.push(Channel {
             node,
             times: times.to_vec(),

@@ -115,7 +115,11 @@ fn draws_below(scene: &Scene, i: usize) -> bool {
         if steps > scene.nodes.len() {
             break;
         }
-        if scene.nodes.get(k).is_some_and(|n| n.mesh.is_some()) {
+        if scene
+            .nodes
+            .get(k)
+            .is_some_and(|n| n.mesh.is_some() && !super::is_tag_frames(n))
+        {
             return true;
         }
         todo.extend_from_slice(children_of(scene, k));
@@ -217,6 +221,23 @@ pub fn part_scene(scene: &Scene, parts: [usize; 3], part: usize) -> Scene {
             node
         })
         .collect();
+    // A tag an editor renamed because another part has one of that name (Blender's
+    // `tag_torso.001` for upper's `tag_torso`, lower's being first) gets its name back.
+    let mut nodes = nodes;
+    let others: Vec<String> = nodes
+        .iter()
+        .filter_map(|n| n.name.strip_prefix('~').map(String::from))
+        .collect();
+    for (i, n) in nodes.iter_mut().enumerate() {
+        let plain = super::editor_name(&n.name);
+        if is_in(i)
+            && plain.len() < n.name.len()
+            && plain.starts_with("tag_")
+            && others.iter().any(|o| super::editor_name(o) == plain)
+        {
+            n.name = plain.to_string();
+        }
+    }
     let animations = scene
         .animations
         .iter()
@@ -301,6 +322,7 @@ fn morph_node(scene: &Scene, parts: [usize; 3], part: usize) -> Option<usize> {
     let inside = subtree(scene, root, &others);
     scene.nodes.iter().enumerate().position(|(i, n)| {
         inside.get(i).copied().unwrap_or(false)
+            && !super::is_tag_frames(n)
             && n.mesh
                 .and_then(|m| scene.meshes.get(m))
                 .is_some_and(|m| m.primitives.iter().any(|p| !p.targets.is_empty()))
@@ -692,6 +714,7 @@ fn write_skin(
     let materials: Vec<Vec<u8>> = part
         .nodes
         .iter()
+        .filter(|n| !super::is_tag_frames(n))
         .filter_map(|n| n.mesh.and_then(|m| part.meshes.get(m)))
         .flat_map(|m| &m.primitives)
         .filter(|p| !p.positions.is_empty() && !p.indices.is_empty())

@@ -858,7 +858,9 @@ fn mesh_of(scene: &Scene, graph: &Graph, skel: &Skeleton) -> Result<Model> {
     let doom_inv: Vec<Option<Affine>> = doom.iter().map(Affine::inverse).collect();
     let mut meshes = Vec::new();
     for (ni, node) in scene.nodes.iter().enumerate() {
-        let Some(mi) = node.mesh else { continue };
+        let Some(mi) = node.mesh.filter(|_| !crate::scene::is_tag_frames(node)) else {
+            continue;
+        };
         let mesh = scene
             .meshes
             .get(mi)
