@@ -416,11 +416,37 @@ fn restore_animation(
         let k = (0..n).find(|&k| fl(k) >= i)?;
         Some((k, x - fl(k)))
     };
+    // Other weights channels (a Quake III player's clip moves lower and upper) are
+    // restored alike when they show the same frames at the same keys.
+    let is_weights = |c: &Channel| {
+        matches!(
+            c.values,
+            ChannelValues::Weights(_) | ChannelValues::SparseWeights { .. }
+        )
+    };
+    for (cj, c) in a.channels.iter().enumerate() {
+        if cj == wi || !is_weights(c) {
+            continue;
+        }
+        let q = phases(&c.values, c.times.len())?;
+        let same = q.len() == p.len()
+            && c.times.len() == w.times.len()
+            && q.iter()
+                .zip(&p)
+                .all(|(x, y)| libm::fabsf(fl(x.0) + x.1 - fl(y.0) - y.1) <= EPS);
+        if !same || last > targets_of(c.node) {
+            return None;
+        }
+    }
     let mut channels = Vec::with_capacity(a.channels.len());
     for (ci, ch) in a.channels.iter().enumerate() {
-        let values = if ci == wi {
+        let values = if is_weights(ch) {
             ChannelValues::SparseWeights {
-                targets,
+                targets: if ci == wi {
+                    targets
+                } else {
+                    targets_of(ch.node)
+                },
                 nonzero: (first..=last)
                     .enumerate()
                     .filter_map(|(k, f)| Some((k, f.checked_sub(1)?, 1.0)))
@@ -432,7 +458,7 @@ fn restore_animation(
         channels.push(Channel {
             node: ch.node,
             times: times.clone(),
-            interpolation: if ci == wi {
+            interpolation: if is_weights(ch) {
                 Interpolation::Linear
             } else {
                 ch.interpolation
@@ -705,6 +731,42 @@ mod tests {
             }
         }
         s
+    }
+
+    /// `scene`, with a second morph node keyed alike (a Quake III player's clip moving
+    /// lower and upper).
+    fn two_parts(frames: usize, sampled: bool) -> Scene {
+        let mut s = scene(frames, sampled);
+        let mut upper = Node::new("upper");
+        upper.mesh = Some(0);
+        s.nodes.push(upper);
+        let w = s.animations[0].channels[0].clone();
+        s.animations[0].channels.push(Channel { node: 2, ..w });
+        s
+    }
+
+    #[test]
+    fn two_morph_nodes_keyed_alike_come_back_together() {
+        let want = two_parts(7, false);
+        let mut got = two_parts(7, true);
+        restore(&mut got);
+        assert_restored(&want, &got, 7, 1e-3);
+        let (a, b) = (
+            &got.animations[0].channels[0],
+            &got.animations[0].channels[2],
+        );
+        assert_eq!(b.node, 2);
+        assert_eq!(a.times, b.times);
+        assert_eq!(a.values.dense(7), b.values.dense(7));
+        // Keyed differently (the second node shows other frames): left alone.
+        let mut other = two_parts(7, true);
+        if let ChannelValues::Weights(w) = &mut other.animations[0].channels[2].values {
+            w.iter_mut().for_each(|x| *x = 0.0);
+            w[6 * 3 + 5] = 1.0;
+        }
+        let before = other.clone();
+        restore(&mut other);
+        assert_eq!(other, before);
     }
 
     #[test]
