@@ -553,6 +553,21 @@ pub fn tga(bytes: &[u8], origin: TgaOrigin) -> Result<(Rgba, Vec<String>), Strin
              types 2, 3 and 10 without a colour map"
         ));
     }
+    if !matches!(ty, 1 | 2 | 3 | 9 | 10 | 11) {
+        return Err(format!(
+            "TGA: image type {ty} (byte 2) is none of 1, 2, 3, 9, 10, 11"
+        ));
+    }
+    // A colour map in a file whose pixels do not index it (types 2, 3, 10, 11): image-rs
+    // (0.25) sizes such pixels by the map's entry size instead of the pixel depth, and
+    // panics when the two differ. The map is unused there, so it is cut out first.
+    let unmapped;
+    let bytes = if map_type == 1 && !matches!(ty, 1 | 9) {
+        unmapped = without_colour_map(bytes, head)?;
+        unmapped.as_slice()
+    } else {
+        bytes
+    };
     let mut rgba = decode_with(bytes, image::ImageFormat::Tga, "TGA")?;
     // 32-bit pixels: the engines take the 4th byte as alpha whatever the descriptor's
     // alpha-bit count says; image-rs drops it when the count is 0. Read it back.
@@ -582,6 +597,32 @@ pub fn tga(bytes: &[u8], origin: TgaOrigin) -> Result<(Rgba, Vec<String>), Strin
         }
     }
     Ok((rgba, warnings))
+}
+
+/// `bytes` (a TGA with the 18-byte `head`) with its colour map cut out and the header's
+/// colour map fields zeroed; refused when the map runs past the end of the file.
+fn without_colour_map(bytes: &[u8], head: &[u8]) -> Result<Vec<u8>, String> {
+    let id_len = usize::from(head.first().copied().unwrap_or(0));
+    let entries = usize::from(u16_at(head, 5).unwrap_or(0));
+    let entry_bytes = usize::from(head.get(7).copied().unwrap_or(0)).div_ceil(8);
+    let start = 18 + id_len;
+    let end = start + entries * entry_bytes;
+    let (Some(before), Some(after)) = (bytes.get(..start), bytes.get(end..)) else {
+        return Err(format!(
+            "TGA: the colour map (bytes {start}..{end}) runs past the end of the file ({} bytes)",
+            bytes.len()
+        ));
+    };
+    let mut out = Vec::with_capacity(before.len() + after.len());
+    out.extend_from_slice(before);
+    // Byte 1 (colour map type) and bytes 3-7 (its first entry, length and entry size).
+    for at in [1, 3, 4, 5, 6, 7] {
+        if let Some(field) = out.get_mut(at) {
+            *field = 0;
+        }
+    }
+    out.extend_from_slice(after);
+    Ok(out)
 }
 
 /// The 4th byte of each 32-bit pixel of a type 2 or 10 TGA, in the order image-rs returns

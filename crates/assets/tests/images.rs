@@ -253,3 +253,37 @@ fn decode_any_dispatches_by_kind() {
     );
     assert!(images::decode_any("a.txt", b"text", None).is_err());
 }
+
+/// A colour map in a true-colour or grey TGA (which its pixels do not index) is skipped:
+/// the pixels decode as without it, with the engines' refusal as a warning. image-rs
+/// alone reads such pixels at the map's entry size, and panicked on a fuzzer's file
+/// (`fuzz/regressions/images/`) where that size was smaller than the pixel depth.
+#[test]
+fn tga_colour_map_in_an_unmapped_type_is_skipped() {
+    for ty in [2u8, 3, 10, 11] {
+        let plain = common::tga(ty, false, false);
+        let mut mapped = plain[..18].to_vec();
+        mapped[1] = 1; // colour map present
+        mapped[5..7].copy_from_slice(&3u16.to_le_bytes()); // 3 entries
+        mapped[7] = 16; // of 16 bits, not the pixel depth
+        mapped.extend_from_slice(&[1, 2, 3, 4, 5, 6]);
+        mapped.extend_from_slice(&plain[18..]);
+        let (want, _) = images::tga(&plain, TgaOrigin::Ignored).unwrap();
+        let (got, warnings) = images::tga(&mapped, TgaOrigin::Ignored).unwrap();
+        assert_eq!(got, want, "type {ty}");
+        assert!(
+            warnings.iter().any(|w| w.contains("colour map")),
+            "{warnings:?}"
+        );
+        // A map that runs past the end of the file is refused, naming its bytes.
+        let cut = &mapped[..20];
+        let e = images::tga(cut, TgaOrigin::Ignored).unwrap_err();
+        assert!(e.contains("colour map (bytes 18..24)"), "{e}");
+    }
+    // The fuzzer's file: an unknown type 32 with a 16-bit map over 24-bit pixels.
+    let mut crash = vec![0u8, 1, 32, 0, 0, 0, 0, 16];
+    crash.extend_from_slice(&[24; 23]);
+    crash.extend_from_slice(&[16, 118, 255, 216, 188, 255, 219, 0, 254, 76, 0, 0, 35, 32]);
+    let e = images::tga(&crash, TgaOrigin::Honoured).unwrap_err();
+    assert!(e.contains("image type 32 (byte 2)"), "{e}");
+}
