@@ -606,14 +606,14 @@ fn without_colour_map(bytes: &[u8], head: &[u8]) -> Result<Vec<u8>, String> {
     let entries = usize::from(u16_at(head, 5).unwrap_or(0));
     let entry_bytes = usize::from(head.get(7).copied().unwrap_or(0)).div_ceil(8);
     let start = 18 + id_len;
-    let end = start + entries * entry_bytes;
+    let end = start.saturating_add(entries.saturating_mul(entry_bytes));
     let (Some(before), Some(after)) = (bytes.get(..start), bytes.get(end..)) else {
         return Err(format!(
             "TGA: the colour map (bytes {start}..{end}) runs past the end of the file ({} bytes)",
             bytes.len()
         ));
     };
-    let mut out = Vec::with_capacity(before.len() + after.len());
+    let mut out = Vec::with_capacity(bytes.len());
     out.extend_from_slice(before);
     // Byte 1 (colour map type) and bytes 3-7 (its first entry, length and entry size).
     for at in [1, 3, 4, 5, 6, 7] {
