@@ -268,3 +268,57 @@ fn an_edited_tag_animation_wins_over_the_tag_frames() {
     // (Re-solved from the samples, so within a hundredth; the scale is the samples'.)
     assert_near(&tags_back(&sampled), &m.tags, [0.0, 0.0, 5.0], 1e-2);
 }
+
+/// Swaps nodes `i` and `j`, with every reference to them (what an editor that sorts
+/// nodes by name does to their order).
+fn swap_nodes(s: &mut Scene, i: usize, j: usize) {
+    s.nodes.swap(i, j);
+    let map = |k: &mut usize| {
+        if *k == i {
+            *k = j;
+        } else if *k == j {
+            *k = i;
+        }
+    };
+    for n in &mut s.nodes {
+        n.children.iter_mut().for_each(map);
+    }
+    for a in &mut s.animations {
+        a.channels.iter_mut().for_each(|c| map(&mut c.node));
+    }
+    assert!(s.skins.is_empty());
+}
+
+#[test]
+fn tags_reordered_by_an_editor_come_back_in_the_files_order() {
+    let mut m = model();
+    // A second tag whose name sorts first: `tag_alpha` after `tag_weapon` in the file.
+    for frame in &mut m.tags {
+        let mut t = frame[0].clone();
+        t.name = b"tag_alpha".to_vec();
+        t.origin[2] += 3.0;
+        frame.push(t);
+    }
+    let mut scene = via_glb(&scene_of(&m));
+    let at = |s: &Scene, name: &str| s.nodes.iter().position(|n| n.name == name).unwrap();
+    let (w, a) = (at(&scene, "tag_weapon"), at(&scene, "tag_alpha"));
+    assert!(w < a);
+    swap_nodes(&mut scene, w, a);
+    let names = |tags: &[Vec<TagInfo>]| -> Vec<Vec<u8>> {
+        tags[0].iter().map(|t| t.name.clone()).collect()
+    };
+    let back = tags_back(&scene);
+    assert_eq!(names(&back), names(&m.tags));
+    assert_close(&back, &m.tags, [0.0; 3]);
+    // Without the index in the frames nodes' `v`, the scene's order stands.
+    for i in 0..scene.nodes.len() {
+        if md3::is_tag_frames(&scene.nodes[i]) {
+            let mesh = scene.nodes[i].mesh.unwrap();
+            for uv in &mut scene.meshes[mesh].primitives[0].uvs {
+                uv[1] = 0.5;
+            }
+        }
+    }
+    let unordered = tags_back(&scene);
+    assert_eq!(names(&unordered)[0], b"tag_alpha".to_vec());
+}

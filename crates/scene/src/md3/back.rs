@@ -788,6 +788,7 @@ pub fn from_scene(scene: &Scene, options: &BackOptions) -> Result<Model, Error> 
         .collect();
 
     exact_tags(scene, &mut tags, &poses);
+    file_order(scene, &mut tags);
 
     let names: Vec<Vec<u8>> = (0..frame_count)
         .map(|f| {
@@ -855,6 +856,39 @@ fn exact_tags(scene: &Scene, tags: &mut [Vec<TagInfo>], poses: &[Option<(usize, 
                 tag.axis = o.axis;
             }
         }
+    }
+}
+
+/// Puts the tags back in their file's order when every tag's frames node gives its index
+/// there and the indices are `0..n` in some order (editors reorder nodes: Blender sorts
+/// them by name); otherwise leaves the scene's order.
+fn file_order(scene: &Scene, tags: &mut [Vec<TagInfo>]) {
+    let Some(first) = tags.first() else {
+        return;
+    };
+    let Some(index) = first
+        .iter()
+        .map(|t| {
+            core::str::from_utf8(&t.name)
+                .ok()
+                .and_then(|n| tag_frames::index(scene, n))
+        })
+        .collect::<Option<Vec<usize>>>()
+    else {
+        return;
+    };
+    let mut seen = vec![false; index.len()];
+    for &i in &index {
+        match seen.get_mut(i) {
+            Some(s) if !*s => *s = true,
+            _ => return,
+        }
+    }
+    for frame in tags.iter_mut() {
+        let mut keyed: Vec<(usize, TagInfo)> =
+            index.iter().copied().zip(core::mem::take(frame)).collect();
+        keyed.sort_by_key(|(i, _)| *i);
+        *frame = keyed.into_iter().map(|(_, t)| t).collect();
     }
 }
 

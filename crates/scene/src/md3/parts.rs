@@ -410,6 +410,7 @@ pub(crate) fn add_part(
                 .collect();
             let mesh = super::tag_frames::mesh(
                 &name,
+                t,
                 &tag_at(md3, t, base),
                 (1..frames).map(|f| tag_at(md3, t, f)),
                 names,

@@ -11,8 +11,8 @@
 //! [`PREFIX`]` + tag name` (`frames of tag_weapon`), scaled by [`SCALE`] so that it draws
 //! as nothing, whose mesh holds the tag's **origin and three axis rows as four vertex
 //! positions** (told apart by their texture coordinate `u` = 0, 1, 2, 3, since editors
-//! reorder and split vertices) and whose morph target `k` holds frame `k + 1`, as the
-//! model's own mesh does.
+//! reorder and split vertices; `v` is the tag's index in the file, since editors reorder
+//! nodes too) and whose morph target `k` holds frame `k + 1`, as the model's own mesh does.
 //!
 //! The glTF import, when it restores a resampled morph animation (`idmodel-gltf`'s
 //! `import::resampled`), checks every sampled key of a tag that has such a node against
@@ -53,10 +53,11 @@ fn points(o: &Orientation) -> Vec<[f32; 3]> {
     p
 }
 
-/// The tag-frames mesh of one tag: `base` as the mesh, `frames` (frame 1 onwards) as its
-/// targets, named by `target_names`.
+/// The tag-frames mesh of one tag, the `index`-th of its file: `base` as the mesh,
+/// `frames` (frame 1 onwards) as its targets, named by `target_names`.
 pub(crate) fn mesh(
     tag: &str,
+    index: usize,
     base: &Orientation,
     frames: impl Iterator<Item = Orientation>,
     target_names: Vec<String>,
@@ -69,7 +70,14 @@ pub(crate) fn mesh(
         name: node_name(tag),
         primitives: vec![Primitive {
             positions,
-            uvs: vec![[0.0, 0.0], [1.0, 0.0], [2.0, 0.0], [3.0, 0.0]],
+            uvs: (0..4u8)
+                .map(|u| {
+                    [
+                        f32::from(u),
+                        f32::from(u16::try_from(index).unwrap_or(u16::MAX)),
+                    ]
+                })
+                .collect(),
             indices: vec![0, 1, 2, 0, 2, 3],
             targets,
             ..Primitive::default()
@@ -91,6 +99,25 @@ pub(crate) fn node(tag: &str, mesh: usize) -> Node {
     n.scale = [SCALE; 3];
     n.mesh = Some(mesh);
     n
+}
+
+/// Tag `tag`'s index in the file it came from, from its frames node's `v`; `None` when
+/// it has no frames node or that holds no whole number below 255 there (the export
+/// writes 255 for every index from 255 on: such files keep the scene's order).
+pub(crate) fn index(scene: &Scene, tag: &str) -> Option<usize> {
+    let prim = scene
+        .nodes
+        .get(find(scene, tag)?)
+        .and_then(|n| n.mesh)
+        .and_then(|m| scene.meshes.get(m))?
+        .primitives
+        .first()?;
+    let v = prim.uvs.first()?[1];
+    let index = (0..u8::MAX).find(|&i| libm::fabsf(v - f32::from(i)) <= 1e-3)?;
+    prim.uvs
+        .iter()
+        .all(|uv| libm::fabsf(uv[1] - v) <= 1e-3)
+        .then_some(usize::from(index))
 }
 
 /// Tag `tag`'s placement in each of `frames` frames from its frames node, or `None` when
@@ -220,7 +247,13 @@ mod tests {
     #[test]
     fn frames_come_back_from_the_mesh_whatever_the_vertex_order() {
         let mut scene = Scene::default();
-        let mut m = mesh("tag_a", &o(1.0), [o(5.0), o(-7.5)].into_iter(), Vec::new());
+        let mut m = mesh(
+            "tag_a",
+            3,
+            &o(1.0),
+            [o(5.0), o(-7.5)].into_iter(),
+            Vec::new(),
+        );
         // An editor's reorder: reverse the vertices.
         let p = &mut m.primitives[0];
         p.positions.reverse();
@@ -241,6 +274,10 @@ mod tests {
         assert_eq!(got[1].origin, [5.0, 2.0, 3.0]);
         assert_eq!(got[2].origin, [-7.5, 2.0, 3.0]);
         assert_eq!(got[2].axis, o(0.0).axis);
+        // Its index in the file, from `v`.
+        assert_eq!(index(&scene, "tag_a"), Some(3));
+        scene.meshes[0].primitives[0].uvs[1][1] = 2.5;
+        assert_eq!(index(&scene, "tag_a"), None);
         // A frame count it does not hold, or another tag: nothing.
         assert!(read(&scene, "tag_a", 4).is_none());
         assert!(read(&scene, "tag_b", 3).is_none());
