@@ -37,8 +37,11 @@ for (const file of process.argv.slice(2)) {
   let meshes = 0;
   let textured = 0;
   const sizes = new Set();
+  // idmodel's MD3 tag frames (nodes named `frames of tag_…`, which three.js names
+  // `frames_of_tag_…`) are data drawn at 1e-4 scale, without a material: not counted.
+  const tagFrames = (o) => /^frames[ _]of[ _]/.test(o?.name ?? '');
   gltf.scene.traverse((o) => {
-    if (!o.isMesh) return;
+    if (!o.isMesh || tagFrames(o) || tagFrames(o.parent)) return;
     meshes += 1;
     const mats = Array.isArray(o.material) ? o.material : [o.material];
     for (const m of mats) {
