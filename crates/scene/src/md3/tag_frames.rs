@@ -101,17 +101,17 @@ pub(crate) fn node(tag: &str, mesh: usize) -> Node {
     n
 }
 
+/// The first primitive of node `node`'s mesh (a tag-frames mesh has one).
+fn first_primitive(scene: &Scene, node: usize) -> Option<&Primitive> {
+    let mesh = scene.nodes.get(node)?.mesh?;
+    scene.meshes.get(mesh)?.primitives.first()
+}
+
 /// Tag `tag`'s index in the file it came from, from its frames node's `v`; `None` when
 /// it has no frames node or that holds no whole number below 255 there (the export
 /// writes 255 for every index from 255 on: such files keep the scene's order).
 pub(crate) fn index(scene: &Scene, tag: &str) -> Option<usize> {
-    let prim = scene
-        .nodes
-        .get(find(scene, tag)?)
-        .and_then(|n| n.mesh)
-        .and_then(|m| scene.meshes.get(m))?
-        .primitives
-        .first()?;
+    let prim = first_primitive(scene, find(scene, tag)?)?;
     let v = prim.uvs.first()?[1];
     let index = (0..u8::MAX).find(|&i| libm::fabsf(v - f32::from(i)) <= 1e-3)?;
     prim.uvs
@@ -123,12 +123,7 @@ pub(crate) fn index(scene: &Scene, tag: &str) -> Option<usize> {
 /// Tag `tag`'s placement in each of `frames` frames from its frames node, or `None` when
 /// the scene has none for it or it does not hold `frames` frames.
 pub(crate) fn read(scene: &Scene, tag: &str, frames: usize) -> Option<Vec<Orientation>> {
-    let mesh = scene
-        .nodes
-        .get(find(scene, tag)?)
-        .and_then(|n| n.mesh)
-        .and_then(|m| scene.meshes.get(m))?;
-    let prim = mesh.primitives.first()?;
+    let prim = first_primitive(scene, find(scene, tag)?)?;
     if prim.targets.len().checked_add(1) != Some(frames) || prim.uvs.len() != prim.positions.len() {
         return None;
     }
@@ -180,13 +175,10 @@ pub fn tag_frames_trs(
 ) -> Option<(usize, Vec<([f32; 3], [f32; 4], [f32; 3])>)> {
     let name = &scene.nodes.get(tag)?.name;
     let helper = find(scene, name)?;
-    let frames = scene
-        .nodes
-        .get(helper)
-        .and_then(|n| n.mesh)
-        .and_then(|m| scene.meshes.get(m))
-        .and_then(|m| m.primitives.first())
-        .map(|p| p.targets.len().saturating_add(1))?;
+    let frames = first_primitive(scene, helper)?
+        .targets
+        .len()
+        .saturating_add(1);
     let placements = read(scene, name, frames)?;
     let mut rotations: Vec<[f32; 4]> = placements
         .iter()
