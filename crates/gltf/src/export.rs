@@ -146,6 +146,10 @@ fn finite<const N: usize>(data: &[[f32; N]], what: &dyn core::fmt::Display) -> R
 /// as the JSON array elements they become, and how many of each.
 struct Buffers {
     bin: Vec<u8>,
+    /// The bytes of mesh and animation data still to come ([`expected_bin`] less what
+    /// the views took so far): reserved at the first growth so the buffer is not copied
+    /// again and again as it grows.
+    expected: usize,
     views: Json,
     view_count: usize,
     accessors: Json,
@@ -167,8 +171,10 @@ impl Buffers {
         // peak memory of an export beyond its output) stays small.
         let need = len.saturating_add(3);
         if self.bin.capacity().saturating_sub(self.bin.len()) < need {
-            self.bin.reserve_exact(need.max(self.bin.len() / 8));
+            self.bin
+                .reserve_exact(need.max(self.expected).max(self.bin.len() / 8));
         }
+        self.expected = self.expected.saturating_sub(need);
         pad_to_4(&mut self.bin, 0);
         self.bin.len()
     }
@@ -249,25 +255,33 @@ impl Buffers {
         min_max: bool,
         check: Option<&dyn core::fmt::Display>,
     ) -> Result<usize> {
-        let offset = self.begin_view(data.len().saturating_mul(N).saturating_mul(4));
+        let bytes = data.len().saturating_mul(N).saturating_mul(4);
+        let offset = self.begin_view(bytes);
         let mut min = [f32::INFINITY; N];
         let mut max = [f32::NEG_INFINITY; N];
-        for (i, &v) in data.iter().enumerate() {
-            if let Some(what) = check {
-                if v.iter().any(|f| !f.is_finite()) {
-                    return Err(invalid!("{what}: non-finite value at element {i}: {v:?}"));
-                }
+        if let Some(what) = check {
+            // One branch-free pass that vectorises; the bad element is found only then.
+            let bad = data
+                .as_flattened()
+                .iter()
+                .fold(false, |b, x| b | !x.is_finite());
+            if bad {
+                return Err(non_finite(what, data));
             }
+        }
+        // Sized once and written in place: no per-element capacity check.
+        self.bin.resize(offset.saturating_add(bytes), 0);
+        let out = self.bin.get_mut(offset..).unwrap_or(&mut []);
+        for (&v, o) in data.iter().zip(out.chunks_exact_mut(N.saturating_mul(4))) {
             let v = f(v);
             if min_max {
                 widen(&mut min, &mut max, &v);
             }
-            #[cfg(target_endian = "little")]
-            self.bin
-                .extend_from_slice(zerocopy::IntoBytes::as_bytes(&v));
-            #[cfg(not(target_endian = "little"))]
-            for x in v {
-                self.bin.extend_from_slice(&x.to_le_bytes());
+            for (x, d) in v.iter().zip(o.chunks_exact_mut(4)) {
+                // A fixed-size store (a slice copy here became a `memcpy` call per float).
+                if let Ok(d) = <&mut [u8; 4]>::try_from(d) {
+                    *d = x.to_le_bytes();
+                }
             }
         }
         let view = self.end_view(offset, target)?;
@@ -368,6 +382,57 @@ impl Buffers {
 }
 
 /// Widens the bounds `min`/`max` by `v`.
+/// The binary buffer's size as the meshes' vertex data, indices and morph targets and the
+/// animations' keys make it (images, padding and index narrowing aside): every length is
+/// that of data the scene holds, so a hostile count cannot inflate it.
+fn expected_bin(scene: &Scene) -> usize {
+    let mut n = 0usize;
+    let mut add = |count: usize, size: usize| n = n.saturating_add(count.saturating_mul(size));
+    for m in &scene.meshes {
+        for p in &m.primitives {
+            add(p.positions.len(), 12);
+            add(p.normals.len(), 12);
+            add(p.uvs.len(), 8);
+            add(p.indices.len(), 4);
+            add(p.influences.len(), 24);
+            for t in &p.targets {
+                add(t.positions.len(), 12);
+                add(t.normals.len(), 12);
+            }
+        }
+    }
+    for a in &scene.animations {
+        for c in &a.channels {
+            add(c.times.len(), 4);
+            match &c.values {
+                ChannelValues::Translation(v) | ChannelValues::Scale(v) => add(v.len(), 12),
+                ChannelValues::Rotation(v) => add(v.len(), 16),
+                ChannelValues::Weights(v) => add(v.len(), 4),
+                ChannelValues::SparseWeights { nonzero, .. } => add(nonzero.len(), 8),
+                ChannelValues::CameraYfov { yfov, .. } => add(yfov.len(), 4),
+            }
+        }
+    }
+    n
+}
+
+/// The error for the first non-finite element of `data` (out of line: only on an error).
+#[cold]
+#[inline(never)]
+fn non_finite<const N: usize>(
+    what: &dyn core::fmt::Display,
+    data: &[[f32; N]],
+) -> crate::ExportError {
+    match data
+        .iter()
+        .enumerate()
+        .find(|(_, v)| v.iter().any(|f| !f.is_finite()))
+    {
+        Some((i, v)) => invalid!("{what}: non-finite value at element {i}: {v:?}"),
+        None => invalid!("{what}: non-finite value"),
+    }
+}
+
 fn widen<const N: usize>(min: &mut [f32; N], max: &mut [f32; N], v: &[f32; N]) {
     for ((lo, hi), x) in min.iter_mut().zip(max.iter_mut()).zip(v) {
         *lo = lo.min(*x);
@@ -508,6 +573,7 @@ fn build(
     let graph = check_graph(scene)?;
     let mut buf = Buffers {
         bin: Vec::new(),
+        expected: expected_bin(scene),
         views: Json::new(),
         view_count: 0,
         accessors: Json::new(),

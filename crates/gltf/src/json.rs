@@ -50,6 +50,16 @@ impl Json {
     pub(crate) fn str(&mut self, s: &str) {
         self.out.push(b'"');
         let bytes = s.as_bytes();
+        // Most strings (names, the extras' base64 blobs) need no escape: one branch-free
+        // pass that vectorises, then one copy.
+        let plain = !bytes
+            .iter()
+            .fold(false, |e, &b| e | (b < 0x20) | (b == b'"') | (b == b'\\'));
+        if plain {
+            self.out.extend_from_slice(bytes);
+            self.out.push(b'"');
+            return;
+        }
         let mut start = 0;
         for (i, &b) in bytes.iter().enumerate() {
             let esc: &[u8] = match b {

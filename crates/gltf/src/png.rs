@@ -22,37 +22,41 @@ const SLOTS: usize = 1024;
 /// The palette (RGBA, first-seen order) and the index of each pixel, or `None` when the
 /// image has more than 256 colours.
 fn palettize(pixels: &[u8]) -> Option<(Vec<[u8; 4]>, Vec<u8>)> {
+    const MASK: usize = SLOTS - 1;
     let mut keys = [0u32; SLOTS];
     let mut vals = [0u16; SLOTS]; // palette index + 1; 0 = empty slot
     let mut palette: Vec<[u8; 4]> = Vec::new();
     let mut indices = Vec::with_capacity(pixels.len() / 4);
-    let mut last: Option<(u32, u8)> = None;
+    let mut last = (0u32, None::<u8>);
     for px in pixels.chunks_exact(4) {
-        let rgba = <[u8; 4]>::try_from(px).ok()?;
-        let key = u32::from_le_bytes(rgba);
-        if let Some((k, i)) = last {
+        let rgba = <&[u8; 4]>::try_from(px).ok()?;
+        let key = u32::from_le_bytes(*rgba);
+        // Runs of one colour (most of a skin's rows) cost one compare.
+        if let (k, Some(i)) = last {
             if k == key {
                 indices.push(i);
                 continue;
             }
         }
-        let mut slot = usize::try_from(key.wrapping_mul(0x9E37_79B1) >> 22).ok()? % SLOTS;
+        let mut slot = usize::try_from(key.wrapping_mul(0x9E37_79B1) >> 22).ok()? & MASK;
         let index = loop {
-            match (keys.get(slot), vals.get(slot)) {
-                (Some(&k), Some(&v)) if v != 0 && k == key => {
-                    break u8::try_from(v.wrapping_sub(1)).ok()?;
-                }
-                (Some(_), Some(&0)) => {
-                    let i = u8::try_from(palette.len()).ok()?; // a 257th colour: not indexed
-                    palette.push(rgba);
-                    *keys.get_mut(slot)? = key;
-                    *vals.get_mut(slot)? = u16::from(i).wrapping_add(1);
-                    break i;
-                }
-                _ => slot = slot.wrapping_add(1) % SLOTS,
+            let (k, v) = (
+                keys.get(slot).copied().unwrap_or(0),
+                vals.get(slot).copied().unwrap_or(0),
+            );
+            if v == 0 {
+                let i = u8::try_from(palette.len()).ok()?; // a 257th colour: not indexed
+                palette.push(*rgba);
+                *keys.get_mut(slot)? = key;
+                *vals.get_mut(slot)? = u16::from(i).wrapping_add(1);
+                break i;
             }
+            if k == key {
+                break u8::try_from(v.wrapping_sub(1)).ok()?;
+            }
+            slot = slot.wrapping_add(1) & MASK;
         };
-        last = Some((key, index));
+        last = (key, Some(index));
         indices.push(index);
     }
     Some((palette, indices))

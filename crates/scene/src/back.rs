@@ -710,6 +710,69 @@ pub fn target_frames(merged: &Merged) -> Vec<SampledFrame> {
     out
 }
 
+/// Frame `f` of [`target_frames`] at scene vertex `k`, as [`pose`] makes it (the base, or
+/// base + target `f − 1` at weight 1): `(position, normal)`, `None` past the mesh.
+fn target_vertex(merged: &Merged, f: usize, k: usize) -> Option<([f32; 3], [f32; 3])> {
+    let p = *merged.positions.get(k)?;
+    let n = *merged.normals.get(k)?;
+    let (p, n) = match f.checked_sub(1) {
+        None => (p, n),
+        Some(t) => match merged.targets.get(t)?.get(k) {
+            // `pose` adds `w · d` with `w = 1`, which is `d` exactly.
+            Some((dp, dn)) => (
+                [p[0] + dp[0], p[1] + dp[1], p[2] + dp[2]],
+                [n[0] + dn[0], n[1] + dn[1], n[2] + dn[2]],
+            ),
+            None => (p, n),
+        },
+    };
+    Some((idmodel_core::vec::finite_or_zero(p), crate::unit_or_up(n)))
+}
+
+/// [`recover_vertices`] of [`target_frames`], the same values computed vertex by vertex:
+/// no frame is posed whole, so it needs no memory beyond its result (the morph adapters'
+/// recording and way back recover every frame of a model this way).
+pub fn recover_target_vertices(
+    merged: &Merged,
+    map: &[Option<usize>],
+    quant: &dyn Fn(usize) -> ([f32; 3], [f32; 3]),
+    normal: Option<u8>,
+) -> Vec<Vec<idmodel_core::trivertx::TriVertex>> {
+    let frames = merged.targets.len().saturating_add(1);
+    let mut nearest = NearestCache::new(map.len().saturating_mul(frames));
+    (0..frames)
+        .map(|f| {
+            let (s, t) = quant(f);
+            map.iter()
+                .map(|m| match m.and_then(|k| target_vertex(merged, f, k)) {
+                    Some((p, n)) => idmodel_core::trivertx::TriVertex {
+                        v: [
+                            quantise(p[0], t[0], s[0]),
+                            quantise(p[1], t[1], s[1]),
+                            quantise(p[2], t[2], s[2]),
+                        ],
+                        light_normal_index: normal.unwrap_or_else(|| nearest.get(n)),
+                    },
+                    None => idmodel_core::trivertx::TriVertex::default(),
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The [`bounds`] of each frame of [`target_frames`]' positions, without posing them.
+pub fn target_frame_bounds(merged: &Merged) -> Vec<([f32; 3], [f32; 3])> {
+    let frames = merged.targets.len().saturating_add(1);
+    (0..frames)
+        .map(|f| {
+            bounds(
+                (0..merged.positions.len())
+                    .filter_map(|k| target_vertex(merged, f, k).map(|(p, _)| p)),
+            )
+        })
+        .collect()
+}
+
 /// The packed vertices of every frame recovered from the scene: file vertex `i` of frame
 /// `f` from scene vertex `map[i]` (position `rint((p − translate) / scale)`, normal the
 /// nearest table normal), with `quant(f)` the frame's `(scale, translate)`. A file
@@ -879,19 +942,58 @@ fn mix(words: &[u32]) -> u32 {
     })
 }
 
-/// [`nearest_normal`] remembered by the bits of its input (see [`Memo`]).
-struct NearestCache(Memo<[u32; 3], u8>);
+/// [`nearest_normal`], answered cheaply for the vectors a model's frames hold.
+///
+/// First a guess: the entry last found for the same cell of a 32³ grid over the cube
+/// `[-1, 1]³`, confirmed by [`idmodel_core::anorms::confirm_nearest_anorm`] (the vector
+/// lies within 10⁻³ of that entry, inside every entry's margin), which covers normals
+/// decoded from the table and then moved by rounding (a frame rebuilt as base + target,
+/// renormalised). Otherwise the search, remembered by the bits of its input (see
+/// [`Memo`], allocated on the first such search). Either way the answer is the search's.
+struct NearestCache {
+    /// Per grid cell, the last entry found there (255: none yet).
+    guess: Vec<u8>,
+    memo: Option<Memo<[u32; 3], u8>>,
+    bits: u32,
+}
 
 impl NearestCache {
-    /// Slots for `n` vectors (rounded up to a power of two, at most 2^15).
+    /// Memo slots for `n` vectors (rounded up to a power of two, at most 2^15).
     fn new(n: usize) -> Self {
-        let bits = usize::BITS.saturating_sub(n.saturating_sub(1).leading_zeros());
-        Self(Memo::new(bits))
+        Self {
+            guess: alloc::vec![u8::MAX; 1 << 15],
+            memo: None,
+            bits: usize::BITS.saturating_sub(n.saturating_sub(1).leading_zeros()),
+        }
+    }
+
+    /// The grid cell of `n` (components clamped to the cube).
+    fn cell(n: [f32; 3]) -> usize {
+        let axis = |x: f32| {
+            // `as` saturates and turns NaN into 0; the value is clamped to 0..=31.
+            #[allow(clippy::as_conversions, clippy::cast_possible_truncation)]
+            let c = (x * 16.0 + 16.0) as i32;
+            usize::try_from(c.clamp(0, 31)).unwrap_or(0)
+        };
+        (axis(n[0]) << 10) | (axis(n[1]) << 5) | axis(n[2])
     }
 
     fn get(&mut self, n: [f32; 3]) -> u8 {
+        let cell = Self::cell(n);
+        let slot = self.guess.get(cell).copied().unwrap_or(u8::MAX);
+        if let Some(c) = idmodel_core::anorms::confirm_nearest_anorm(n, slot) {
+            return c;
+        }
         let key = n.map(f32::to_bits);
-        self.0.get(key, mix(&key), |_| nearest_normal(n))
+        let bits = self.bits;
+        let found = self
+            .memo
+            .get_or_insert_with(|| Memo::new(bits))
+            .get(key, mix(&key), |_| nearest_normal(n));
+        if let Some(g) = self.guess.get_mut(cell) {
+            *g = found;
+        }
+        found
     }
 }
 
@@ -1332,6 +1434,70 @@ mod tests {
     use super::*;
 
     #[test]
+    fn recovering_vertex_by_vertex_matches_posing_whole_frames() {
+        let mut seed = 0x9E37_79B9u32;
+        let mut next = || {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            f32::from_bits(seed >> 9 | 0x3F80_0000) * 2.0 - 3.0
+        };
+        let n = 300;
+        let unit = |next: &mut dyn FnMut() -> f32| {
+            let i = usize::try_from(next().to_bits() % 162).unwrap_or(0);
+            idmodel_core::anorms::ANORMS[i]
+        };
+        let positions: Vec<[f32; 3]> = (0..n)
+            .map(|_| [next() * 40.0, next() * 40.0, next() * 1e38])
+            .collect();
+        let normals: Vec<[f32; 3]> = (0..n).map(|_| unit(&mut next)).collect();
+        let targets: Vec<Vec<([f32; 3], [f32; 3])>> = (0..12)
+            .map(|_| {
+                (0..n)
+                    .map(|k| {
+                        let to = unit(&mut next);
+                        let b = normals[k];
+                        let dp = [next() * 5.0, next() * 5.0, next() * 3e38];
+                        (dp, [to[0] - b[0], to[1] - b[1], to[2] - b[2]])
+                    })
+                    .collect()
+            })
+            .collect();
+        let merged = Merged {
+            positions,
+            normals,
+            uvs: alloc::vec![[0.0; 2]; n],
+            indices: alloc::vec![0, 1, 2],
+            material: None,
+            targets,
+            target_names: Vec::new(),
+            influences: Vec::new(),
+        };
+        // Some file vertices unmapped, some mapped twice, one past the mesh.
+        let map: Vec<Option<usize>> = (0..n + 20)
+            .map(|i| (i % 7 != 3).then_some(i % (n + 1)))
+            .collect();
+        let quant = |f: usize| {
+            let f = f32::from(u8::try_from(f).unwrap_or(0));
+            ([0.3 + f * 0.01, 0.25, 0.5], [-40.0, -41.0 + f, -1e38])
+        };
+        let frames = target_frames(&merged);
+        assert_eq!(
+            recover_target_vertices(&merged, &map, &quant, None),
+            recover_vertices(&frames, &map, &quant, None)
+        );
+        assert_eq!(
+            recover_target_vertices(&merged, &map, &quant, Some(7)),
+            recover_vertices(&frames, &map, &quant, Some(7))
+        );
+        let bits = |b: ([f32; 3], [f32; 3])| (b.0.map(f32::to_bits), b.1.map(f32::to_bits));
+        let posed: Vec<_> = frames
+            .iter()
+            .map(|f| bits(bounds(f.positions.iter().copied())))
+            .collect();
+        let direct: Vec<_> = target_frame_bounds(&merged).into_iter().map(bits).collect();
+        assert_eq!(direct, posed);
+    }
+
+    #[test]
     fn the_nearest_normal_cache_answers_as_the_search_does() {
         // More distinct vectors than slots (collisions evict), each asked twice, plus
         // the table itself, -0.0 against 0.0 and a zero vector.
@@ -1343,7 +1509,21 @@ mod tests {
         };
         let mut vectors: Vec<[f32; 3]> = (0..10_000).map(|_| [next(), next(), next()]).collect();
         vectors.extend(idmodel_core::anorms::ANORMS);
+        // Table entries moved by up to ±2e-3 per axis (inside and outside the radius
+        // where a grid guess is confirmed), renormalised as a posed frame is.
+        for t in &idmodel_core::anorms::ANORMS {
+            for _ in 0..20 {
+                let j = [next(), next(), next()].map(|r| r * 2e-3);
+                vectors.push(crate::unit_or_up([t[0] + j[0], t[1] + j[1], t[2] + j[2]]));
+            }
+            vectors.push(crate::unit_or_up(*t));
+        }
         vectors.extend([[0.0, -0.0, 1.0], [0.0, 0.0, 1.0], [0.0; 3], [-0.0; 3]]);
+        vectors.extend([
+            [f32::NAN, 0.0, 1.0],
+            [f32::INFINITY, 0.0, 0.0],
+            [5.0, -7.0, 0.5],
+        ]);
         for round in 0..2 {
             for v in &vectors {
                 assert_eq!(cache.get(*v), nearest_normal(*v), "{v:?}, round {round}");

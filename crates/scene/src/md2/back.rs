@@ -40,8 +40,8 @@ use idmodel_core::findings::Engine;
 
 use crate::back::{
     BackOptions, apply_vertex_fixes, back_impl, base64_encode, blob, bounds, bytes_of, make_patch,
-    merge, model_of, nearest_normal, quantise, recover_vertices, refuse_findings, sample_frames,
-    target_frames, vertex_fixes,
+    merge, model_of, nearest_normal, quantise, recover_target_vertices, refuse_findings,
+    sample_frames, target_frame_bounds, vertex_fixes,
 };
 use crate::{Error, Image, Options, Result, Scene, Value};
 
@@ -100,11 +100,11 @@ pub fn record_extras(md2: &Md2<'_>, scene: &mut Scene) {
         Value::Int(i64::try_from(md2.vertex_count()).unwrap_or(0)),
     );
     e.set("md2.gl_commands", Value::Bool(model.gl_commands));
+    let mut known = None;
     if let Some(merged) = merge(scene) {
-        let frames = target_frames(&merged);
+        let frame_bounds = target_frame_bounds(&merged);
         let mut exceptions = Vec::new();
-        for (i, (f, shown)) in model.frames.iter().zip(&frames).enumerate() {
-            let (lo, _) = bounds(shown.positions.iter().copied());
+        for (i, (f, (lo, _))) in model.frames.iter().zip(&frame_bounds).enumerate() {
             if lo.map(f32::to_bits) != f.translate.map(f32::to_bits) {
                 exceptions.extend(u32::try_from(i).unwrap_or(u32::MAX).to_le_bytes());
                 f.translate
@@ -124,15 +124,18 @@ pub fn record_extras(md2: &Md2<'_>, scene: &mut Scene) {
                 .extras
                 .set("md2.normal_index", Value::Int(i64::from(n)));
         }
-        let recovered = recover_vertices(
-            &frames,
-            &map,
-            &|f| {
+        let quant: Vec<([f32; 3], [f32; 3])> = (0..frame_bounds.len())
+            .map(|f| {
                 model
                     .frames
                     .get(f)
                     .map_or(([0.0; 3], [0.0; 3]), |f| (f.scale, f.translate))
-            },
+            })
+            .collect();
+        let mut recovered = recover_target_vertices(
+            &merged,
+            &map,
+            &|f| quant.get(f).copied().unwrap_or(([0.0; 3], [0.0; 3])),
             single,
         );
         let actual: Vec<&[raw::TriVertex]> =
@@ -143,8 +146,19 @@ pub fn record_extras(md2: &Md2<'_>, scene: &mut Scene) {
                 .extras
                 .set("md2.vertex_fixes", Value::Str(base64_encode(&fixes)));
         }
+        // What the way back recovers from this scene and these fixes, so the patch check
+        // below need not pose and recover every frame a second time.
+        if apply_vertex_fixes(&mut recovered, &fixes).is_some() {
+            known = Some(Recovered {
+                merged,
+                bounds: frame_bounds,
+                map,
+                quant,
+                vertices: recovered,
+            });
+        }
     }
-    if let Some(rebuilt) = model_from_extras(scene) {
+    if let Some(rebuilt) = model_from_extras_with(scene, known) {
         if let Ok(written) = file::write(&rebuilt) {
             if let Some(patch) = make_patch(&written, md2.bytes()) {
                 scene.extras.set("md2.patch", patch);
@@ -220,6 +234,34 @@ fn le_f32(b: &[u8]) -> f32 {
 /// The model the `md2.*` extras describe, if they are complete and consistent with the
 /// scene (frame count, names from the target names, vertices recovered).
 fn model_from_extras(scene: &Scene) -> Option<Model> {
+    model_from_extras_with(scene, None)
+}
+
+/// The way back's recovery of a scene's frames, kept by [`record_extras`] for its patch
+/// check: the merged mesh, its frames' bounds, the file-vertex → scene-vertex map, each
+/// frame's `(scale, translate)` and the recovered packed vertices with the fixes applied.
+struct Recovered {
+    merged: crate::back::Merged,
+    bounds: Vec<([f32; 3], [f32; 3])>,
+    map: Vec<Option<usize>>,
+    quant: Vec<([f32; 3], [f32; 3])>,
+    vertices: Vec<Vec<raw::TriVertex>>,
+}
+
+/// The bits of a frame's `(scale, translate)`, to compare two without `-0.0 == 0.0`.
+fn quant_bits(q: &[([f32; 3], [f32; 3])]) -> impl Iterator<Item = [u32; 6]> + '_ {
+    q.iter().map(|(s, t)| {
+        let [a, b, c] = s.map(f32::to_bits);
+        let [d, e, f] = t.map(f32::to_bits);
+        [a, b, c, d, e, f]
+    })
+}
+
+/// [`model_from_extras`], taking the frames' bounds from `known` and the frames' packed
+/// vertices too when its map and quantisation are the ones this recovery builds (they
+/// always are for the scene `known` was made from; the check keeps the two paths the same
+/// by construction).
+fn model_from_extras_with(scene: &Scene, known: Option<Recovered>) -> Option<Model> {
     let e = &scene.extras;
     let skin_width = i32::try_from(e.get("md2.skinwidth")?.as_int()?).ok()?;
     let skin_height = i32::try_from(e.get("md2.skinheight")?.as_int()?).ok()?;
@@ -261,9 +303,15 @@ fn model_from_extras(scene: &Scene) -> Option<Model> {
     if num_xyz > usize::from(u16::MAX).saturating_add(1) {
         return None;
     }
-    let merged = merge(scene)?;
+    let (merged, shown, known) = match known {
+        Some(k) => (k.merged, k.bounds, Some((k.map, k.quant, k.vertices))),
+        None => {
+            let merged = merge(scene)?;
+            let shown = target_frame_bounds(&merged);
+            (merged, shown, None)
+        }
+    };
     let names = &merged.target_names;
-    let shown = target_frames(&merged);
     let scales = scales_of(e.get("md2.scales")?, shown.len())?;
     if scales.len() != shown.len() || names.len() != merged.targets.len() {
         return None;
@@ -271,7 +319,7 @@ fn model_from_extras(scene: &Scene) -> Option<Model> {
     let mut quant: Vec<([f32; 3], [f32; 3])> = scales
         .into_iter()
         .zip(&shown)
-        .map(|(sc, f)| (sc, bounds(f.positions.iter().copied()).0))
+        .map(|(sc, (lo, _))| (sc, *lo))
         .collect();
     if let Some(t) = e.get("md2.translates") {
         let b = crate::back::base64_decode(t.as_str()?)?;
@@ -309,15 +357,21 @@ fn model_from_extras(scene: &Scene) -> Option<Model> {
         Some(v) => Some(u8::try_from(v.as_int()?).ok()?),
         None => None,
     };
-    let mut vertices = recover_vertices(
-        &shown,
-        &map,
-        &|f| quant.get(f).copied().unwrap_or(([0.0; 3], [0.0; 3])),
-        single,
-    );
-    if let Some(fixes) = e.get("md2.vertex_fixes") {
-        apply_vertex_fixes(&mut vertices, &crate::back::base64_decode(fixes.as_str()?)?)?;
-    }
+    let vertices = match known {
+        Some((m, q, v)) if m == map && quant_bits(&q).eq(quant_bits(&quant)) => v,
+        _ => {
+            let mut vertices = recover_target_vertices(
+                &merged,
+                &map,
+                &|f| quant.get(f).copied().unwrap_or(([0.0; 3], [0.0; 3])),
+                single,
+            );
+            if let Some(fixes) = e.get("md2.vertex_fixes") {
+                apply_vertex_fixes(&mut vertices, &crate::back::base64_decode(fixes.as_str()?)?)?;
+            }
+            vertices
+        }
+    };
     let frame0 = e.get("md2.frame0")?.as_str()?;
     model.frames = quant
         .iter()

@@ -55,7 +55,7 @@ use idmodel_core::findings::Engine;
 
 use crate::back::{
     BackOptions, apply_vertex_fixes, back_impl, base64_encode, blob, bytes_of, make_patch, merge,
-    model_of, recover_vertices, refuse_findings, sample_frames, target_frames, vertex_fixes,
+    model_of, recover_target_vertices, refuse_findings, sample_frames, vertex_fixes,
 };
 use crate::{AlphaMode, Error, Image, Options, Result, Scene, Value};
 
@@ -210,14 +210,11 @@ pub fn record_extras(mdl: &Mdl<'_>, scene: &mut Scene) {
     if !bbox.is_empty() {
         e.set("mdl.bbox_fixes", Value::Str(base64_encode(&bbox)));
     }
+    let mut known = None;
     if let Some(merged) = merge(scene) {
         let map = source_map(&mdl.welded_mesh(SeamRule::Gl), model.texcoords.len());
-        let recovered = recover_vertices(
-            &target_frames(&merged),
-            &map,
-            &|_| (model.scale, model.origin),
-            None,
-        );
+        let mut recovered =
+            recover_target_vertices(&merged, &map, &|_| (model.scale, model.origin), None);
         let actual: Vec<&[idmodel_mdl::raw::TriVertex]> =
             poses.iter().map(|p| p.vertices.as_slice()).collect();
         let fixes = vertex_fixes(&recovered, &actual);
@@ -226,12 +223,21 @@ pub fn record_extras(mdl: &Mdl<'_>, scene: &mut Scene) {
                 .extras
                 .set("mdl.vertex_fixes", Value::Str(base64_encode(&fixes)));
         }
+        // What the way back recovers from this scene and these fixes, so the patch check
+        // below need not recover every frame a second time.
+        if apply_vertex_fixes(&mut recovered, &fixes).is_some() {
+            known = Some(Recovered {
+                merged,
+                map,
+                vertices: recovered,
+            });
+        }
     }
     let e = &mut scene.extras;
     if !model.trailing.is_empty() {
         e.set("mdl.trailing", Value::Str(base64_encode(&model.trailing)));
     }
-    if let Some(written) = inner_from_extras(scene).and_then(|m| file::write(&m).ok()) {
+    if let Some(written) = inner_from_extras_with(scene, known).and_then(|m| file::write(&m).ok()) {
         if let Some(patch) = make_patch(&written, mdl.bytes()) {
             scene.extras.set("mdl.patch", patch);
         }
@@ -342,6 +348,22 @@ fn material_pixels(scene: &Scene, i: usize, w: u32, h: u32, holey: bool) -> Opti
 
 /// The model the `mdl.*` extras describe, if they are complete and consistent.
 fn inner_from_extras(scene: &Scene) -> Option<Model> {
+    inner_from_extras_with(scene, None)
+}
+
+/// The way back's recovery of a scene's frames, kept by [`record_extras`] for its patch
+/// check: the merged mesh, the file-vertex → scene-vertex map and the recovered packed
+/// vertices of every frame with the vertex fixes applied.
+struct Recovered {
+    merged: crate::back::Merged,
+    map: Vec<Option<usize>>,
+    vertices: Vec<Vec<idmodel_mdl::raw::TriVertex>>,
+}
+
+/// [`inner_from_extras`], taking the frames' packed vertices from `known` when its map is
+/// the one this recovery builds (it always is for the scene `known` was made from; the
+/// check keeps the two paths the same by construction).
+fn inner_from_extras_with(scene: &Scene, known: Option<Recovered>) -> Option<Model> {
     let e = &scene.extras;
     let int = |k: &str| e.get(k).and_then(Value::as_int);
     let flags = Flags::from_bits(u32::try_from(int("mdl.flags")?).ok()?);
@@ -411,8 +433,10 @@ fn inner_from_extras(scene: &Scene) -> Option<Model> {
         .collect();
     let scale = f3(e.get("mdl.scale"))?;
     let origin = f3(e.get("mdl.origin"))?;
-    let merged = merge(scene)?;
-    let shown = target_frames(&merged);
+    let (merged, known) = match known {
+        Some(k) => (k.merged, Some((k.map, k.vertices))),
+        None => (merge(scene)?, None),
+    };
     if merged.target_names.len() != merged.targets.len() {
         return None;
     }
@@ -442,10 +466,16 @@ fn inner_from_extras(scene: &Scene) -> Option<Model> {
     let skeleton = file::write(&model).ok()?;
     let map = source_map(&Mdl::parse(&skeleton).ok()?.welded_mesh(SeamRule::Gl), nv);
     drop(skeleton);
-    let mut vertices = recover_vertices(&shown, &map, &|_| (scale, origin), None);
-    if let Some(fixes) = e.get("mdl.vertex_fixes") {
-        apply_vertex_fixes(&mut vertices, &crate::back::base64_decode(fixes.as_str()?)?)?;
-    }
+    let vertices = match known {
+        Some((m, v)) if m == map => v,
+        _ => {
+            let mut vertices = recover_target_vertices(&merged, &map, &|_| (scale, origin), None);
+            if let Some(fixes) = e.get("mdl.vertex_fixes") {
+                apply_vertex_fixes(&mut vertices, &crate::back::base64_decode(fixes.as_str()?)?)?;
+            }
+            vertices
+        }
+    };
     let pose0 = crate::back::base64_decode(e.get("mdl.pose0")?.as_str()?)?;
     let mut poses: Vec<PoseData> = vertices
         .into_iter()
