@@ -174,24 +174,28 @@ const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwx
 /// assert_eq!(idmodel_scene::back::base64_encode(b"Ma"), "TWE=");
 /// ```
 pub fn base64_encode(bytes: &[u8]) -> String {
-    let mut out = String::with_capacity(bytes.len().div_ceil(3).saturating_mul(4));
-    for chunk in bytes.chunks(3) {
-        let b = [
-            chunk.first().copied().unwrap_or(0),
-            chunk.get(1).copied().unwrap_or(0),
-            chunk.get(2).copied().unwrap_or(0),
-        ];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        for (i, shift) in [18u32, 12, 6, 0].into_iter().enumerate() {
-            if i <= chunk.len() {
-                let idx = usize::try_from((n >> shift) & 63).unwrap_or(0);
-                out.push(char::from(ALPHABET.get(idx).copied().unwrap_or(b'A')));
-            } else {
-                out.push('=');
-            }
-        }
+    let sym = |n: u32, shift: u32| {
+        let idx = usize::try_from((n >> shift) & 63).unwrap_or(0);
+        ALPHABET.get(idx).copied().unwrap_or(b'A')
+    };
+    let mut out: Vec<u8> = Vec::with_capacity(bytes.len().div_ceil(3).saturating_mul(4));
+    let mut chunks = bytes.chunks_exact(3);
+    for c in &mut chunks {
+        let n = c.iter().fold(0u32, |n, &b| (n << 8) | u32::from(b));
+        out.extend_from_slice(&[sym(n, 18), sym(n, 12), sym(n, 6), sym(n, 0)]);
     }
-    out
+    let rest = chunks.remainder();
+    if !rest.is_empty() {
+        let b = [
+            rest.first().copied().unwrap_or(0),
+            rest.get(1).copied().unwrap_or(0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8);
+        let third = if rest.len() == 2 { sym(n, 6) } else { b'=' };
+        out.extend_from_slice(&[sym(n, 18), sym(n, 12), third, b'=']);
+    }
+    // Every byte is from the ASCII alphabet or '='.
+    String::from_utf8(out).unwrap_or_default()
 }
 
 fn sextet(c: u8) -> Option<u32> {
@@ -1539,7 +1543,19 @@ mod tests {
             assert_eq!(s.len() % 4, 0);
             assert_eq!(base64_decode(&s).unwrap(), &data[..n]);
         }
-        assert_eq!(base64_encode(b"foobar"), "Zm9vYmFy");
+        // RFC 4648 §10.
+        for (plain, coded) in [
+            ("", ""),
+            ("f", "Zg=="),
+            ("fo", "Zm8="),
+            ("foo", "Zm9v"),
+            ("foob", "Zm9vYg=="),
+            ("fooba", "Zm9vYmE="),
+            ("foobar", "Zm9vYmFy"),
+        ] {
+            assert_eq!(base64_encode(plain.as_bytes()), coded);
+        }
+        assert_eq!(base64_encode(&[0xFF, 0xEF, 0x00, 0x3E]), "/+8APg==");
         assert!(base64_decode("Zm9=Zm9v").is_none());
         assert!(base64_decode("abc").is_none());
     }

@@ -399,9 +399,12 @@ pub fn record(md3: &Md3<'_>) -> crate::Extras {
 }
 
 fn hex(b: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let digit = |d: u8| char::from(DIGITS.get(usize::from(d & 15)).copied().unwrap_or(b'0'));
     let mut s = String::with_capacity(b.len().saturating_mul(2));
-    for x in b {
-        s.push_str(&format!("{x:02x}"));
+    for &x in b {
+        s.push(digit(x >> 4));
+        s.push(digit(x));
     }
     s
 }

@@ -346,16 +346,29 @@ pub(crate) fn add_part(
             continue;
         };
         if animated {
+            // `MorphTarget::from_absolute` of each frame, decoded straight into the
+            // target (no frame buffers) with the base normals made unit once.
+            let base_unit: Vec<[f32; 3]> =
+                prim.normals.iter().map(|&n| crate::unit_or_up(n)).collect();
+            let minus = |a: [f32; 3], b: &[f32; 3]| [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+            prim.targets.reserve_exact(frames.saturating_sub(1));
             for f in 1..frames {
-                let Some((positions, normals)) = surface_frame(&s, f) else {
+                let f = if f < s.num_frames() { f } else { 0 };
+                let (Some(positions), Some(normals)) =
+                    (s.positions(f), s.normals(f, NormalDecode::Exact))
+                else {
                     continue;
                 };
-                prim.targets.push(MorphTarget::from_absolute(
-                    &prim.positions,
-                    &positions,
-                    &prim.normals,
-                    &normals,
-                ));
+                prim.targets.push(MorphTarget {
+                    positions: positions
+                        .zip(&prim.positions)
+                        .map(|(f, b)| finite_or_zero(minus(f, b)))
+                        .collect(),
+                    normals: normals
+                        .zip(&base_unit)
+                        .map(|(f, b)| minus(crate::unit_or_up(f), b))
+                        .collect(),
+                });
             }
         }
         primitives.push(prim);
