@@ -302,13 +302,15 @@ pub fn record(md3: &Md3<'_>) -> crate::Extras {
         'vertices: for v in 0..verts {
             let b = md3_normal::decode_exact(raw_normal(s, 0, v));
             let base = unit_or_up(b);
+            // `frame_normal(base, …)`, with the exporter's unit base computed once.
+            let written_base = frame_normal(base, None);
             for f in 0..nf {
                 let raw = raw_normal(s, f, v);
                 let n = if f == 0 {
-                    frame_normal(base, None)
+                    written_base
                 } else {
                     let d = unit_or_up(md3_normal::decode_exact(raw));
-                    frame_normal(base, Some(sub(d, unit_or_up(b))))
+                    unit_or_up(add(written_base, sub(d, base)))
                 };
                 if md3_normal::encode(n) != raw {
                     exceptions.extend([int(si), int(f), int(v), Value::Int(i64::from(raw))]);
