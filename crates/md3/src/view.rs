@@ -418,6 +418,11 @@ impl<'a> Md3<'a> {
         self.body
     }
 
+    /// The whole input: [`Md3::body`] followed by [`Md3::trailing_bytes`].
+    pub fn file_bytes(&self) -> &'a [u8] {
+        self.data
+    }
+
     /// Bytes after `ofsEnd`, which the engine never reads (often a single pad byte).
     pub fn trailing_bytes(&self) -> &'a [u8] {
         self.data.get(self.body.len()..).unwrap_or(&[])

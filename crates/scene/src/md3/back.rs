@@ -346,7 +346,7 @@ pub fn record(md3: &Md3<'_>) -> crate::Extras {
     // `to_bytes` when the written model is exactly this one (the same FNV-1a hash).
     if let Ok(canonical) = idmodel_md3::write(&m) {
         if canonical.len() == md3.body().len().saturating_add(md3.trailing_bytes().len()) {
-            let original = [md3.body(), md3.trailing_bytes()].concat();
+            let original = md3.file_bytes();
             let mut runs: Vec<Value> = Vec::new();
             let mut run: Option<(usize, Vec<u8>)> = None;
             // Equal blocks outside a run change nothing: compared 64 bytes at a time.
