@@ -26,15 +26,15 @@ fn palettize(pixels: &[u8]) -> Option<(Vec<[u8; 4]>, Vec<u8>)> {
     let mut keys = [0u32; SLOTS];
     let mut vals = [0u16; SLOTS]; // palette index + 1; 0 = empty slot
     let mut palette: Vec<[u8; 4]> = Vec::new();
-    let mut indices = Vec::with_capacity(pixels.len() / 4);
+    // Sized once and written in place (no capacity check per pixel).
+    let mut indices = alloc::vec![0u8; pixels.len() / 4];
     let mut last = (0u32, None::<u8>);
-    for px in pixels.chunks_exact(4) {
-        let rgba = <&[u8; 4]>::try_from(px).ok()?;
-        let key = u32::from_le_bytes(*rgba);
+    for (px, out) in pixels.chunks_exact(4).zip(indices.iter_mut()) {
+        let key = px.iter().rev().fold(0u32, |k, &b| (k << 8) | u32::from(b));
         // Runs of one colour (most of a skin's rows) cost one compare.
         if let (k, Some(i)) = last {
             if k == key {
-                indices.push(i);
+                *out = i;
                 continue;
             }
         }
@@ -46,7 +46,7 @@ fn palettize(pixels: &[u8]) -> Option<(Vec<[u8; 4]>, Vec<u8>)> {
             );
             if v == 0 {
                 let i = u8::try_from(palette.len()).ok()?; // a 257th colour: not indexed
-                palette.push(*rgba);
+                palette.push(key.to_le_bytes());
                 *keys.get_mut(slot)? = key;
                 *vals.get_mut(slot)? = u16::from(i).wrapping_add(1);
                 break i;
@@ -57,7 +57,7 @@ fn palettize(pixels: &[u8]) -> Option<(Vec<[u8; 4]>, Vec<u8>)> {
             slot = slot.wrapping_add(1) & MASK;
         };
         last = (key, Some(index));
-        indices.push(index);
+        *out = index;
     }
     Some((palette, indices))
 }
@@ -68,7 +68,9 @@ pub(crate) fn encode(width: u32, height: u32, pixels: &[u8]) -> Result<Vec<u8>, 
     let mut enc = png::Encoder::new(&mut out, width, height);
     enc.set_depth(png::BitDepth::Eight);
     enc.set_compression(png::Compression::Fast);
-    let opaque = pixels.chunks_exact(4).all(|px| px.get(3) == Some(&255));
+    let opaque = pixels
+        .chunks_exact(4)
+        .fold(true, |o, px| o & (px.get(3) == Some(&255)));
     let data: Vec<u8> = match palettize(pixels) {
         Some((palette, indices)) => {
             enc.set_color(png::ColorType::Indexed);

@@ -29,7 +29,12 @@ pub(super) fn resolve(
 ) {
     let dir = folder(model.game_path).to_owned();
     let cfg = cube2_lines(loader, &dir);
-    let names = mesh_names(model.bytes);
+    // The `// meshes:` names only matter to a cfg's lines (a scan of the whole text).
+    let names = if cfg.is_empty() {
+        Vec::new()
+    } else {
+        mesh_names(model.bytes)
+    };
     let mtr = Decls::load(loader);
     let scripts = Scripts::load(loader);
     for m in materials {

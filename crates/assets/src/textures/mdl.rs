@@ -76,14 +76,20 @@ pub(super) fn resolve(
             });
         }
         if has_fullbrights(indices) {
-            let mut pixels = Vec::with_capacity(indices.len().saturating_mul(4));
-            for &i in indices {
-                let [r, g, b] = if is_fullbright(i) && !(holey && i == 255) {
-                    palette.rgb(i)
-                } else {
-                    [0, 0, 0]
-                };
-                pixels.extend([r, g, b, 255]);
+            // Each palette index's emissive colour once, then one table read per texel
+            // into a buffer sized up front.
+            let mut glow = [[0u8, 0, 0, 255]; 256];
+            for (i, c) in (0..=255u8).zip(glow.iter_mut()) {
+                if is_fullbright(i) && !(holey && i == 255) {
+                    let [r, g, b] = palette.rgb(i);
+                    *c = [r, g, b, 255];
+                }
+            }
+            let mut pixels = vec![0u8; indices.len().saturating_mul(4)];
+            for (&i, px) in indices.iter().zip(pixels.chunks_exact_mut(4)) {
+                if let Some(c) = glow.get(usize::from(i)) {
+                    px.copy_from_slice(c);
+                }
             }
             m.emissive = Some(Image::Rgba8 {
                 width,
