@@ -104,30 +104,37 @@ pub fn record_extras(mdl: &Mdl<'_>, scene: &mut Scene) {
     let all: Vec<u8> = (0..=255u8).collect();
     let back = quantise_each(&skin_to_rgba_vec(&all, &options), options.transparent_255);
     let kept: Vec<bool> = back.iter().zip(&all).map(|(b, i)| *b == Some(*i)).collect();
+    // The raw texels of each skin recorded as `Null` (rebuilt from its colours), which the
+    // patch check below can take instead of quantising the colours again.
+    let mut null_skins: Vec<Option<&[u8]>> = Vec::with_capacity(model.skins.len());
     let skins = model
         .skins
         .iter()
         .map(|s| match s {
             SkinData::Single(pixels) => {
-                if pixels
+                let null = pixels
                     .iter()
-                    .all(|&p| kept.get(usize::from(p)).copied().unwrap_or(false))
-                {
+                    .all(|&p| kept.get(usize::from(p)).copied().unwrap_or(false));
+                null_skins.push(null.then_some(pixels.as_slice()));
+                if null {
                     Value::Null
                 } else {
                     Value::Str(base64_encode(pixels))
                 }
             }
-            SkinData::Group { intervals, images } => Value::Object(vec![
-                (
-                    String::from("images"),
-                    Value::Str(base64_encode(&images.concat())),
-                ),
-                (
-                    String::from("intervals"),
-                    Value::Str(base64_encode(&le_bytes_f32(intervals.iter().copied()))),
-                ),
-            ]),
+            SkinData::Group { intervals, images } => {
+                null_skins.push(None);
+                Value::Object(vec![
+                    (
+                        String::from("images"),
+                        Value::Str(base64_encode(&images.concat())),
+                    ),
+                    (
+                        String::from("intervals"),
+                        Value::Str(base64_encode(&le_bytes_f32(intervals.iter().copied()))),
+                    ),
+                ])
+            }
         })
         .collect();
     e.set("mdl.skins", Value::List(skins));
@@ -237,7 +244,9 @@ pub fn record_extras(mdl: &Mdl<'_>, scene: &mut Scene) {
     if !model.trailing.is_empty() {
         e.set("mdl.trailing", Value::Str(base64_encode(&model.trailing)));
     }
-    if let Some(written) = inner_from_extras_with(scene, known).and_then(|m| file::write(&m).ok()) {
+    if let Some(written) =
+        inner_from_extras_with(scene, known, &null_skins).and_then(|m| file::write(&m).ok())
+    {
         if let Some(patch) = make_patch(&written, mdl.bytes()) {
             scene.extras.set("mdl.patch", patch);
         }
@@ -348,7 +357,7 @@ fn material_pixels(scene: &Scene, i: usize, w: u32, h: u32, holey: bool) -> Opti
 
 /// The model the `mdl.*` extras describe, if they are complete and consistent.
 fn inner_from_extras(scene: &Scene) -> Option<Model> {
-    inner_from_extras_with(scene, None)
+    inner_from_extras_with(scene, None, &[])
 }
 
 /// The way back's recovery of a scene's frames, kept by [`record_extras`] for its patch
@@ -363,7 +372,16 @@ struct Recovered {
 /// [`inner_from_extras`], taking the frames' packed vertices from `known` when its map is
 /// the one this recovery builds (it always is for the scene `known` was made from; the
 /// check keeps the two paths the same by construction).
-fn inner_from_extras_with(scene: &Scene, known: Option<Recovered>) -> Option<Model> {
+///
+/// `null_skins[i]`, when given, is the file's texels of skin `i` recorded as `Null`: every
+/// texel's index comes back from its colour, so quantising the material's image gives
+/// exactly these texels when that image is still their colours (checked), and they are
+/// taken without quantising again.
+fn inner_from_extras_with(
+    scene: &Scene,
+    known: Option<Recovered>,
+    null_skins: &[Option<&[u8]>],
+) -> Option<Model> {
     let e = &scene.extras;
     let int = |k: &str| e.get(k).and_then(Value::as_int);
     let flags = Flags::from_bits(u32::try_from(int("mdl.flags")?).ok()?);
@@ -380,7 +398,20 @@ fn inner_from_extras_with(scene: &Scene, known: Option<Recovered>) -> Option<Mod
         .enumerate()
         .map(|(i, v)| match v {
             Value::Null => {
-                material_pixels(scene, i, skin_width, skin_height, holey).map(SkinData::Single)
+                let shown = null_skins.get(i).copied().flatten().filter(|raw| {
+                    matches!(
+                        scene.materials.get(i).and_then(|m| m.image.as_ref()),
+                        Some(Image::Rgba8 { width, height, pixels })
+                            if *width == skin_width
+                                && *height == skin_height
+                                && *pixels == skin_to_rgba_vec(raw, &skin_options(flags))
+                    )
+                });
+                match shown {
+                    Some(raw) => Some(SkinData::Single(raw.to_vec())),
+                    None => material_pixels(scene, i, skin_width, skin_height, holey)
+                        .map(SkinData::Single),
+                }
             }
             Value::Str(s) => {
                 let raw = crate::back::base64_decode(s)?;
