@@ -764,16 +764,26 @@ pub fn recover_target_vertices(
         .collect()
 }
 
+/// The position of [`target_vertex`] alone (no normal made unit).
+fn target_position(merged: &Merged, f: usize, k: usize) -> Option<[f32; 3]> {
+    let p = *merged.positions.get(k)?;
+    let p = match f.checked_sub(1) {
+        None => p,
+        Some(t) => match merged.targets.get(t)?.get(k) {
+            Some((dp, _)) => [p[0] + dp[0], p[1] + dp[1], p[2] + dp[2]],
+            None => p,
+        },
+    };
+    // `target_vertex` needs the normal too, so a vertex without one is not in its frame.
+    merged.normals.get(k)?;
+    Some(idmodel_core::vec::finite_or_zero(p))
+}
+
 /// The [`bounds`] of each frame of [`target_frames`]' positions, without posing them.
 pub fn target_frame_bounds(merged: &Merged) -> Vec<([f32; 3], [f32; 3])> {
     let frames = merged.targets.len().saturating_add(1);
     (0..frames)
-        .map(|f| {
-            bounds(
-                (0..merged.positions.len())
-                    .filter_map(|k| target_vertex(merged, f, k).map(|(p, _)| p)),
-            )
-        })
+        .map(|f| bounds((0..merged.positions.len()).filter_map(|k| target_position(merged, f, k))))
         .collect()
 }
 
@@ -865,11 +875,9 @@ pub fn bounds(points: impl Iterator<Item = [f32; 3]>) -> ([f32; 3], [f32; 3]) {
     let mut any = false;
     for p in points {
         any = true;
-        for a in 0..3 {
-            if let (Some(l), Some(h), Some(v)) = (lo.get_mut(a), hi.get_mut(a), p.get(a)) {
-                *l = l.min(*v);
-                *h = h.max(*v);
-            }
+        for ((l, h), v) in lo.iter_mut().zip(hi.iter_mut()).zip(p) {
+            *l = l.min(v);
+            *h = h.max(v);
         }
     }
     if any { (lo, hi) } else { ([0.0; 3], [0.0; 3]) }
