@@ -695,47 +695,47 @@ pub fn frame_names(named: Vec<Option<String>>, clip: &str) -> Vec<String> {
     out
 }
 
-/// The frames a morph scene shows: the base, then base + each morph target (in target
-/// order), the way the MD2 and MDL adapters build them.
-pub fn target_frames(merged: &Merged) -> Vec<SampledFrame> {
-    let n = merged.targets.len();
-    let mut out = Vec::with_capacity(n.saturating_add(1));
-    out.push(pose(merged, &[], String::new(), 0.0));
-    let mut w = alloc::vec![0.0f32; n];
-    for t in 0..n {
-        if let Some(x) = w.get_mut(t) {
-            *x = 1.0;
-        }
-        out.push(pose(merged, &w, String::new(), 0.0));
-        if let Some(x) = w.get_mut(t) {
-            *x = 0.0;
-        }
-    }
-    out
+/// The frames a morph scene shows are the base (frame 0), then base + each morph target
+/// at weight 1 (frame `t + 1`), the way the MD2 and MDL adapters build them. Frame `f` at
+/// scene vertex `k`, as [`pose`] makes it: its position (not finite: 0), `None` past the
+/// mesh or for a vertex without a normal.
+fn target_position(merged: &Merged, f: usize, k: usize) -> Option<[f32; 3]> {
+    merged.normals.get(k)?;
+    target_sum(&merged.positions, merged, f, k, |(dp, _)| dp).map(idmodel_core::vec::finite_or_zero)
 }
 
-/// Frame `f` of [`target_frames`] at scene vertex `k`, as [`pose`] makes it (the base, or
-/// base + target `f − 1` at weight 1): `(position, normal)`, `None` past the mesh.
+/// [`target_position`] and the normal, made unit as [`pose`] makes it.
 fn target_vertex(merged: &Merged, f: usize, k: usize) -> Option<([f32; 3], [f32; 3])> {
-    let p = *merged.positions.get(k)?;
-    let n = *merged.normals.get(k)?;
-    let (p, n) = match f.checked_sub(1) {
-        None => (p, n),
-        Some(t) => match merged.targets.get(t)?.get(k) {
-            // `pose` adds `w · d` with `w = 1`, which is `d` exactly.
-            Some((dp, dn)) => (
-                [p[0] + dp[0], p[1] + dp[1], p[2] + dp[2]],
-                [n[0] + dn[0], n[1] + dn[1], n[2] + dn[2]],
-            ),
-            None => (p, n),
-        },
-    };
-    Some((idmodel_core::vec::finite_or_zero(p), crate::unit_or_up(n)))
+    let n = target_sum(&merged.normals, merged, f, k, |(_, dn)| dn)?;
+    Some((target_position(merged, f, k)?, crate::unit_or_up(n)))
 }
 
-/// [`recover_vertices`] of [`target_frames`], the same values computed vertex by vertex:
-/// no frame is posed whole, so it needs no memory beyond its result (the morph adapters'
-/// recording and way back recover every frame of a model this way).
+/// `base[k]`, plus the part `pick` takes of target `f − 1`'s displacement (`pose` adds
+/// `w · d` with `w = 1`, which is `d` exactly).
+fn target_sum(
+    base: &[[f32; 3]],
+    merged: &Merged,
+    f: usize,
+    k: usize,
+    pick: impl Fn(&([f32; 3], [f32; 3])) -> &[f32; 3],
+) -> Option<[f32; 3]> {
+    let b = *base.get(k)?;
+    Some(match f.checked_sub(1) {
+        None => b,
+        Some(t) => match merged.targets.get(t)?.get(k).map(pick) {
+            Some(d) => [b[0] + d[0], b[1] + d[1], b[2] + d[2]],
+            None => b,
+        },
+    })
+}
+
+/// The packed vertices of every frame the morph scene shows (the base, then base + each
+/// morph target at weight 1, as [`pose`] makes them): file vertex `i` of frame `f` from scene vertex `map[i]` (position
+/// `rint((p − translate) / scale)`, normal the nearest table normal), with `quant(f)` the
+/// frame's `(scale, translate)`. A file vertex no scene vertex shows gets zeros (the fixes
+/// say the rest). `normal`, when given, is every vertex's normal index (a file whose
+/// vertices all share one, whose scene normals the adapter smooths instead). Computed
+/// vertex by vertex: no frame is posed whole, so it needs no memory beyond its result.
 pub fn recover_target_vertices(
     merged: &Merged,
     map: &[Option<usize>],
@@ -764,65 +764,12 @@ pub fn recover_target_vertices(
         .collect()
 }
 
-/// The position of [`target_vertex`] alone (no normal made unit).
-fn target_position(merged: &Merged, f: usize, k: usize) -> Option<[f32; 3]> {
-    let p = *merged.positions.get(k)?;
-    let p = match f.checked_sub(1) {
-        None => p,
-        Some(t) => match merged.targets.get(t)?.get(k) {
-            Some((dp, _)) => [p[0] + dp[0], p[1] + dp[1], p[2] + dp[2]],
-            None => p,
-        },
-    };
-    // `target_vertex` needs the normal too, so a vertex without one is not in its frame.
-    merged.normals.get(k)?;
-    Some(idmodel_core::vec::finite_or_zero(p))
-}
-
-/// The [`bounds`] of each frame of [`target_frames`]' positions, without posing them.
+/// The [`bounds`] of the positions of every frame [`recover_target_vertices`] reads,
+/// without posing them.
 pub fn target_frame_bounds(merged: &Merged) -> Vec<([f32; 3], [f32; 3])> {
     let frames = merged.targets.len().saturating_add(1);
     (0..frames)
         .map(|f| bounds((0..merged.positions.len()).filter_map(|k| target_position(merged, f, k))))
-        .collect()
-}
-
-/// The packed vertices of every frame recovered from the scene: file vertex `i` of frame
-/// `f` from scene vertex `map[i]` (position `rint((p − translate) / scale)`, normal the
-/// nearest table normal), with `quant(f)` the frame's `(scale, translate)`. A file
-/// vertex no scene vertex shows gets zeros (the fixes say the rest).
-/// `normal`, when given, is every vertex's normal index (a file whose vertices all share
-/// one, whose scene normals the adapter smooths instead).
-pub fn recover_vertices(
-    frames: &[SampledFrame],
-    map: &[Option<usize>],
-    quant: &dyn Fn(usize) -> ([f32; 3], [f32; 3]),
-    normal: Option<u8>,
-) -> Vec<Vec<idmodel_core::trivertx::TriVertex>> {
-    let mut nearest = NearestCache::new(map.len().saturating_mul(frames.len()));
-    frames
-        .iter()
-        .enumerate()
-        .map(|(f, frame)| {
-            let (s, t) = quant(f);
-            map.iter()
-                .map(|m| {
-                    let p = m.and_then(|k| frame.positions.get(k));
-                    let n = m.and_then(|k| frame.normals.get(k));
-                    match (p, n) {
-                        (Some(p), Some(n)) => idmodel_core::trivertx::TriVertex {
-                            v: [
-                                quantise(p[0], t[0], s[0]),
-                                quantise(p[1], t[1], s[1]),
-                                quantise(p[2], t[2], s[2]),
-                            ],
-                            light_normal_index: normal.unwrap_or_else(|| nearest.get(*n)),
-                        },
-                        _ => idmodel_core::trivertx::TriVertex::default(),
-                    }
-                })
-                .collect()
-        })
         .collect()
 }
 
@@ -1444,6 +1391,57 @@ pub fn quantise_to_palette(rgba: &[u8], rules: &PaletteRules<'_>) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The reference: every frame posed whole by `pose`.
+    fn target_frames(merged: &Merged) -> Vec<SampledFrame> {
+        let n = merged.targets.len();
+        let mut out = Vec::with_capacity(n.saturating_add(1));
+        out.push(pose(merged, &[], String::new(), 0.0));
+        let mut w = alloc::vec![0.0f32; n];
+        for t in 0..n {
+            if let Some(x) = w.get_mut(t) {
+                *x = 1.0;
+            }
+            out.push(pose(merged, &w, String::new(), 0.0));
+            if let Some(x) = w.get_mut(t) {
+                *x = 0.0;
+            }
+        }
+        out
+    }
+
+    /// The reference: packed vertices of posed frames, with the search for every normal.
+    fn recover_vertices(
+        frames: &[SampledFrame],
+        map: &[Option<usize>],
+        quant: &dyn Fn(usize) -> ([f32; 3], [f32; 3]),
+        normal: Option<u8>,
+    ) -> Vec<Vec<idmodel_core::trivertx::TriVertex>> {
+        frames
+            .iter()
+            .enumerate()
+            .map(|(f, frame)| {
+                let (s, t) = quant(f);
+                map.iter()
+                    .map(|m| {
+                        let p = m.and_then(|k| frame.positions.get(k));
+                        let n = m.and_then(|k| frame.normals.get(k));
+                        match (p, n) {
+                            (Some(p), Some(n)) => idmodel_core::trivertx::TriVertex {
+                                v: [
+                                    quantise(p[0], t[0], s[0]),
+                                    quantise(p[1], t[1], s[1]),
+                                    quantise(p[2], t[2], s[2]),
+                                ],
+                                light_normal_index: normal.unwrap_or_else(|| nearest_normal(*n)),
+                            },
+                            _ => idmodel_core::trivertx::TriVertex::default(),
+                        }
+                    })
+                    .collect()
+            })
+            .collect()
+    }
 
     #[test]
     fn recovering_vertex_by_vertex_matches_posing_whole_frames() {
