@@ -266,7 +266,7 @@ impl Buffers {
                 .iter()
                 .fold(false, |b, x| b | !x.is_finite());
             if bad {
-                return Err(non_finite(what, data));
+                finite(data, what)?;
             }
         }
         // Sized once and written in place: no per-element capacity check.
@@ -381,7 +381,6 @@ impl Buffers {
     }
 }
 
-/// Widens the bounds `min`/`max` by `v`.
 /// The binary buffer's size as the meshes' vertex data, indices and morph targets and the
 /// animations' keys make it (images, padding and index narrowing aside): every length is
 /// that of data the scene holds, so a hostile count cannot inflate it.
@@ -416,23 +415,7 @@ fn expected_bin(scene: &Scene) -> usize {
     n
 }
 
-/// The error for the first non-finite element of `data` (out of line: only on an error).
-#[cold]
-#[inline(never)]
-fn non_finite<const N: usize>(
-    what: &dyn core::fmt::Display,
-    data: &[[f32; N]],
-) -> crate::ExportError {
-    match data
-        .iter()
-        .enumerate()
-        .find(|(_, v)| v.iter().any(|f| !f.is_finite()))
-    {
-        Some((i, v)) => invalid!("{what}: non-finite value at element {i}: {v:?}"),
-        None => invalid!("{what}: non-finite value"),
-    }
-}
-
+/// Widens the bounds `min`/`max` by `v`.
 fn widen<const N: usize>(min: &mut [f32; N], max: &mut [f32; N], v: &[f32; N]) {
     for ((lo, hi), x) in min.iter_mut().zip(max.iter_mut()).zip(v) {
         *lo = lo.min(*x);
