@@ -400,7 +400,8 @@ pub fn record(md3: &Md3<'_>) -> crate::Extras {
     x
 }
 
-fn hex(b: &[u8]) -> String {
+/// `b` as lowercase hex digits, two a byte.
+pub(crate) fn hex(b: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let digit = |d: u8| char::from(DIGITS.get(usize::from(d & 15)).copied().unwrap_or(b'0'));
     let mut s = String::with_capacity(b.len().saturating_mul(2));
@@ -411,7 +412,8 @@ fn hex(b: &[u8]) -> String {
     s
 }
 
-fn unhex(s: &str) -> Option<Vec<u8>> {
+/// The bytes of [`hex`]'s digits; `None` for anything else.
+pub(crate) fn unhex(s: &str) -> Option<Vec<u8>> {
     let b = s.as_bytes();
     b.chunks(2)
         .map(|c| {

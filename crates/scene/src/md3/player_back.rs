@@ -48,7 +48,7 @@ use core::fmt::Write as _;
 
 use idmodel_md3::{AnimId, AnimationCfg, BodyPart, Footsteps, Gender, MAX_ANIMATIONS, Md3, Skin};
 
-use super::back::{BackOptions, bytes_value, fnv1a, shader_of, to_bytes, value_bytes};
+use super::back::{BackOptions, bytes_value, fnv1a, hex, shader_of, to_bytes, unhex, value_bytes};
 use super::clips::q3_animations;
 use crate::{Animation, Channel, ChannelValues, Error, Extras, Mesh, Node, Scene, Value};
 
@@ -410,25 +410,6 @@ pub(crate) fn record_player(scene: &mut Scene, player: &super::Player<'_>) {
             }
         }
     }
-}
-
-fn hex(b: &[u8]) -> String {
-    let mut s = String::with_capacity(b.len().saturating_mul(2));
-    for x in b {
-        let _ = write!(s, "{x:02x}");
-    }
-    s
-}
-
-fn unhex(s: &str) -> Option<Vec<u8>> {
-    s.as_bytes()
-        .chunks(2)
-        .map(|c| {
-            core::str::from_utf8(c)
-                .ok()
-                .and_then(|h| u8::from_str_radix(h, 16).ok())
-        })
-        .collect()
 }
 
 /// The recorded whole head when `written` is what its frame 0 wrote at export.
