@@ -13,9 +13,11 @@
 //!   earlier in the run, no two are the same file, only regular files are replaced, a
 //!   read-only named output or an existing side file is replaced only with `--force`.
 //!   Then every file is written to a temporary file beside its target
-//!   (`.NAME.idmodel-tmp-PID-N`), flushed to disk, and only when all of them are written
-//!   are they renamed over their targets. A failed or interrupted run leaves the old
-//!   files as they were (at worst a temporary file is left behind by a kill).
+//!   (`.NAME.idmodel-tmp-PID-N`), flushed to disk when it replaces a file (a new file
+//!   replaces nothing of the user's and is not waited for), and only when all of them
+//!   are written are they renamed over their targets. A failed or interrupted run, or a
+//!   crash, leaves the old files as they were (at worst a temporary file is left behind
+//!   by a kill).
 //! - **Batches** ([`check_batch`]): a folder conversion checks all its outputs (and the
 //!   side files they would have) before converting anything; an existing file there is
 //!   refused without `--force`, and nothing is written.
@@ -536,9 +538,9 @@ fn remove_all<'a>(temps: impl Iterator<Item = &'a PathBuf>) {
     }
 }
 
-/// Writes `bytes` to a new temporary file beside `target` (creating its folder), flushed
-/// to disk, with the permissions of the file it replaces; the temporary file's path. The
-/// error is the complete line, naming `shown`.
+/// Writes `bytes` to a new temporary file beside `target` (creating its folder), with the
+/// permissions of the file it replaces and flushed to disk when it replaces one; the
+/// temporary file's path. The error is the complete line, naming `shown`.
 fn stage(shown: &Path, target: &Target, bytes: &[u8]) -> Result<PathBuf, String> {
     // Folders are created only once there is something to write into them.
     let dir = target.path.parent().filter(|p| !p.as_os_str().is_empty());
@@ -559,15 +561,18 @@ fn stage(shown: &Path, target: &Target, bytes: &[u8]) -> Result<PathBuf, String>
         .create_new(true)
         .open(&temp)
         .map_err(cannot)?;
+    // A file that replaces one of the user's is flushed to disk before the rename, so a
+    // crash leaves either the old file or the whole new one. A new file replaces nothing
+    // and is not flushed: at worst a crash loses that output, never a file the user had
+    // (and a batch into a fresh folder does not wait for the disk once per file).
     let written = file
         .write_all(bytes)
-        .and_then(|()| {
-            target
-                .existing
-                .as_ref()
-                .map_or(Ok(()), |old| file.set_permissions(old.permissions()))
-        })
-        .and_then(|()| file.sync_all());
+        .and_then(|()| match &target.existing {
+            Some(old) => file
+                .set_permissions(old.permissions())
+                .and_then(|()| file.sync_all()),
+            None => Ok(()),
+        });
     if let Err(e) = written {
         drop(file);
         let _ = std::fs::remove_file(&temp);
