@@ -157,9 +157,7 @@ fn read_frame_header(p: &mut Parser<'_>, i: u32) -> Result<()> {
 fn read_frame_view<'a>(p: &mut Parser<'a>, i: u32, num_animated: u32) -> Result<FrameView<'a>> {
     read_frame_header(p, i)?;
     let at = p.pos();
-    for _ in 0..num_animated {
-        p.parse_float()?;
-    }
+    p.parse_floats(num_animated, |_| {})?;
     p.expect("}")?;
     Ok(FrameView {
         p: p.clone(),
@@ -195,9 +193,7 @@ fn parse_into<'a>(
     for i in 0..num_frames {
         read_frame_header(&mut p, i)?;
         sink.frame();
-        for _ in 0..num_animated {
-            sink.component(p.parse_float()?);
-        }
+        p.parse_floats(num_animated, |c| sink.component(c))?;
         sink.frame_end();
         p.expect("}")?;
     }

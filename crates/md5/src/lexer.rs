@@ -105,7 +105,7 @@ const NEG_POW10: [f64; 20] = [
 /// rounding midpoint before the exact Doom accumulation is run instead.
 ///
 /// Doom's `NumberValue` and the fast path's `N · 10⁻ᵏ` both stay within a few dozen `f64`
-/// ulps of the true decimal value for at most 19 digits (Doom: `10⁻ᵏ` built by `k`
+/// ulps of the true decimal value for at most 18 digits (Doom: `10⁻ᵏ` built by `k`
 /// multiplications, one rounding per product and per sum, all terms positive, so at most
 /// about `(3k + 2)·2⁻⁵³` relative; the fast path: at most three roundings). When the
 /// fast value is further than this from the midpoint between two `f32`s, no `f32`
@@ -123,12 +123,14 @@ struct Fast {
     end: usize,
 }
 
-#[allow(clippy::as_conversions)] // u64 → f64, rounded to nearest (exact below 2⁵³)
-fn u64_to_f64(n: u64) -> f64 {
-    n as f64
+/// `n` (below 10¹⁸, so below 2⁶³) as `f64`, rounded to nearest (exact below 2⁵³). The
+/// signed conversion is one instruction on x86-64, where an unsigned one is a sequence.
+#[allow(clippy::as_conversions, clippy::cast_possible_wrap)] // n < 2⁶³: no wrap
+fn i64_to_f64(n: u64) -> f64 {
+    (n as i64) as f64
 }
 
-/// The common number shapes, `digits`, `digits.digits`, `.digits` (at most 19 digits, no
+/// The common number shapes, `digits`, `digits.digits`, `.digits` (at most 18 digits, no
 /// exponent, no suffix, no leading-zero integer other than a lone `0`), read straight
 /// from the bytes. Returns `None` for anything else, and for the rare float whose value
 /// lies too close to an `f32` rounding midpoint to be sure without Doom's own `f64`
@@ -156,7 +158,7 @@ fn fast_number(src: &[u8], start: usize) -> Option<Fast> {
         });
     }
     // The integer part is short in practice (`0`, `12`): one byte at a time. A long run
-    // wraps `n`, but more than 19 digits are refused below anyway.
+    // wraps `n`, but more than 18 digits are refused below anyway.
     let mut n = 0u64;
     let mut i = 0usize;
     while let Some(d) = rest.get(i).and_then(|b| digit(*b)) {
@@ -172,7 +174,7 @@ fn fast_number(src: &[u8], start: usize) -> Option<Fast> {
         (n, i) = digit_run(rest, i, n);
         frac_digits = i.wrapping_sub(from);
     }
-    if int_digits.wrapping_add(frac_digits) > 19
+    if int_digits.wrapping_add(frac_digits) > 18
         || matches!(
             at(i),
             b'.' | b'e' | b'#' | b'f' | b'F' | b'l' | b'L' | b'u' | b'U'
@@ -194,9 +196,9 @@ fn fast_number(src: &[u8], start: usize) -> Option<Fast> {
             end,
         });
     }
-    let x = u64_to_f64(n) * *NEG_POW10.get(frac_digits)?;
+    let x = i64_to_f64(n) * *NEG_POW10.get(frac_digits)?;
     // The low 29 bits of the f64 significand are what rounding to f32 drops; a tie sits at
-    // 2²⁸. (Every value here is 0 or a normal f32: at most 19 digits, ≥ 10⁻¹⁹.)
+    // 2²⁸. (Every value here is 0 or a normal f32: at most 18 digits, ≥ 10⁻¹⁹.)
     let dropped = x.to_bits() & ((1 << 29) - 1);
     if dropped.abs_diff(1 << 28) <= MIDPOINT_MARGIN {
         return None;
@@ -208,6 +210,56 @@ fn fast_number(src: &[u8], start: usize) -> Option<Fast> {
         float: true,
         end,
     })
+}
+
+/// Plain whitespace (`0x01..=0x20`) from `pos`: the next byte that is not (possibly the
+/// end, a NUL, a comment's `/` or a byte ≥ 0x80, which the fast paths below then decline,
+/// leaving them to [`whitespace::skip`]).
+#[inline(always)]
+fn skip_plain(src: &[u8], mut pos: usize) -> usize {
+    while let Some(&b) = src.get(pos) {
+        if b.wrapping_sub(1) >= b' ' {
+            break;
+        }
+        pos = pos.wrapping_add(1);
+    }
+    pos
+}
+
+/// [`Parser::parse_float`]'s fast path as a pure function of the position: plain
+/// whitespace, an optional `-` right before the number, a [`fast_number`]. `None` for
+/// everything else (comments, `-` apart from its number, other shapes, errors), which
+/// the caller leaves to the general path from the same position.
+#[inline(always)]
+fn fast_float(src: &[u8], pos: usize) -> Option<(f32, usize)> {
+    let start = skip_plain(src, pos);
+    let neg = src.get(start) == Some(&b'-');
+    let n = fast_number(src, start.wrapping_add(usize::from(neg)))?;
+    Some((if neg { -n.value } else { n.value }, n.end))
+}
+
+/// [`Parser::parse_vec`]'s fast path: `(`, `N` × [`fast_float`], `)`, each after plain
+/// whitespace; the values and the position after `)`. `None` wherever one of them
+/// declines (the caller then reads the vector token by token from `pos`, with the same
+/// result: a bracket matches `expect` whatever follows it).
+#[inline(always)]
+fn fast_vec<const N: usize>(src: &[u8], pos: usize) -> Option<([f32; N], usize)> {
+    let mut pos = skip_plain(src, pos);
+    if src.get(pos) != Some(&b'(') {
+        return None;
+    }
+    pos = pos.wrapping_add(1);
+    let mut out = [0.0f32; N];
+    for slot in &mut out {
+        let (v, end) = fast_float(src, pos)?;
+        *slot = v;
+        pos = end;
+    }
+    pos = skip_plain(src, pos);
+    if src.get(pos) != Some(&b')') {
+        return None;
+    }
+    Some((out, pos.wrapping_add(1)))
 }
 
 /// The commonest integer shape, up to nine decimal digits (a lone `0`, or no leading
@@ -266,7 +318,7 @@ const POW10_U64: [u64; 9] = [
 ];
 
 /// Reads the decimal digits of `rest` from `i` on, accumulating onto `n` (wrapping; the
-/// caller refuses more than 19 digits). Returns the value and the index after the last
+/// caller refuses more than 18 digits). Returns the value and the index after the last
 /// digit. Eight bytes at a time where the input has them (SWAR), one at a time at the end.
 #[inline(always)]
 fn digit_run(rest: &[u8], mut i: usize, mut n: u64) -> (u64, usize) {
@@ -968,6 +1020,18 @@ impl<'a> Parser<'a> {
     /// `Parse1DMatrix`: `(` then `N` floats then `)`.
     #[inline]
     pub fn parse_vec<const N: usize>(&mut self) -> Result<[f32; N]> {
+        // The whole vector with the read position in a register ([`fast_vec`]); the
+        // general path from the same place when it declines.
+        if let Some((out, end)) = fast_vec::<N>(self.lex.src, self.lex.pos) {
+            self.lex.pos = end;
+            return Ok(out);
+        }
+        self.parse_vec_other()
+    }
+
+    /// [`Parser::parse_vec`] beyond its inlined fast path: token by token.
+    #[inline(never)]
+    fn parse_vec_other<const N: usize>(&mut self) -> Result<[f32; N]> {
         self.expect("(")?;
         let mut out = [0.0f32; N];
         for slot in &mut out {
@@ -975,6 +1039,33 @@ impl<'a> Parser<'a> {
         }
         self.expect(")")?;
         Ok(out)
+    }
+
+    /// `count` × [`Parser::parse_float`], each value handed to `each` in order (an
+    /// md5anim frame's components). The same values and errors as that many calls; the
+    /// read position stays in a register while the numbers are plain ([`fast_float`]),
+    /// where a call at a time goes through memory for every number.
+    #[inline]
+    pub fn parse_floats(&mut self, count: u32, mut each: impl FnMut(f32)) -> Result<()> {
+        let src = self.lex.src;
+        let mut pos = self.lex.pos;
+        let mut left = count;
+        while left > 0 {
+            match fast_float(src, pos) {
+                Some((v, end)) => {
+                    each(v);
+                    pos = end;
+                }
+                None => {
+                    self.lex.pos = pos;
+                    each(self.parse_float_other()?);
+                    pos = self.lex.pos;
+                }
+            }
+            left = left.wrapping_sub(1);
+        }
+        self.lex.pos = pos;
+        Ok(())
     }
 
     /// The warnings seen so far.

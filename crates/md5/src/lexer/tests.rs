@@ -469,6 +469,94 @@ mod fast_paths {
             });
             prop_assert!(same(&x, &y, &a, &b), "{:?} {}: {:?} vs {:?}", t, kw, x, y);
         }
+
+        #[test]
+        fn parse_vec_fast_equals_token_by_token(t in vec_text(), comments in any::<bool>()) {
+            let rule = if comments { CommentRule::Engine } else { CommentRule::Strict };
+            let mut a = Parser::new(&t, false, rule);
+            let mut b = Parser::new(&t, false, rule);
+            let x = a.parse_vec::<3>().map(|v| v.map(f32::to_bits));
+            // Reference: `(`, three slow-path floats, `)`, as Doom's Parse1DMatrix.
+            let y = b.expect_token("(").and_then(|_| {
+                let v = [b.parse_float_slow()?, b.parse_float_slow()?, b.parse_float_slow()?];
+                b.expect_token(")")?;
+                Ok(v.map(f32::to_bits))
+            });
+            prop_assert!(same(&x, &y, &a, &b), "{:?}: {:?} vs {:?}", t, x, y);
+        }
+
+        #[test]
+        fn parse_floats_equals_one_at_a_time(t in vec_text(), n in 0u32..6) {
+            let mut a = Parser::new(&t, false, CommentRule::Engine);
+            let mut b = Parser::new(&t, false, CommentRule::Engine);
+            let mut got = alloc::vec::Vec::new();
+            let x = a.parse_floats(n, |v| got.push(v.to_bits())).map(|()| got);
+            let y = (0..n).map(|_| b.parse_float_slow().map(f32::to_bits)).collect::<Result<alloc::vec::Vec<u32>>>();
+            prop_assert!(same(&x, &y, &a, &b), "{:?} ×{}: {:?} vs {:?}", t, n, x, y);
+        }
+    }
+
+    /// Text shaped like md5 vectors and frame rows (`( a b c )`, each piece after a
+    /// separator), where any piece may be one of the rarer things: comments, `-` apart
+    /// from its number, NUL, high bytes, other punctuation and number shapes.
+    fn vec_text() -> impl Strategy<Value = alloc::vec::Vec<u8>> {
+        let odd = || {
+            proptest::sample::select(alloc::vec![
+                "",
+                "(",
+                ")",
+                "-",
+                "- ",
+                ".5",
+                "1e3",
+                "/* c */",
+                "// c\n",
+                "010",
+                "0x1",
+                "1.#INF",
+                "\0",
+                "\u{e9}",
+                "x",
+                "--",
+                "123456789012345678901",
+                "0.1234567890123456789",
+                "1.5f",
+                "5.",
+                "1.2.3",
+                "{",
+            ])
+        };
+        let num = || {
+            prop_oneof![
+                4 => proptest::sample::select(alloc::vec!["0", "1.5", "-0.707107", "31.228901", "-12", "0.000000"]),
+                1 => odd(),
+            ]
+        };
+        let sep = || {
+            prop_oneof![
+                4 => proptest::sample::select(alloc::vec![" ", "\t", "\n ", "", "  "]),
+                1 => odd(),
+            ]
+        };
+        let bracket = |b: &'static str| prop_oneof![6 => Just(b), 1 => odd()];
+        (
+            bracket("("),
+            proptest::collection::vec((sep(), num()), 4),
+            sep(),
+            bracket(")"),
+            proptest::collection::vec(odd(), 0..3),
+        )
+            .prop_map(|(open, items, last, close, tail)| {
+                let mut t = alloc::string::String::from(open);
+                for (s, n) in items {
+                    t.push_str(s);
+                    t.push_str(n);
+                }
+                t.push_str(last);
+                t.push_str(close);
+                t.push_str(&tail.concat());
+                t.into_bytes()
+            })
     }
 }
 
@@ -646,19 +734,19 @@ mod fast_numbers {
             "-0",
             "4294967296",
             "4294967297 ",
-            "1234567890123456789",
+            "123456789012345678",
             "0.707107",
             "31.228901",
             "12.128036",
-            "9999999999.999999999",
+            "9999999999.99999999",
         ] {
             let b = t.as_bytes();
             if b[0] != b'-' {
                 assert!(agree(b), "{t} should take the fast path");
             }
         }
-        // Left to the exact path: octal, hex, binary, suffixes, exponents, 20 digits,
-        // a second dot, `#INF`.
+        // Left to the exact path: octal, hex, binary, suffixes, exponents, 19 and 20
+        // digits, a second dot, `#INF`.
         for t in [
             "010",
             "08",
@@ -670,6 +758,8 @@ mod fast_numbers {
             "1e5",
             "1.5e-3",
             "12345678901234567890",
+            "1234567890123456789",
+            "9999999999.999999999",
             "1.2.3",
             "1.#INF",
             "0.1234567890123456789",
