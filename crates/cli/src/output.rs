@@ -565,14 +565,12 @@ fn stage(shown: &Path, target: &Target, bytes: &[u8]) -> Result<PathBuf, String>
     // crash leaves either the old file or the whole new one. A new file replaces nothing
     // and is not flushed: at worst a crash loses that output, never a file the user had
     // (and a batch into a fresh folder does not wait for the disk once per file).
-    let written = file
-        .write_all(bytes)
-        .and_then(|()| match &target.existing {
-            Some(old) => file
-                .set_permissions(old.permissions())
-                .and_then(|()| file.sync_all()),
-            None => Ok(()),
-        });
+    let written = file.write_all(bytes).and_then(|()| match &target.existing {
+        Some(old) => file
+            .set_permissions(old.permissions())
+            .and_then(|()| file.sync_all()),
+        None => Ok(()),
+    });
     if let Err(e) = written {
         drop(file);
         let _ = std::fs::remove_file(&temp);
