@@ -1043,8 +1043,9 @@ impl<'a> Parser<'a> {
 
     /// `count` × [`Parser::parse_float`], each value handed to `each` in order (an
     /// md5anim frame's components). The same values and errors as that many calls; the
-    /// read position stays in a register while the numbers are plain ([`fast_float`]),
-    /// where a call at a time goes through memory for every number.
+    /// read position stays in a register while the numbers are plain (no comment, no
+    /// `-` apart from its number, a common shape), where a call at a time goes through
+    /// memory for every number.
     #[inline]
     pub fn parse_floats(&mut self, count: u32, mut each: impl FnMut(f32)) -> Result<()> {
         let src = self.lex.src;
