@@ -212,27 +212,13 @@ fn fast_number(src: &[u8], start: usize) -> Option<Fast> {
     })
 }
 
-/// Plain whitespace (`0x01..=0x20`) from `pos`: the next byte that is not (possibly the
-/// end, a NUL, a comment's `/` or a byte ≥ 0x80, which the fast paths below then decline,
-/// leaving them to [`whitespace::skip`]).
-#[inline(always)]
-fn skip_plain(src: &[u8], mut pos: usize) -> usize {
-    while let Some(&b) = src.get(pos) {
-        if b.wrapping_sub(1) >= b' ' {
-            break;
-        }
-        pos = pos.wrapping_add(1);
-    }
-    pos
-}
-
 /// [`Parser::parse_float`]'s fast path as a pure function of the position: plain
 /// whitespace, an optional `-` right before the number, a [`fast_number`]. `None` for
 /// everything else (comments, `-` apart from its number, other shapes, errors), which
 /// the caller leaves to the general path from the same position.
 #[inline(always)]
 fn fast_float(src: &[u8], pos: usize) -> Option<(f32, usize)> {
-    let start = skip_plain(src, pos);
+    let start = whitespace::skip_plain(src, pos);
     let neg = src.get(start) == Some(&b'-');
     let n = fast_number(src, start.wrapping_add(usize::from(neg)))?;
     Some((if neg { -n.value } else { n.value }, n.end))
@@ -244,7 +230,7 @@ fn fast_float(src: &[u8], pos: usize) -> Option<(f32, usize)> {
 /// result: a bracket matches `expect` whatever follows it).
 #[inline(always)]
 fn fast_vec<const N: usize>(src: &[u8], pos: usize) -> Option<([f32; N], usize)> {
-    let mut pos = skip_plain(src, pos);
+    let mut pos = whitespace::skip_plain(src, pos);
     if src.get(pos) != Some(&b'(') {
         return None;
     }
@@ -255,7 +241,7 @@ fn fast_vec<const N: usize>(src: &[u8], pos: usize) -> Option<([f32; N], usize)>
         *slot = v;
         pos = end;
     }
-    pos = skip_plain(src, pos);
+    pos = whitespace::skip_plain(src, pos);
     if src.get(pos) != Some(&b')') {
         return None;
     }
@@ -955,15 +941,11 @@ impl<'a> Parser<'a> {
     /// `f64` accumulation rounded to `f32`. `+` is refused.
     #[inline(always)]
     pub fn parse_float(&mut self) -> Result<f32> {
-        // Inlined: a number, or `-` right before one (half the values of a typical file).
-        if self.lex.skip_whitespace() {
-            let start = self.lex.pos;
-            // A number never starts with `-`, so look past one first.
-            let neg = self.lex.at(start) == b'-';
-            if let Some(n) = fast_number(self.lex.src, start.wrapping_add(usize::from(neg))) {
-                self.lex.pos = n.end;
-                return Ok(if neg { -n.value } else { n.value });
-            }
+        // Inlined: a number, or `-` right before one (half the values of a typical file),
+        // after plain whitespace; comments and the rest go the general way.
+        if let Some((v, end)) = fast_float(self.lex.src, self.lex.pos) {
+            self.lex.pos = end;
+            return Ok(v);
         }
         self.parse_float_other()
     }

@@ -11,6 +11,20 @@ fn byte_at(src: &[u8], i: usize) -> u8 {
     src.get(i).copied().unwrap_or(0)
 }
 
+/// Plain whitespace (`0x01..=0x20`) from `pos`: the next byte that is not (possibly the
+/// end, a NUL, a comment's `/` or a byte ≥ 0x80, which [`skip`] then handles). The
+/// lexer's fast paths use it alone and decline whatever it stops at that is no token.
+#[inline(always)]
+pub(crate) fn skip_plain(src: &[u8], mut pos: usize) -> usize {
+    while let Some(&b) = src.get(pos) {
+        if b.wrapping_sub(1) >= b' ' {
+            break;
+        }
+        pos = pos.wrapping_add(1);
+    }
+    pos
+}
+
 /// Skips whitespace and comments from `*pos`, noting what Doom warns about in `notes`.
 /// Returns false at the end of the text (the end of the slice, or a NUL byte).
 #[inline(always)]
@@ -23,13 +37,7 @@ pub(crate) fn skip(
     // Fast path: plain ASCII whitespace (0x01..=0x20) up to a character that starts a
     // token and is not `/`. Everything else (comments, NUL, bytes ≥ 0x80, the end)
     // goes through the full loop, which also keeps the notes.
-    let mut p = *pos;
-    while let Some(&b) = src.get(p) {
-        if b.wrapping_sub(1) >= b' ' {
-            break;
-        }
-        p = p.wrapping_add(1);
-    }
+    let p = skip_plain(src, *pos);
     *pos = p;
     match src.get(p) {
         Some(&b) if b > b' ' && b < 0x80 && b != b'/' => true,
