@@ -120,14 +120,21 @@ impl Default for SkinOptions<'static> {
 pub fn skin_to_rgba(image: &[u8], options: &SkinOptions<'_>, out: &mut [u8]) -> Result<usize> {
     let needed = image.len().saturating_mul(4);
     let out = idmodel_core::bytes::prefix_mut(out, needed, "RGBA bytes for the output slice")?;
-    for (px, &i) in out.chunks_exact_mut(4).zip(image) {
+    // Each index's colour once, then one table read per texel.
+    let mut table = [[0u8; 4]; 256];
+    for (i, c) in (0..=255u8).zip(table.iter_mut()) {
         let [r, g, b] = options.palette.rgb(i);
         let a = if options.transparent_255 && i == TRANSPARENT_INDEX {
             0
         } else {
             255
         };
-        px.copy_from_slice(&[r, g, b, a]);
+        *c = [r, g, b, a];
+    }
+    for (px, &i) in out.chunks_exact_mut(4).zip(image) {
+        if let Some(c) = table.get(usize::from(i)) {
+            px.copy_from_slice(c);
+        }
     }
     Ok(needed)
 }
