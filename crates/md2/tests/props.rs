@@ -159,4 +159,53 @@ proptest! {
             }
         }
     }
+
+    /// `parse`'s vectorised range scan of the triangle indices agrees with the definition:
+    /// the file is refused exactly when some `index_xyz` is outside `0..num_xyz` or some
+    /// `index_st` outside `0..num_st`, and the error names the first such word, in file
+    /// order. Values are drawn next to 0, next to either limit, and from the whole i16
+    /// range.
+    #[test]
+    fn triangle_index_scan_matches_the_definition(
+        m in model(),
+        words in proptest::collection::vec(
+            (any::<usize>(), 0u8..4, -2i16..2, any::<i16>()),
+            0..12,
+        ),
+    ) {
+        let mut bytes = idmodel_md2::write(&m).unwrap();
+        let (ofs_tris, num_tris, num_xyz, num_st) = {
+            let md2 = Md2::parse(&bytes).unwrap();
+            let h = md2.header();
+            (
+                h.ofs_tris.get() as usize,
+                h.num_tris.get() as usize,
+                h.num_xyz.get() as i64,
+                h.num_st.get() as i64,
+            )
+        };
+        for &(at, near, delta, anything) in &words {
+            let word = at % (num_tris * 6);
+            let value = match near {
+                0 => delta,
+                1 => num_xyz as i16 + delta,
+                2 => num_st as i16 + delta,
+                _ => anything,
+            };
+            let pos = ofs_tris + word * 2;
+            bytes[pos..pos + 2].copy_from_slice(&value.to_le_bytes());
+        }
+        // The definition: the first word (file order) outside its range.
+        let first_bad = (0..num_tris * 6).find(|&w| {
+            let pos = ofs_tris + w * 2;
+            let v = i64::from(i16::from_le_bytes([bytes[pos], bytes[pos + 1]]));
+            let lim = if w % 6 < 3 { num_xyz } else { num_st };
+            v < 0 || v >= lim
+        });
+        match (Md2::parse(&bytes), first_bad) {
+            (Ok(_), None) => {}
+            (Err(e), Some(w)) => prop_assert_eq!(e.offset(), (ofs_tris + w * 2) as u64),
+            (got, want) => prop_assert!(false, "parse {:?}, first bad word {:?}", got.err(), want),
+        }
+    }
 }
