@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use idmodel::{Format, detect};
-use idmodel_gltf::{ExportOptions, png_rgba8, to_glb, to_gltf};
+use idmodel_gltf::{ExportOptions, png_rgba8, to_glb_pieces, to_gltf};
 use idmodel_scene::Scene;
 
 use crate::textures;
@@ -584,9 +584,12 @@ fn export(
             let scene = build(Shape::Scene, &pending).map_err(|f| line(input, f))?;
             written.count_textures(&scene);
             if kind == OutKind::Glb {
-                let glb = to_glb(&scene, &options).map_err(|e| line(input, Failure::from(e)))?;
-                written.bytes = players::len(&glb);
-                plan.output(output, glb);
+                // Written as its two pieces: the binary buffer is not moved to join them.
+                let glb =
+                    to_glb_pieces(&scene, &options).map_err(|e| line(input, Failure::from(e)))?;
+                written.bytes = u64::try_from(glb.len()).unwrap_or(u64::MAX);
+                let (front, bin) = glb.into_pieces();
+                plan.output_pieces(output, vec![front, bin]);
             } else {
                 let bin_name = format!("{stem}.bin");
                 let files = to_gltf(&scene, &options, &bin_name)

@@ -334,7 +334,9 @@ enum Role {
 struct Planned {
     path: PathBuf,
     role: Role,
-    bytes: Vec<u8>,
+    /// The file's bytes, as pieces written one after the other (a GLB's front and its
+    /// binary buffer, so the buffer is never moved to join them).
+    pieces: Vec<Vec<u8>>,
 }
 
 /// Where a planned file's bytes go (a symbolic link's target) and what is there now.
@@ -459,6 +461,11 @@ impl Plan {
 
     /// Adds the main output (`-o`, or the output a batch derived).
     pub fn output(&mut self, path: &Path, bytes: Vec<u8>) {
+        self.output_pieces(path, vec![bytes]);
+    }
+
+    /// [`Plan::output`] of a file given as pieces, written one after the other.
+    pub fn output_pieces(&mut self, path: &Path, pieces: Vec<Vec<u8>>) {
         let role = if self.policy.named {
             Role::Named
         } else {
@@ -467,7 +474,7 @@ impl Plan {
         self.files.push(Planned {
             path: path.to_owned(),
             role,
-            bytes,
+            pieces,
         });
     }
 
@@ -476,7 +483,7 @@ impl Plan {
         self.files.push(Planned {
             path: path.to_owned(),
             role: Role::Side,
-            bytes,
+            pieces: vec![bytes],
         });
     }
 
@@ -506,7 +513,7 @@ impl Plan {
         }
         let mut staged: Vec<(PathBuf, &Target)> = Vec::with_capacity(targets.len());
         for (f, t) in self.files.iter().zip(&targets) {
-            match stage(&f.path, t, &f.bytes) {
+            match stage(&f.path, t, &f.pieces) {
                 Ok(temp) => staged.push((temp, t)),
                 Err(e) => {
                     remove_all(staged.iter().map(|(temp, _)| temp));
@@ -538,10 +545,10 @@ fn remove_all<'a>(temps: impl Iterator<Item = &'a PathBuf>) {
     }
 }
 
-/// Writes `bytes` to a new temporary file beside `target` (creating its folder), with the
+/// Writes `pieces`, one after the other, to a new temporary file beside `target` (creating its folder), with the
 /// permissions of the file it replaces and flushed to disk when it replaces one; the
 /// temporary file's path. The error is the complete line, naming `shown`.
-fn stage(shown: &Path, target: &Target, bytes: &[u8]) -> Result<PathBuf, String> {
+fn stage(shown: &Path, target: &Target, pieces: &[Vec<u8>]) -> Result<PathBuf, String> {
     // Folders are created only once there is something to write into them.
     let dir = target.path.parent().filter(|p| !p.as_os_str().is_empty());
     if let Some(dir) = dir {
@@ -565,12 +572,15 @@ fn stage(shown: &Path, target: &Target, bytes: &[u8]) -> Result<PathBuf, String>
     // crash leaves either the old file or the whole new one. A new file replaces nothing
     // and is not flushed: at worst a crash loses that output, never a file the user had
     // (and a batch into a fresh folder does not wait for the disk once per file).
-    let written = file.write_all(bytes).and_then(|()| match &target.existing {
-        Some(old) => file
-            .set_permissions(old.permissions())
-            .and_then(|()| file.sync_all()),
-        None => Ok(()),
-    });
+    let written = pieces
+        .iter()
+        .try_for_each(|piece| file.write_all(piece))
+        .and_then(|()| match &target.existing {
+            Some(old) => file
+                .set_permissions(old.permissions())
+                .and_then(|()| file.sync_all()),
+            None => Ok(()),
+        });
     if let Err(e) = written {
         drop(file);
         let _ = std::fs::remove_file(&temp);

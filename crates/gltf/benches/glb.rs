@@ -1,7 +1,8 @@
 //! The GLB writer against a `memcpy` of its output: `to_glb` of corpus scenes (an MD3, an
 //! MD2 and an MDL with all their frames, from `$IDMODEL_CORPUS` when set) and of a
 //! generated morph-animated scene, each beside a copy of the same number of bytes into a
-//! buffer allocated once. Throughput is in output bytes per second, so the two rows of a
+//! buffer allocated once. `to_glb` allocates its output; `to_glb_pieces_reusing` builds
+//! into the previous run's pieces, as the copy reuses its buffer. Throughput is in output bytes per second, so the two rows of a
 //! model compare directly (issue #19's target: the writer within 2× of the copy).
 //!
 //! `cargo bench -p idmodel-gltf --bench glb -- --warm-up-time 1 --measurement-time 3`
@@ -10,7 +11,7 @@
 
 use core::hint::black_box;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use idmodel_gltf::{ExportOptions, to_glb};
+use idmodel_gltf::{ExportOptions, to_glb, to_glb_pieces, to_glb_pieces_reusing};
 use idmodel_scene::{Mesh, MorphTarget, Node, Options, Primitive, Scene, md2, md3, mdl};
 
 /// One mesh of 2 000 vertices with 200 morph targets (frames), positions and normals.
@@ -84,6 +85,17 @@ fn glb(c: &mut Criterion) {
         g.throughput(Throughput::Bytes(bytes.len() as u64));
         g.bench_function(format!("{name} to_glb"), |b| {
             b.iter(|| to_glb(black_box(scene), &options).unwrap())
+        });
+        // The writer into memory it already has (a batch reuses one export's pieces for
+        // the next): the same bytes, no allocation, no page faults, no move of the buffer.
+        let mut reuse = Some(to_glb_pieces(scene, &options).unwrap());
+        g.bench_function(format!("{name} to_glb_pieces_reusing"), |b| {
+            b.iter(|| {
+                let pieces =
+                    to_glb_pieces_reusing(black_box(scene), &options, reuse.take().unwrap())
+                        .unwrap();
+                reuse = Some(pieces);
+            })
         });
         let mut dst = vec![0u8; bytes.len()];
         g.bench_function(format!("{name} memcpy"), |b| {

@@ -44,11 +44,127 @@ pub struct GltfFiles {
     pub images: Vec<(String, Vec<u8>)>,
 }
 
+/// A GLB file as two pieces, to be written one after the other: [`Glb::front`] (the
+/// 12-byte file header, the JSON chunk and the BIN chunk's 8-byte header) and
+/// [`Glb::bin`] (the BIN chunk's data, padded). Writing the pieces one after the other
+/// gives exactly the bytes of [`to_glb`], with no copy of the binary buffer; a writer
+/// that converts many files can hand the pieces back to [`to_glb_pieces_reusing`], so
+/// that the next file is built in memory that is already allocated and mapped.
+///
+/// ```
+/// use idmodel_gltf::{ExportOptions, Glb, to_glb, to_glb_pieces, to_glb_pieces_reusing};
+/// use idmodel_scene::{Mesh, Node, Primitive, Scene};
+///
+/// let mut scene = Scene::default();
+/// scene.meshes.push(Mesh {
+///     primitives: vec![Primitive {
+///         positions: vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]],
+///         indices: vec![0, 1, 2],
+///         ..Primitive::default()
+///     }],
+///     ..Mesh::default()
+/// });
+/// let mut node = Node::new("triangle");
+/// node.mesh = Some(0);
+/// scene.nodes.push(node);
+///
+/// let options = ExportOptions::default();
+/// let glb: Glb = to_glb_pieces(&scene, &options)?;
+/// let mut file = Vec::new();
+/// glb.write_to(&mut file)?;
+/// assert_eq!(file.len(), glb.len());
+/// assert_eq!(file, to_glb(&scene, &options)?);
+/// // The next export reuses the pieces' memory.
+/// let again = to_glb_pieces_reusing(&scene, &options, glb)?;
+/// assert_eq!(again.into_vec(), file);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Glb {
+    front: Vec<u8>,
+    bin: Vec<u8>,
+}
+
+impl Glb {
+    /// Everything before the BIN chunk's data: the file header, the JSON chunk (padded
+    /// with spaces) and, when there is binary data, the BIN chunk's header.
+    pub fn front(&self) -> &[u8] {
+        &self.front
+    }
+
+    /// The BIN chunk's data, padded with zeros to 4 bytes (empty when the scene has no
+    /// binary data, and then the file has no BIN chunk).
+    pub fn bin(&self) -> &[u8] {
+        &self.bin
+    }
+
+    /// The file's size in bytes.
+    pub fn len(&self) -> usize {
+        self.front.len().saturating_add(self.bin.len())
+    }
+
+    /// True for the empty default value (an export is never empty).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Writes the file to `out`: the two pieces, one after the other.
+    pub fn write_to<W: std::io::Write + ?Sized>(&self, out: &mut W) -> std::io::Result<()> {
+        out.write_all(&self.front)?;
+        out.write_all(&self.bin)
+    }
+
+    /// The two pieces, [`Glb::front`] then [`Glb::bin`], to write one after the other.
+    pub fn into_pieces(self) -> (Vec<u8>, Vec<u8>) {
+        (self.front, self.bin)
+    }
+
+    /// The file as one buffer. The front goes in front of the binary buffer in place
+    /// (one move of the buffer, one copy of the front), so this never holds two copies
+    /// of the binary data (the peak memory bound of issue #19).
+    pub fn into_vec(self) -> Vec<u8> {
+        let Glb { front, mut bin } = self;
+        if bin.is_empty() {
+            return front;
+        }
+        let len = bin.len();
+        bin.reserve_exact(front.len());
+        bin.resize(len.saturating_add(front.len()), 0);
+        bin.copy_within(..len, front.len());
+        if let Some(slot) = bin.get_mut(..front.len()) {
+            slot.copy_from_slice(&front);
+        }
+        drop(front);
+        // The buffer grew while it was built: give back what it holds beyond the file.
+        bin.shrink_to_fit();
+        bin
+    }
+}
+
 /// Writes `scene` as one binary glTF (`.glb`): JSON chunk, then a BIN chunk holding every
 /// buffer view, embedded PNG images included. Both chunks are padded to 4 bytes (JSON
-/// with spaces, BIN with zeros) as the GLB container requires.
+/// with spaces, BIN with zeros) as the GLB container requires. The same bytes as
+/// [`to_glb_pieces`] then [`Glb::into_vec`]; a caller that writes the file itself saves
+/// the move of the binary buffer with [`to_glb_pieces`] and [`Glb::write_to`].
 pub fn to_glb(scene: &Scene, options: &ExportOptions) -> Result<Vec<u8>> {
-    let (mut json, mut bin, _) = build(scene, options, None)?;
+    Ok(to_glb_pieces(scene, options)?.into_vec())
+}
+
+/// [`to_glb`] as its two pieces ([`Glb`]), without joining them.
+pub fn to_glb_pieces(scene: &Scene, options: &ExportOptions) -> Result<Glb> {
+    to_glb_pieces_reusing(scene, options, Glb::default())
+}
+
+/// [`to_glb_pieces`] built in the memory of `reuse` (a previous export's pieces, whose
+/// contents are discarded): when it is large enough, the export allocates no new memory
+/// for the binary buffer, and writes into pages that are already mapped.
+pub fn to_glb_pieces_reusing(scene: &Scene, options: &ExportOptions, reuse: Glb) -> Result<Glb> {
+    let Glb {
+        front: mut head_buf,
+        bin: mut bin_buf,
+    } = reuse;
+    bin_buf.clear();
+    let (mut json, mut bin, _) = build(scene, options, None, bin_buf)?;
     pad_to_4(&mut json, b' ');
     let bin_pad = bin.len().wrapping_neg() & 3;
     let chunk_header = 8usize;
@@ -78,43 +194,28 @@ pub fn to_glb(scene: &Scene, options: &ExportOptions) -> Result<Vec<u8>> {
     ]) {
         slot.copy_from_slice(&word.to_le_bytes());
     }
-    if bin.is_empty() {
-        let mut out = Vec::with_capacity(total);
-        out.extend_from_slice(head.get(..20).unwrap_or_default());
-        out.extend_from_slice(&json);
-        return Ok(out);
-    }
-    // The head goes in front of `bin` in place (one move of the buffer, one copy of the
-    // JSON), so the export never holds two copies of the buffer (the peak memory bound).
-    let front = total.saturating_sub(bin.len()).saturating_sub(bin_pad);
-    let len = bin.len();
-    bin.reserve_exact(front.saturating_add(bin_pad));
-    bin.resize(len.saturating_add(front), 0);
-    bin.copy_within(..len, front);
-    // `front` is 20 + the JSON + 8 bytes, so each range is inside `bin`.
-    let json_end = json.len().saturating_add(20);
-    let parts: [(usize, &[u8]); 3] = [
-        (0, head.get(..20).unwrap_or_default()),
-        (20, &json),
-        (json_end, head.get(20..).unwrap_or_default()),
-    ];
-    for (at, bytes) in parts {
-        if let Some(slot) = bin.get_mut(at..at.saturating_add(bytes.len())) {
-            slot.copy_from_slice(bytes);
-        }
-    }
+    let head_len: usize = if bin.is_empty() { 20 } else { 28 };
+    head_buf.clear();
+    head_buf.reserve_exact(head_len.saturating_add(json.len()));
+    head_buf.extend_from_slice(head.get(..20).unwrap_or_default());
+    head_buf.extend_from_slice(&json);
+    head_buf.extend_from_slice(head.get(20..head_len).unwrap_or_default());
     drop(json);
-    pad_to_4(&mut bin, 0);
-    // The buffer grew while it was built: give back what it holds beyond the file.
-    bin.shrink_to_fit();
-    Ok(bin)
+    if !bin.is_empty() {
+        bin.reserve_exact(bin_pad);
+        pad_to_4(&mut bin, 0);
+    }
+    Ok(Glb {
+        front: head_buf,
+        bin,
+    })
 }
 
 /// Writes `scene` as a `.gltf` JSON document whose single buffer is the file `bin_uri`
 /// (a relative URI such as `"model.bin"`); the images are files of their own beside it
 /// ([`GltfFiles::images`]: PNG, or the PNG/JPEG bytes of an `Image::Encoded` unchanged).
 pub fn to_gltf(scene: &Scene, options: &ExportOptions, bin_uri: &str) -> Result<GltfFiles> {
-    let (compact, mut bin, images) = build(scene, options, Some(bin_uri))?;
+    let (compact, mut bin, images) = build(scene, options, Some(bin_uri), Vec::new())?;
     let json = crate::json::pretty(&compact);
     drop(compact);
     bin.reserve_exact(3); // the padding, without a doubling of the buffer
@@ -141,6 +242,94 @@ fn finite<const N: usize>(data: &[[f32; N]], what: &dyn core::fmt::Display) -> R
     }
     Ok(())
 }
+
+/// Lanes of [`Lanes`]: a multiple of every accessor width that has bounds (1, 2, 3, 4),
+/// so lane `k` always holds component `k % N`.
+const LANES: usize = 48;
+
+/// Running per-lane minima, maxima and a non-finite flag over a stream of floats read
+/// `LANES` at a time: loops the compiler turns into whole-vector operations (a float
+/// fold over one accumulator does not vectorise, its additions being ordered).
+struct Lanes {
+    lo: [f32; LANES],
+    hi: [f32; LANES],
+    /// The OR of `(bits & exponent) + one exponent step` over every float: its top bit
+    /// is set exactly when some exponent was all ones (infinity or NaN).
+    exp: [u32; LANES],
+}
+
+impl Lanes {
+    fn new() -> Self {
+        Lanes {
+            lo: [f32::INFINITY; LANES],
+            hi: [f32::NEG_INFINITY; LANES],
+            exp: [0; LANES],
+        }
+    }
+
+    /// Feeds `flat` (whose length is a multiple of the accessor width) to the bounds. A
+    /// comparison, not `f32::min`/`max`: a NaN is skipped all the same (it compares
+    /// false) and it compiles to one `minps`/`maxps`.
+    fn widen(&mut self, flat: &[f32]) {
+        let mut steps = flat.chunks_exact(LANES);
+        for step in &mut steps {
+            if let Ok(step) = <&[f32; LANES]>::try_from(step) {
+                for ((lo, hi), &x) in self.lo.iter_mut().zip(self.hi.iter_mut()).zip(step) {
+                    *lo = if x < *lo { x } else { *lo };
+                    *hi = if x > *hi { x } else { *hi };
+                }
+            }
+        }
+        for ((lo, hi), &x) in self
+            .lo
+            .iter_mut()
+            .zip(self.hi.iter_mut())
+            .zip(steps.remainder())
+        {
+            *lo = if x < *lo { x } else { *lo };
+            *hi = if x > *hi { x } else { *hi };
+        }
+    }
+
+    /// Feeds `flat` to the non-finite test.
+    fn check(&mut self, flat: &[f32]) {
+        const EXP: u32 = 0x7F80_0000;
+        let mut steps = flat.chunks_exact(LANES);
+        for step in &mut steps {
+            if let Ok(step) = <&[f32; LANES]>::try_from(step) {
+                for (e, x) in self.exp.iter_mut().zip(step) {
+                    *e |= (x.to_bits() & EXP).wrapping_add(0x0080_0000);
+                }
+            }
+        }
+        for (e, x) in self.exp.iter_mut().zip(steps.remainder()) {
+            *e |= (x.to_bits() & EXP).wrapping_add(0x0080_0000);
+        }
+    }
+
+    /// True when a float given to [`Lanes::check`] was infinite or NaN.
+    fn non_finite(&self) -> bool {
+        self.exp.iter().fold(0, |a, e| a | e) & 0x8000_0000 != 0
+    }
+
+    /// The per-component bounds of an accessor `N` wide (`N` divides [`LANES`]).
+    fn bounds<const N: usize>(&self) -> ([f32; N], [f32; N]) {
+        let mut min = [f32::INFINITY; N];
+        let mut max = [f32::NEG_INFINITY; N];
+        for (k, (&lo, &hi)) in self.lo.iter().zip(&self.hi).enumerate() {
+            let c = k.checked_rem(N).unwrap_or(0);
+            if let (Some(a), Some(b)) = (min.get_mut(c), max.get_mut(c)) {
+                *a = if lo < *a { lo } else { *a };
+                *b = if hi > *b { hi } else { *b };
+            }
+        }
+        (min, max)
+    }
+}
+
+/// Elements a [`Buffers::floats_map`] block maps before appending them (at most 64 bytes
+/// each: a few KiB of stack).
+const STAGE: usize = 256;
 
 /// The binary buffer, its views and accessors as they are built: the views and accessors
 /// as the JSON array elements they become, and how many of each.
@@ -244,9 +433,13 @@ impl Buffers {
     }
 
     /// A float accessor of `N` components per element whose elements are `f` of each of
-    /// `data`'s, written into the buffer as they are computed (no intermediate list).
-    /// With `check`, a non-finite element of `data` is refused as [`finite`] refuses it,
-    /// in the same pass (the message is formatted only then).
+    /// `data`'s, written into the buffer as they are computed (no list of the whole).
+    /// With `check`, a non-finite element of `data` is refused as [`finite`] refuses it;
+    /// the test is in the same pass (the message is formatted only then).
+    ///
+    /// One pass over `data`: blocks of [`STAGE`] elements are mapped into a small array
+    /// (in the L1 cache), then appended to the buffer with one copy each. The buffer's
+    /// bytes are written once: no zero-fill first, no capacity check per element.
     fn floats_map<const N: usize>(
         &mut self,
         data: &[[f32; N]],
@@ -257,35 +450,53 @@ impl Buffers {
     ) -> Result<usize> {
         let bytes = data.len().saturating_mul(N).saturating_mul(4);
         let offset = self.begin_view(bytes);
-        let mut min = [f32::INFINITY; N];
-        let mut max = [f32::NEG_INFINITY; N];
-        if let Some(what) = check {
-            // One branch-free pass that vectorises; the bad element is found only then.
-            let bad = data
-                .as_flattened()
-                .iter()
-                .fold(false, |b, x| b | !x.is_finite());
-            if bad {
-                finite(data, what)?;
+        let mut lanes = Lanes::new();
+        let mut stage = [[0.0f32; N]; STAGE];
+        for block in data.chunks(STAGE) {
+            // Three short loops over a block in the L1 cache, each of which vectorises,
+            // rather than one that does all three per element.
+            if check.is_some() {
+                lanes.check(block.as_flattened());
             }
-        }
-        // Sized once and written in place: no per-element capacity check.
-        self.bin.resize(offset.saturating_add(bytes), 0);
-        let out = self.bin.get_mut(offset..).unwrap_or(&mut []);
-        for (&v, o) in data.iter().zip(out.chunks_exact_mut(N.saturating_mul(4))) {
-            let v = f(v);
+            for (&v, o) in block.iter().zip(stage.iter_mut()) {
+                *o = f(v);
+            }
+            let mapped = stage.get(..block.len()).unwrap_or_default();
             if min_max {
-                widen(&mut min, &mut max, &v);
+                lanes.widen(mapped.as_flattened());
             }
-            for (x, d) in v.iter().zip(o.chunks_exact_mut(4)) {
-                // A fixed-size store (a slice copy here became a `memcpy` call per float).
-                if let Ok(d) = <&mut [u8; 4]>::try_from(d) {
-                    *d = x.to_le_bytes();
-                }
+            // glTF floats are little-endian f32, the memory layout of `[[f32; N]]` on a
+            // little-endian machine (one copy); elsewhere float by float.
+            #[cfg(target_endian = "little")]
+            self.bin
+                .extend_from_slice(zerocopy::IntoBytes::as_bytes(mapped));
+            #[cfg(not(target_endian = "little"))]
+            for x in mapped.iter().flatten() {
+                self.bin.extend_from_slice(&x.to_le_bytes());
             }
         }
+        if let Some(what) = check.filter(|_| lanes.non_finite()) {
+            finite(data, what)?;
+        }
+        let (min, max) = lanes.bounds::<N>();
         let view = self.end_view(offset, target)?;
         Ok(self.float_accessor::<N>(view, data.len(), min_max.then_some((min, max))))
+    }
+
+    /// [`Buffers::floats_map`] of points or directions through `axes`: one copy of the
+    /// loop per axis choice, so the map is a fixed shuffle with no branch in it.
+    fn points(
+        &mut self,
+        data: &[[f32; 3]],
+        axes: Axes,
+        target: Option<u32>,
+        min_max: bool,
+        check: Option<&dyn core::fmt::Display>,
+    ) -> Result<usize> {
+        match axes {
+            Axes::YUp => self.floats_map(data, |v| Axes::YUp.point(v), target, min_max, check),
+            Axes::Keep => self.floats_map(data, |v| Axes::Keep.point(v), target, min_max, check),
+        }
     }
 
     /// Writes the JSON of a float accessor over `view`.
@@ -416,10 +627,18 @@ fn expected_bin(scene: &Scene) -> usize {
 }
 
 /// Widens the bounds `min`/`max` by `v`.
+///
+/// A comparison, not `f32::min`/`max`: a NaN is skipped all the same (it compares false),
+/// a tie keeps the value already there, and it compiles to one `minss`/`maxss` each where
+/// `f32::min` adds a NaN test.
 fn widen<const N: usize>(min: &mut [f32; N], max: &mut [f32; N], v: &[f32; N]) {
-    for ((lo, hi), x) in min.iter_mut().zip(max.iter_mut()).zip(v) {
-        *lo = lo.min(*x);
-        *hi = hi.max(*x);
+    for ((lo, hi), &x) in min.iter_mut().zip(max.iter_mut()).zip(v) {
+        if x < *lo {
+            *lo = x;
+        }
+        if x > *hi {
+            *hi = x;
+        }
     }
 }
 
@@ -546,16 +765,18 @@ fn narrow(x: f64) -> f32 {
     y
 }
 
-/// Builds the glTF JSON document (compact) and the binary buffer.
+/// Builds the glTF JSON document (compact) and the binary buffer, the latter in `bin`
+/// (empty; its capacity is used).
 fn build(
     scene: &Scene,
     options: &ExportOptions,
     bin_uri: Option<&str>,
+    bin: Vec<u8>,
 ) -> Result<(Vec<u8>, Vec<u8>, Beside)> {
     let axes = options.axes;
     let graph = check_graph(scene)?;
     let mut buf = Buffers {
-        bin: Vec::new(),
+        bin,
         expected: expected_bin(scene),
         views: Json::new(),
         view_count: 0,
@@ -1224,13 +1445,7 @@ fn primitive(
     finite(&p.positions, &alloc::format!("{what} POSITION"))?;
     finite(&p.uvs, &alloc::format!("{what} TEXCOORD_0"))?;
 
-    let position = buf.floats_map(
-        &p.positions,
-        |v| axes.point(v),
-        Some(ARRAY_BUFFER),
-        true,
-        None,
-    )?;
+    let position = buf.points(&p.positions, axes, Some(ARRAY_BUFFER), true, None)?;
     let normal = if p.normals.is_empty() {
         None
     } else {
@@ -1302,17 +1517,17 @@ fn primitive(
                 t.normals.len()
             ));
         }
-        let position = buf.floats_map(
+        let position = buf.points(
             &t.positions,
-            |v| axes.point(v),
+            axes,
             Some(ARRAY_BUFFER),
             true,
             Some(&format_args!("{what} morph target {ti} POSITION")),
         )?;
         let normal = if !t.normals.is_empty() && !p.normals.is_empty() {
-            Some(buf.floats_map(
+            Some(buf.points(
                 &t.normals,
-                |v| axes.point(v),
+                axes,
                 Some(ARRAY_BUFFER),
                 false,
                 Some(&format_args!("{what} morph target {ti} NORMAL")),

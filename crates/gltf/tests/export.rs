@@ -12,7 +12,7 @@ use idmodel_gltf::{ExportOptions, to_glb, to_gltf};
 use idmodel_scene::axes::{Axes, yfov_from_xfov};
 use idmodel_scene::{
     Animation, Camera, Channel, ChannelValues, Image, Interpolation, Material, Mesh, MorphTarget,
-    Node, Scene, Skin,
+    Node, Primitive, Scene, Skin,
 };
 
 #[test]
@@ -665,4 +665,147 @@ fn emissive_normal_clamp_and_encoded_images() {
     // GLB: the encoded PNG's bytes are in the buffer as they were.
     let glb = to_glb(&scene, &ExportOptions::default()).unwrap();
     assert!(glb.windows(png.len()).any(|w| w == png.as_slice()));
+}
+
+/// A mesh of `n` vertices whose positions and morph target are spread over ± a few
+/// thousand (a small generator, the same on every run), with every sign of zero.
+fn spread_mesh(n: usize, seed: u32) -> Scene {
+    let mut state = seed.wrapping_mul(2_654_435_761).wrapping_add(1);
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 17;
+        state ^= state << 5;
+        match state % 7 {
+            0 => 0.0,
+            1 => -0.0,
+            // Sixteenths: short decimals, which the serde_json check of the JSON
+            // (`check_glb_container`) reads back exactly.
+            _ => (state % 100_000) as f32 / 16.0 - 3000.0,
+        }
+    };
+    let positions: Vec<[f32; 3]> = (0..n).map(|_| [next(), next(), next()]).collect();
+    let moved: Vec<[f32; 3]> = (0..n).map(|_| [next(), next(), next()]).collect();
+    let mut prim = Primitive {
+        positions,
+        // Triangles over every vertex (a primitive without any is left out).
+        indices: (0..n.max(3) / 3 * 3).map(|k| (k % n) as u32).collect(),
+        ..Primitive::default()
+    };
+    prim.targets = vec![MorphTarget {
+        positions: moved,
+        normals: Vec::new(),
+    }];
+    Scene {
+        meshes: vec![Mesh {
+            name: "spread".into(),
+            primitives: vec![prim],
+            ..Mesh::default()
+        }],
+        nodes: vec![mesh_node("spread")],
+        ..Scene::default()
+    }
+}
+
+/// POSITION bounds (base and morph target) are the per-component minimum and maximum of
+/// the axis-converted values, for sizes around the writer's block and lane lengths.
+#[test]
+fn position_bounds_are_exact_at_every_length() {
+    for (i, n) in [1usize, 2, 15, 16, 17, 255, 256, 257, 600, 1000]
+        .into_iter()
+        .enumerate()
+    {
+        for axes in [Axes::YUp, Axes::Keep] {
+            let scene = spread_mesh(n, i as u32);
+            let options = ExportOptions {
+                axes,
+                ..ExportOptions::default()
+            };
+            let json = check_glb_container(&to_glb(&scene, &options).unwrap());
+            let prim = &json["meshes"][0]["primitives"][0];
+            let sources = [
+                (
+                    &prim["attributes"]["POSITION"],
+                    &scene.meshes[0].primitives[0].positions,
+                ),
+                (
+                    &prim["targets"][0]["POSITION"],
+                    &scene.meshes[0].primitives[0].targets[0].positions,
+                ),
+            ];
+            for (accessor, data) in sources {
+                let acc = &json["accessors"][accessor.as_u64().unwrap() as usize];
+                for c in 0..3 {
+                    let values = data.iter().map(|&p| axes.point(p)[c]);
+                    let lo = values.clone().fold(f32::INFINITY, f32::min);
+                    let hi = values.fold(f32::NEG_INFINITY, f32::max);
+                    // Compared as numbers: -0 and +0 are both the right bound.
+                    assert_eq!(
+                        acc["min"][c].as_f64().unwrap(),
+                        f64::from(lo),
+                        "n {n} min {c}"
+                    );
+                    assert_eq!(
+                        acc["max"][c].as_f64().unwrap(),
+                        f64::from(hi),
+                        "n {n} max {c}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// A non-finite morph-target value is refused wherever it is (first, in a lane's
+/// remainder, past a block boundary), naming the first bad element.
+#[test]
+fn non_finite_morph_values_are_refused_at_every_position() {
+    for n in [1usize, 17, 300] {
+        for at in [0, n / 2, n - 1] {
+            for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
+                let mut scene = spread_mesh(n, 7);
+                scene.meshes[0].primitives[0].targets[0].positions[at][at % 3] = bad;
+                let e = to_glb(&scene, &ExportOptions::default())
+                    .unwrap_err()
+                    .to_string();
+                assert!(e.contains(&format!("element {at}")), "n {n} at {at}: {e}");
+            }
+        }
+    }
+}
+
+/// The two pieces are the file, and building into a previous export's pieces (larger or
+/// smaller, with or without binary data) gives the same bytes as building afresh.
+#[test]
+fn glb_pieces_and_reuse_give_the_same_file() {
+    use idmodel_gltf::{to_glb_pieces, to_glb_pieces_reusing};
+    let empty = Scene {
+        nodes: vec![Node::new("alone")],
+        ..Scene::default()
+    };
+    let scenes = [
+        spread_mesh(1000, 1),
+        spread_mesh(3, 2),
+        empty.clone(),
+        spread_mesh(500, 3),
+        empty,
+    ];
+    let options = ExportOptions::default();
+    let mut reuse = idmodel_gltf::Glb::default();
+    for (i, scene) in scenes.iter().enumerate() {
+        let fresh = to_glb(scene, &options).unwrap();
+        let pieces = to_glb_pieces(scene, &options).unwrap();
+        assert_eq!(pieces.len(), fresh.len());
+        assert_eq!([pieces.front(), pieces.bin()].concat(), fresh, "scene {i}");
+        let mut written = Vec::new();
+        pieces.write_to(&mut written).unwrap();
+        assert_eq!(written, fresh, "scene {i}");
+        reuse = to_glb_pieces_reusing(scene, &options, reuse).unwrap();
+        assert_eq!(
+            [reuse.front(), reuse.bin()].concat(),
+            fresh,
+            "scene {i} reused"
+        );
+        assert_eq!(reuse.clone().into_vec(), fresh, "scene {i} into_vec");
+        check_glb_container(&fresh);
+    }
 }
