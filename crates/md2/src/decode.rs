@@ -491,11 +491,13 @@ impl<'a> Md2<'a> {
     /// error says how many when it is short); `indices` receives `3 · num_tris` entries.
     ///
     /// Each frame vertex `xyz` heads a chain, kept sorted by `st`, of the vertices seen
-    /// with it (`scratch[..num_xyz]` the heads, then two words a vertex: its `st` and the
-    /// next link). Every corner walks its short chain (about `distinct / num_xyz` long)
-    /// and inserts when its `st` is new; the indices hold node positions meanwhile. A walk over the chains in `xyz` order then writes the
-    /// vertices in (`xyz`, `st`) order, leaving each one's final number in its `st` word,
-    /// and the indices are renumbered through it.
+    /// with it (`scratch[..num_xyz]` the heads, then each node's `st`, then each node's
+    /// next node). Every corner checks its chain's head, which is its vertex for most
+    /// frame vertices, else walks the short chain (about `distinct / num_xyz` long) and
+    /// inserts when its `st` is new; the indices hold node numbers meanwhile. A walk over
+    /// the chains in `xyz` order then writes the vertices in (`xyz`, `st`) order, leaving
+    /// each one's final number in its `st` word, and the indices are renumbered through
+    /// it.
     pub fn soft_mesh_scratch_into(
         &self,
         vertices: &mut [MeshVertex],
@@ -525,57 +527,67 @@ impl<'a> Md2<'a> {
                 available: scratch_len,
             });
         };
-        // One array: the heads, then node `k`'s `st` word at `base + 2k` and its link
-        // word at `base + 2k + 1`; a link is the scratch position of the next node's
-        // `st` word (`NONE` ends a chain), so heads and nodes are walked alike.
+        // The scratch is three arrays: the chain heads (one per frame vertex), then each
+        // node's `st` and each node's next node. A chain is one `xyz`'s nodes in `st`
+        // order; `NONE` ends it. Node numbers are the order of first sight.
         let base = self.vertex_count();
-        if let Some(heads) = scratch.get_mut(..base) {
-            heads.fill(NONE);
-        }
+        let (heads, nodes) = scratch.split_at_mut(base.min(scratch.len()));
+        let (node_st, node_next) = nodes.split_at_mut(n.min(nodes.len()));
+        heads.fill(NONE);
         // Pass 1: per corner, find or insert (xyz, st) in xyz's chain.
-        let mut next_free = u32::try_from(base).unwrap_or(NONE);
+        let mut count = 0u32;
         let mut slots = idx.iter_mut();
         for t in self.triangles() {
             for (x, s) in t.index_xyz.iter().zip(t.index_st.iter()) {
                 // Indices were validated in range (non-negative) by `parse`.
-                let xyz = usize::try_from(x.get()).unwrap_or(0);
-                let st = u32::try_from(s.get()).unwrap_or(0);
-                let mut link = xyz;
-                let node = loop {
-                    let next = scratch.get(link).copied().unwrap_or(NONE);
-                    let here = usize::try_from(next).unwrap_or(usize::MAX);
-                    let node_st = scratch.get(here).copied().unwrap_or(NONE);
-                    if node_st == st {
-                        break next;
+                let xyz = usize::from(x.get().unsigned_abs());
+                let st = u32::from(s.get().unsigned_abs());
+                let head = heads.get(xyz).copied().unwrap_or(NONE);
+                let at = |k: u32, list: &[u32]| {
+                    list.get(usize::try_from(k).unwrap_or(usize::MAX))
+                        .copied()
+                        .unwrap_or(NONE)
+                };
+                // Most frame vertices have one `st`: the head is the node.
+                let node = if at(head, node_st) == st {
+                    head
+                } else {
+                    // Walk to the first node whose `st` is not below this one.
+                    let (mut prev, mut next) = (NONE, head);
+                    while at(next, node_st) < st {
+                        prev = next;
+                        next = at(next, node_next);
                     }
-                    if node_st > st {
-                        // A new node before `next` (`NONE`, past the end, is greater
-                        // than every `st`).
-                        let new = next_free;
-                        let at = usize::try_from(new).unwrap_or(usize::MAX);
-                        if let Some(w) = scratch.get_mut(at) {
+                    if at(next, node_st) == st {
+                        next
+                    } else {
+                        // A new node between `prev` (or the head) and `next`.
+                        let new = count;
+                        count = count.wrapping_add(1);
+                        let k = usize::try_from(new).unwrap_or(usize::MAX);
+                        if let Some(w) = node_st.get_mut(k) {
                             *w = st;
                         }
-                        if let Some(w) = scratch.get_mut(at.wrapping_add(1)) {
+                        if let Some(w) = node_next.get_mut(k) {
                             *w = next;
                         }
-                        if let Some(w) = scratch.get_mut(link) {
+                        let link = if prev == NONE {
+                            heads.get_mut(xyz)
+                        } else {
+                            node_next.get_mut(usize::try_from(prev).unwrap_or(usize::MAX))
+                        };
+                        if let Some(w) = link {
                             *w = new;
                         }
-                        next_free = next_free.wrapping_add(2);
-                        break new;
+                        new
                     }
-                    link = here.wrapping_add(1);
                 };
                 if let Some(slot) = slots.next() {
                     *slot = node;
                 }
             }
         }
-        let distinct = next_free
-            .wrapping_sub(u32::try_from(base).unwrap_or(0))
-            .wrapping_shr(1);
-        let count = usize::try_from(distinct).unwrap_or(usize::MAX);
+        let count = usize::try_from(count).unwrap_or(usize::MAX);
         let available = vertices.len();
         let Some(out) = vertices.get_mut(..count) else {
             return Err(SizeError {
@@ -586,38 +598,33 @@ impl<'a> Md2<'a> {
         // Pass 2: the chains in xyz order are the vertices in (xyz, st) order; each
         // node's `st` word becomes its vertex number.
         let st_table = self.st();
+        let (sw, sh) = (divisor(self.skin_width()), divisor(self.skin_height()));
         let mut out = out.iter_mut();
         let mut number = 0u32;
-        for xyz in 0..u32::try_from(base).unwrap_or(0) {
-            let mut node = scratch
-                .get(usize::try_from(xyz).unwrap_or(usize::MAX))
-                .copied()
-                .unwrap_or(NONE);
-            while node != NONE {
-                let at = usize::try_from(node).unwrap_or(usize::MAX);
-                let Some(&[st, next]) = scratch
-                    .get(at..at.wrapping_add(2))
-                    .and_then(|w| <&[u32; 2]>::try_from(w).ok())
-                else {
+        for (xyz, &head) in (0u32..).zip(heads.iter()) {
+            let mut node = head;
+            while let Some(k) = usize::try_from(node).ok().filter(|_| node != NONE) {
+                let (Some(st_word), Some(&next)) = (node_st.get_mut(k), node_next.get(k)) else {
                     break;
                 };
-                let st = st_table.get(usize::try_from(st).unwrap_or(usize::MAX));
+                let st = st_table.get(usize::try_from(*st_word).unwrap_or(usize::MAX));
                 if let Some(v) = out.next() {
+                    // As `st_uv`, with the divisors computed once.
                     *v = MeshVertex {
                         xyz,
-                        uv: st.map_or([0.0; 2], |st| self.st_uv(st)),
+                        uv: st.map_or([0.0; 2], |st| {
+                            [f32::from(st.s.get()) / sw, f32::from(st.t.get()) / sh]
+                        }),
                     };
                 }
-                if let Some(w) = scratch.get_mut(at) {
-                    *w = number;
-                }
+                *st_word = number;
                 number = number.wrapping_add(1);
                 node = next;
             }
         }
-        // Pass 3: node positions to vertex numbers.
+        // Pass 3: node numbers to vertex numbers.
         for i in idx.iter_mut() {
-            *i = scratch
+            *i = node_st
                 .get(usize::try_from(*i).unwrap_or(usize::MAX))
                 .copied()
                 .unwrap_or(0);
