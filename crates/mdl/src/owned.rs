@@ -80,11 +80,62 @@ impl PoseData {
         field
     }
 
-    /// Sets the bounds to the per-axis minimum and maximum of the vertices.
+    /// Sets the bounds to the per-axis minimum and maximum of the vertices
+    /// ([`PoseData::vertex_bounds`]).
     pub fn compute_bounds(&mut self) {
-        let (min, max) = packed_bounds(self.vertices.iter());
+        let (min, max) = self.vertex_bounds();
         self.bbox_min.v = min;
         self.bbox_max.v = max;
+    }
+
+    /// The per-axis minimum and maximum of the packed vertices (what modelgen writes
+    /// as the bounds, and [`PoseData::compute_bounds`] sets); zeros when there are none.
+    ///
+    /// ```
+    /// use idmodel_mdl::PoseData;
+    /// use idmodel_mdl::raw::TriVertex;
+    /// let pose = PoseData {
+    ///     vertices: vec![
+    ///         TriVertex { v: [3, 9, 1], light_normal_index: 0 },
+    ///         TriVertex { v: [7, 2, 5], light_normal_index: 0 },
+    ///     ],
+    ///     ..PoseData::default()
+    /// };
+    /// assert_eq!(pose.vertex_bounds(), ([3, 2, 1], [7, 9, 5]));
+    /// ```
+    pub fn vertex_bounds(&self) -> ([u8; 3], [u8; 3]) {
+        // Four vertices (16 bytes, normal bytes included) a step, lane by lane: loops
+        // that compile to whole-vector minima and maxima; then the lanes of each axis.
+        const LANES: usize = 16;
+        let bytes = zerocopy::IntoBytes::as_bytes(self.vertices.as_slice());
+        let mut lo = [u8::MAX; LANES];
+        let mut hi = [0u8; LANES];
+        let mut steps = bytes.chunks_exact(LANES);
+        for step in &mut steps {
+            if let Ok(step) = <&[u8; LANES]>::try_from(step) {
+                for ((l, h), &b) in lo.iter_mut().zip(hi.iter_mut()).zip(step) {
+                    *l = (*l).min(b);
+                    *h = (*h).max(b);
+                }
+            }
+        }
+        for ((l, h), &b) in lo.iter_mut().zip(hi.iter_mut()).zip(steps.remainder()) {
+            *l = (*l).min(b);
+            *h = (*h).max(b);
+        }
+        if self.vertices.is_empty() {
+            return ([0; 3], [0; 3]);
+        }
+        let mut min = [u8::MAX; 3];
+        let mut max = [0u8; 3];
+        for (k, (l, h)) in lo.iter().zip(&hi).enumerate() {
+            // Byte 3 of each vertex is its normal index, not a coordinate.
+            if let (Some(a), Some(b)) = (min.get_mut(k % 4), max.get_mut(k % 4)) {
+                *a = (*a).min(*l);
+                *b = (*b).max(*h);
+            }
+        }
+        (min, max)
     }
 }
 

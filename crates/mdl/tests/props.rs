@@ -271,4 +271,29 @@ proptest! {
             walk(&m);
         }
     }
+
+    /// `PoseData::vertex_bounds` (16 bytes a step, lane by lane) is the per-axis
+    /// minimum and maximum of the vertices, whatever their count and normal bytes.
+    #[test]
+    fn vertex_bounds_are_the_per_axis_extremes(
+        verts in vec((proptest::array::uniform3(any::<u8>()), any::<u8>()), 0..70),
+    ) {
+        let pose = idmodel_mdl::PoseData {
+            vertices: verts
+                .iter()
+                .map(|&(v, light_normal_index)| TriVertex { v, light_normal_index })
+                .collect(),
+            ..Default::default()
+        };
+        let want = if verts.is_empty() {
+            ([0; 3], [0; 3])
+        } else {
+            let axis = |c: usize| verts.iter().map(move |(v, _)| v[c]);
+            (
+                [0, 1, 2].map(|c| axis(c).min().unwrap()),
+                [0, 1, 2].map(|c| axis(c).max().unwrap()),
+            )
+        };
+        prop_assert_eq!(pose.vertex_bounds(), want);
+    }
 }

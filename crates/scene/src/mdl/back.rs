@@ -180,9 +180,7 @@ pub fn record_extras(mdl: &Mdl<'_>, scene: &mut Scene) {
     // of 16-byte records (first pose `u32`, pose count `u32`, packed min, packed max).
     let mut runs: Vec<(u32, u32, [u8; 8])> = Vec::new();
     for (i, p) in poses.iter().enumerate() {
-        let mut own = (*p).clone();
-        own.compute_bounds();
-        if own.bbox_min == p.bbox_min && own.bbox_max == p.bbox_max {
+        if p.vertex_bounds() == (p.bbox_min.v, p.bbox_max.v) {
             continue;
         }
         let i = u32::try_from(i).unwrap_or(u32::MAX);
