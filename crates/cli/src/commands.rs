@@ -854,10 +854,23 @@ pub(crate) fn convert_batch(
         indicatif::ProgressBar::hidden()
     };
     let panicked = AtomicBool::new(false);
-    let results: Vec<Result<Written, String>> = files
-        .par_iter()
-        .zip(&outputs)
-        .map(|(file, out)| {
+    // Largest inputs first, each thread taking the next file when it is free (greedy
+    // list scheduling: `par_bridge` hands the files out in this order). A batch takes
+    // as long as its busiest thread; in the folder's order, or with `par_iter`'s halves,
+    // the big models can land on one thread one after the other (the corpus's `mdl`
+    // folder: `boss.mdl`, then `oldone.mdl` and its 4096-wide skin). The results go back
+    // to the folder's order below.
+    let mut order: Vec<(u64, usize)> = files
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (std::fs::metadata(f).map_or(0, |m| m.len()), i))
+        .collect();
+    order.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let mut indexed: Vec<(usize, Result<Written, String>)> = order
+        .into_iter()
+        .filter_map(|(_, i)| Some((i, files.get(i)?, outputs.get(i)?)))
+        .par_bridge()
+        .map(|(i, file, out)| {
             bar.set_message(players::progress_label(input, file));
             let result = std::panic::catch_unwind(|| {
                 convert_one(file, out, job, (kind, policy), is_player_entry(file))
@@ -868,9 +881,11 @@ pub(crate) fn convert_batch(
                 Err(line(file, "internal error while converting (see above)"))
             });
             bar.inc(1);
-            result
+            (i, result)
         })
         .collect();
+    indexed.sort_by_key(|(i, _)| *i);
+    let results: Vec<Result<Written, String>> = indexed.into_iter().map(|(_, r)| r).collect();
     bar.finish_and_clear();
     let done = results.iter().filter(|r| r.is_ok()).count();
     failures.extend(results.into_iter().filter_map(Result::err));
