@@ -704,12 +704,6 @@ fn target_position(merged: &Merged, f: usize, k: usize) -> Option<[f32; 3]> {
     target_sum(&merged.positions, merged, f, k, |(dp, _)| dp).map(idmodel_core::vec::finite_or_zero)
 }
 
-/// [`target_position`] and the normal, made unit as [`pose`] makes it.
-fn target_vertex(merged: &Merged, f: usize, k: usize) -> Option<([f32; 3], [f32; 3])> {
-    let n = target_sum(&merged.normals, merged, f, k, |(_, dn)| dn)?;
-    Some((target_position(merged, f, k)?, crate::unit_or_up(n)))
-}
-
 /// `base[k]`, plus the part `pick` takes of target `f − 1`'s displacement (`pose` adds
 /// `w · d` with `w = 1`, which is `d` exactly).
 fn target_sum(
@@ -742,26 +736,46 @@ pub fn recover_target_vertices(
     quant: &dyn Fn(usize) -> ([f32; 3], [f32; 3]),
     normal: Option<u8>,
 ) -> Vec<Vec<idmodel_core::trivertx::TriVertex>> {
+    use idmodel_core::trivertx::TriVertex;
     let frames = merged.targets.len().saturating_add(1);
     let mut nearest = NearestCache::new(map.len().saturating_mul(frames));
-    (0..frames)
-        .map(|f| {
-            let (s, t) = quant(f);
-            map.iter()
-                .map(|m| match m.and_then(|k| target_vertex(merged, f, k)) {
-                    Some((p, n)) => idmodel_core::trivertx::TriVertex {
-                        v: [
-                            quantise(p[0], t[0], s[0]),
-                            quantise(p[1], t[1], s[1]),
-                            quantise(p[2], t[2], s[2]),
-                        ],
-                        light_normal_index: normal.unwrap_or_else(|| nearest.get(n)),
-                    },
-                    None => idmodel_core::trivertx::TriVertex::default(),
-                })
-                .collect()
-        })
-        .collect()
+    let mut out: Vec<Vec<TriVertex>> = Vec::with_capacity(frames);
+    for f in 0..frames {
+        let (s, t) = quant(f);
+        // Frame `f` is the base plus target `f − 1` at weight 1 (as `pose` makes it), looked
+        // up once per frame here rather than twice per vertex.
+        let target = match f.checked_sub(1) {
+            None => Some(&[][..]),
+            Some(i) => merged.targets.get(i).map(Vec::as_slice),
+        };
+        let mut frame = Vec::with_capacity(map.len());
+        for m in map {
+            let vertex = m.zip(target).and_then(|(k, target)| {
+                let (bp, bn) = (*merged.positions.get(k)?, *merged.normals.get(k)?);
+                let (p, n) = match target.get(k) {
+                    Some((dp, dn)) => (
+                        [bp[0] + dp[0], bp[1] + dp[1], bp[2] + dp[2]],
+                        [bn[0] + dn[0], bn[1] + dn[1], bn[2] + dn[2]],
+                    ),
+                    None => (bp, bn),
+                };
+                Some((idmodel_core::vec::finite_or_zero(p), crate::unit_or_up(n)))
+            });
+            frame.push(match vertex {
+                Some((p, n)) => TriVertex {
+                    v: [
+                        quantise(p[0], t[0], s[0]),
+                        quantise(p[1], t[1], s[1]),
+                        quantise(p[2], t[2], s[2]),
+                    ],
+                    light_normal_index: normal.unwrap_or_else(|| nearest.get(n)),
+                },
+                None => TriVertex::default(),
+            });
+        }
+        out.push(frame);
+    }
+    out
 }
 
 /// The [`bounds`] of the positions of every frame [`recover_target_vertices`] reads,
@@ -855,8 +869,10 @@ pub fn quantise(v: f32, translate: f32, scale: f32) -> u8 {
 /// whole; NaN stays NaN.
 fn round_half_even(x: f32) -> f32 {
     const TWO_23: f32 = 8_388_608.0;
-    if libm::fabsf(x) < TWO_23 {
-        let s = libm::copysignf(TWO_23, x);
+    const SIGN: u32 = 0x8000_0000;
+    // |x| and copysign(2²³, x) through the bits (libm's `copysignf` was a call).
+    if f32::from_bits(x.to_bits() & !SIGN) < TWO_23 {
+        let s = f32::from_bits((x.to_bits() & SIGN) | TWO_23.to_bits());
         (x + s) - s
     } else {
         x
@@ -945,10 +961,15 @@ impl NearestCache {
     /// The grid cell of `n` (components clamped to the cube).
     fn cell(n: [f32; 3]) -> usize {
         let axis = |x: f32| {
-            // `as` saturates and turns NaN into 0; the value is clamped to 0..=31.
-            #[allow(clippy::as_conversions, clippy::cast_possible_truncation)]
-            let c = (x * 16.0 + 16.0) as i32;
-            usize::try_from(c.clamp(0, 31)).unwrap_or(0)
+            // Clamped to 0..=31 as a float first (`max` takes 0 for NaN, where `clamp`
+            // keeps the NaN), so the conversion needs none of `as`'s saturation.
+            #[allow(
+                clippy::as_conversions,
+                clippy::cast_possible_truncation,
+                clippy::manual_clamp
+            )]
+            let c = (x * 16.0 + 16.0).max(0.0).min(31.0) as i32;
+            usize::try_from(c).unwrap_or(0)
         };
         (axis(n[0]) << 10) | (axis(n[1]) << 5) | axis(n[2])
     }
