@@ -696,31 +696,16 @@ pub fn frame_names(named: Vec<Option<String>>, clip: &str) -> Vec<String> {
 }
 
 /// The frames a morph scene shows are the base (frame 0), then base + each morph target
-/// at weight 1 (frame `t + 1`), the way the MD2 and MDL adapters build them. Frame `f` at
-/// scene vertex `k`, as [`pose`] makes it: its position (not finite: 0), `None` past the
-/// mesh or for a vertex without a normal.
-fn target_position(merged: &Merged, f: usize, k: usize) -> Option<[f32; 3]> {
-    merged.normals.get(k)?;
-    target_sum(&merged.positions, merged, f, k, |(dp, _)| dp).map(idmodel_core::vec::finite_or_zero)
-}
-
-/// `base[k]`, plus the part `pick` takes of target `f − 1`'s displacement (`pose` adds
-/// `w · d` with `w = 1`, which is `d` exactly).
-fn target_sum(
-    base: &[[f32; 3]],
-    merged: &Merged,
-    f: usize,
-    k: usize,
-    pick: impl Fn(&([f32; 3], [f32; 3])) -> &[f32; 3],
-) -> Option<[f32; 3]> {
-    let b = *base.get(k)?;
-    Some(match f.checked_sub(1) {
-        None => b,
-        Some(t) => match merged.targets.get(t)?.get(k).map(pick) {
-            Some(d) => [b[0] + d[0], b[1] + d[1], b[2] + d[2]],
-            None => b,
-        },
-    })
+/// at weight 1 (frame `t + 1`), the way the MD2 and MDL adapters build them (`pose` adds
+/// `w · d` with `w = 1`, which is `d` exactly). The displacements frame `f` adds to the
+/// base (none for frame 0); `None` past the last target. At scene vertex `k` frame `f` is
+/// `base[k] + target[k]` (`base[k]` past the target's end), a vertex needing a normal
+/// entry as well, and a non-finite position is 0, as [`pose`] makes it.
+fn frame_target(merged: &Merged, f: usize) -> Option<&[([f32; 3], [f32; 3])]> {
+    match f.checked_sub(1) {
+        None => Some(&[]),
+        Some(i) => merged.targets.get(i).map(Vec::as_slice),
+    }
 }
 
 /// The packed vertices of every frame the morph scene shows (the base, then base + each
@@ -742,12 +727,8 @@ pub fn recover_target_vertices(
     let mut out: Vec<Vec<TriVertex>> = Vec::with_capacity(frames);
     for f in 0..frames {
         let (s, t) = quant(f);
-        // Frame `f` is the base plus target `f − 1` at weight 1 (as `pose` makes it), looked
-        // up once per frame here rather than twice per vertex.
-        let target = match f.checked_sub(1) {
-            None => Some(&[][..]),
-            Some(i) => merged.targets.get(i).map(Vec::as_slice),
-        };
+        // Looked up once per frame, not per vertex.
+        let target = frame_target(merged, f);
         let mut frame = Vec::with_capacity(map.len());
         for m in map {
             let vertex = m.zip(target).and_then(|(k, target)| {
@@ -783,7 +764,19 @@ pub fn recover_target_vertices(
 pub fn target_frame_bounds(merged: &Merged) -> Vec<([f32; 3], [f32; 3])> {
     let frames = merged.targets.len().saturating_add(1);
     (0..frames)
-        .map(|f| bounds((0..merged.positions.len()).filter_map(|k| target_position(merged, f, k))))
+        .map(|f| {
+            let Some(target) = frame_target(merged, f) else {
+                return bounds(core::iter::empty());
+            };
+            // A vertex needs a normal entry too (`frame_target`).
+            let vertices = merged.positions.iter().zip(&merged.normals).enumerate();
+            bounds(vertices.map(|(k, (bp, _))| {
+                idmodel_core::vec::finite_or_zero(match target.get(k) {
+                    Some((dp, _)) => [bp[0] + dp[0], bp[1] + dp[1], bp[2] + dp[2]],
+                    None => *bp,
+                })
+            }))
+        })
         .collect()
 }
 
