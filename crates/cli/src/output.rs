@@ -545,9 +545,10 @@ fn remove_all<'a>(temps: impl Iterator<Item = &'a PathBuf>) {
     }
 }
 
-/// Writes `pieces`, one after the other, to a new temporary file beside `target` (creating its folder), with the
-/// permissions of the file it replaces and flushed to disk when it replaces one; the
-/// temporary file's path. The error is the complete line, naming `shown`.
+/// Writes `pieces`, one after the other, to a new temporary file beside `target`
+/// (creating its folder), with the permissions of the file it replaces and flushed to
+/// disk when it replaces one; the temporary file's path. The error is the complete line,
+/// naming `shown`.
 fn stage(shown: &Path, target: &Target, pieces: &[Vec<u8>]) -> Result<PathBuf, String> {
     // Folders are created only once there is something to write into them.
     let dir = target.path.parent().filter(|p| !p.as_os_str().is_empty());

@@ -2,8 +2,9 @@
 //! MD2 and an MDL with all their frames, from `$IDMODEL_CORPUS` when set) and of a
 //! generated morph-animated scene, each beside a copy of the same number of bytes into a
 //! buffer allocated once. `to_glb` allocates its output; `to_glb_pieces_reusing` builds
-//! into the previous run's pieces, as the copy reuses its buffer. Throughput is in output bytes per second, so the two rows of a
-//! model compare directly (issue #19's target: the writer within 2× of the copy).
+//! into the previous run's pieces, as the copy reuses its buffer. Throughput is in output
+//! bytes per second, so the rows of a model compare directly (issue #19's target: the
+//! writer within 2× of the copy).
 //!
 //! `cargo bench -p idmodel-gltf --bench glb -- --warm-up-time 1 --measurement-time 3`
 // Bench code may unwrap, index and cast: a panic aborts the bench, it is not a library bug.

@@ -8,8 +8,8 @@
 //!
 //! Both use the `png` crate's `Compression::Fast` (fdeflate). RGB and RGBA rows take its
 //! default adaptive filter (the best of the five per row); indexed rows take Paeth alone
-//! (see [`encode`] for the measurement). Measured on one machine, one run (`/tmp` experiment noted in
-//! `benches/compare/RESULTS.md`): against the `Balanced` RGBA the exporter wrote before,
+//! (see [`encode`] for the measurement). Measured on one machine, one run (`/tmp`
+//! experiment noted in `benches/compare/RESULTS.md`): against the `Balanced` RGBA the exporter wrote before,
 //! a 256×256 Quake skin (168 colours) encodes 86× faster to a file of 51 % the size;
 //! a 1024×1024 photographic RGBA texture 31× faster and 3 % smaller.
 //! The decoded pixels are the same in every case (tests below decode and compare).
