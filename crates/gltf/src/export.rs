@@ -641,30 +641,12 @@ fn expected_bin(scene: &Scene) -> usize {
     n
 }
 
-/// Widens the bounds `min`/`max` by `v`.
-///
-/// A comparison, not `f32::min`/`max`: a NaN is skipped all the same (it compares false),
-/// a tie keeps the value already there, and it compiles to one `minss`/`maxss` each where
-/// `f32::min` adds a NaN test.
-fn widen<const N: usize>(min: &mut [f32; N], max: &mut [f32; N], v: &[f32; N]) {
-    for ((lo, hi), &x) in min.iter_mut().zip(max.iter_mut()).zip(v) {
-        if x < *lo {
-            *lo = x;
-        }
-        if x > *hi {
-            *hi = x;
-        }
-    }
-}
-
-/// The per-component minimum and maximum of `data`.
+/// The per-component minimum and maximum of `data` (through [`Lanes`], as
+/// [`Buffers::floats_map`] computes them).
 fn bounds<const N: usize>(data: &[[f32; N]]) -> ([f32; N], [f32; N]) {
-    let mut min = [f32::INFINITY; N];
-    let mut max = [f32::NEG_INFINITY; N];
-    for v in data {
-        widen(&mut min, &mut max, v);
-    }
-    (min, max)
+    let mut lanes = Lanes::new();
+    lanes.widen(data.as_flattened());
+    lanes.bounds::<N>()
 }
 
 /// Per-node facts gathered while checking the graph.

@@ -398,6 +398,14 @@ fn sort_dedup(
     Ok(count)
 }
 
+/// [`Md2::st_uv`] with its two divisors given.
+fn uv_of(st: &raw::St, width: f32, height: f32) -> [f32; 2] {
+    [
+        f32::from(st.s.get()) / width,
+        f32::from(st.t.get()) / height,
+    ]
+}
+
 fn divisor(n: i32) -> f32 {
     // Quake II never checks skinwidth/skinheight; a non-positive size would divide by
     // zero, so the documented divisor 1 is used instead (reported by `check`).
@@ -419,10 +427,7 @@ impl<'a> Md2<'a> {
     /// `+0.5` only when writing GL commands). `v = 0` is the top row. A non-positive skin
     /// size is replaced by 1.
     pub fn st_uv(&self, st: &raw::St) -> [f32; 2] {
-        [
-            f32::from(st.s.get()) / divisor(self.skin_width()),
-            f32::from(st.t.get()) / divisor(self.skin_height()),
-        ]
+        uv_of(st, divisor(self.skin_width()), divisor(self.skin_height()))
     }
 
     /// Sizes for [`Md2::soft_mesh_into`]: `3 · num_tris` for both (the vertex count is an
@@ -612,9 +617,7 @@ impl<'a> Md2<'a> {
                     // As `st_uv`, with the divisors computed once.
                     *v = MeshVertex {
                         xyz,
-                        uv: st.map_or([0.0; 2], |st| {
-                            [f32::from(st.s.get()) / sw, f32::from(st.t.get()) / sh]
-                        }),
+                        uv: st.map_or([0.0; 2], |st| uv_of(st, sw, sh)),
                     };
                 }
                 *st_word = number;
