@@ -47,10 +47,11 @@ fn run(
     )
 }
 
+/// The RGBA of an image that holds pixels (an indexed one expanded).
 fn pixels(image: &Option<Image>) -> Vec<u8> {
-    match image {
-        Some(Image::Rgba8 { pixels, .. }) => pixels.clone(),
-        other => panic!("not pixels: {other:?}"),
+    match image.as_ref().and_then(Image::rgba8_pixels) {
+        Some(px) => px.into_owned(),
+        None => panic!("not pixels: {image:?}"),
     }
 }
 
@@ -84,6 +85,8 @@ fn mdl_fullbrights_become_the_emissive_texture_and_palette_lmp_is_used() {
     );
     let m = &scene.materials[0];
     assert_eq!(m.image, base.materials[0].image);
+    // An MDL's skins stay palette indices: the exporter writes them indexed directly.
+    assert!(matches!(m.emissive, Some(Image::Indexed8 { .. })));
     let glow = pixels(&m.emissive);
     assert_eq!(&glow[..4], &[0, 0, 0, 255], "index 0 is not fullbright");
     let q = idmodel_mdl::Palette::QUAKE;

@@ -538,7 +538,7 @@ fn obj_files(frame: &Scene, stem: &str, axes: Axes) -> Result<(String, Beside), 
         beside.push((format!("{stem}.mtl"), mtl.into_bytes()));
     }
     for t in &files.textures {
-        beside.push((t.file.clone(), png_rgba8(t.width, t.height, t.pixels)?));
+        beside.push((t.file.clone(), png_rgba8(t.width, t.height, &t.pixels)?));
     }
     for (name, bytes) in &files.encoded {
         beside.push((name.clone(), bytes.to_vec()));

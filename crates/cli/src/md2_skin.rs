@@ -17,7 +17,7 @@ use idmodel::md2::Md2;
 use idmodel_assets::images::{palette_file, pcx_encode, quantise_quake2};
 use idmodel_assets::root::split_root;
 use idmodel_scene::back::BackOptions;
-use idmodel_scene::{AlphaMode, Error, Image, Scene};
+use idmodel_scene::{AlphaMode, Error, Scene};
 
 use crate::commands::line;
 use crate::error_line;
@@ -30,7 +30,7 @@ const MAX_PALETTE_FILE: u64 = 1 << 22;
 
 /// The image of the material the MD2 is skinned with (the first primitive's, else the
 /// first material's): RGBA, width, height and whether it is alpha-masked.
-fn skin_image(scene: &Scene) -> Option<(&[u8], u32, u32, bool)> {
+fn skin_image(scene: &Scene) -> Option<(std::borrow::Cow<'_, [u8]>, u32, u32, bool)> {
     let material = scene
         .meshes
         .first()
@@ -38,19 +38,14 @@ fn skin_image(scene: &Scene) -> Option<(&[u8], u32, u32, bool)> {
         .and_then(|p| p.material)
         .and_then(|m| scene.materials.get(m))
         .or(scene.materials.first())?;
-    match &material.image {
-        Some(Image::Rgba8 {
-            width,
-            height,
-            pixels,
-        }) => Some((
-            pixels,
-            *width,
-            *height,
-            matches!(material.alpha, AlphaMode::Mask(_)),
-        )),
-        _ => None,
-    }
+    let image = material.image.as_ref()?;
+    let (width, height) = image.pixel_size()?;
+    Some((
+        image.rgba8_pixels()?,
+        width,
+        height,
+        matches!(material.alpha, AlphaMode::Mask(_)),
+    ))
 }
 
 /// Quake II's palette: `--palette`, else the output's game root's `pics/colormap.pcx`
@@ -108,7 +103,7 @@ pub(crate) fn to_bytes(args: &ImportArgs<'_>, scene: &Scene, back: &BackOptions)
     if !referenced {
         return (out, None);
     }
-    let image = quantise_quake2(rgba, width, height, &palette, holes);
+    let image = quantise_quake2(&rgba, width, height, &palette, holes);
     match pcx_encode(&image, &palette) {
         Ok(bytes) => (out, Some((path, bytes))),
         Err(e) => (Err(Error::new(e)), None),

@@ -102,7 +102,7 @@ impl Written {
     pub fn count_textures(&mut self, scene: &Scene) {
         for m in &scene.materials {
             match &m.image {
-                Some(Image::Rgba8 { .. } | Image::Encoded { .. }) => {
+                Some(Image::Rgba8 { .. } | Image::Indexed8 { .. } | Image::Encoded { .. }) => {
                     self.embedded = self.embedded.saturating_add(1)
                 }
                 Some(Image::Uri(_)) => self.missing = self.missing.saturating_add(1),

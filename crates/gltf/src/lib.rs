@@ -70,6 +70,6 @@ mod png;
 pub use axes::ExportOptions;
 pub use error::ExportError;
 pub use export::{
-    Glb, GltfFiles, png_rgba8, to_glb, to_glb_pieces, to_glb_pieces_reusing, to_gltf,
+    Glb, GltfFiles, png_indexed8, png_rgba8, to_glb, to_glb_pieces, to_glb_pieces_reusing, to_gltf,
 };
 pub mod import;

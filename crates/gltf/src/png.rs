@@ -68,6 +68,82 @@ fn palettize(pixels: &[u8]) -> Option<(Vec<[u8; 4]>, Vec<u8>)> {
     Some((palette, indices))
 }
 
+/// The palette of the colours `indices` use (first-seen order, equal colours merged) and
+/// each texel's index into it: what [`palettize`] gives for the RGBA these indices
+/// expand to through `colours`, with one table read per texel and no RGBA.
+fn palettize_indexed(colours: &[[u8; 4]; 256], indices: &[u8]) -> (Vec<[u8; 4]>, Vec<u8>) {
+    // Source index → palette index in the low byte; UNSEEN (above any byte) until the
+    // index is first met.
+    const UNSEEN: u16 = 0x100;
+    let mut map = [UNSEEN; 256];
+    let mut palette: Vec<[u8; 4]> = Vec::new();
+    let mut out = alloc::vec![0u8; indices.len()];
+    for (&i, o) in indices.iter().zip(out.iter_mut()) {
+        let Some(slot) = map.get_mut(usize::from(i)) else {
+            continue; // a u8 always indexes 256 entries
+        };
+        if *slot >= UNSEEN {
+            let c = colours.get(usize::from(i)).copied().unwrap_or_default();
+            // At most 256 source indices, so at most 256 colours: always fits a u8.
+            let at = palette.iter().position(|p| *p == c).unwrap_or_else(|| {
+                palette.push(c);
+                palette.len().saturating_sub(1)
+            });
+            *slot = u16::try_from(at).unwrap_or(0);
+        }
+        let [low, _] = slot.to_le_bytes();
+        *o = low;
+    }
+    (palette, out)
+}
+
+/// Encodes `width × height` palette indices (rows top to bottom) whose colours are
+/// `colours` as PNG: the same bytes as [`encode`] of the RGBA they expand to.
+pub(crate) fn encode_indexed(
+    width: u32,
+    height: u32,
+    colours: &[[u8; 4]; 256],
+    indices: &[u8],
+) -> Result<Vec<u8>, String> {
+    let (palette, indices) = palettize_indexed(colours, indices);
+    let mut out = Vec::new();
+    let mut enc = png::Encoder::new(&mut out, width, height);
+    enc.set_depth(png::BitDepth::Eight);
+    enc.set_compression(png::Compression::Fast);
+    set_indexed(&mut enc, &palette);
+    let mut w = enc.write_header().map_err(|e| e.to_string())?;
+    w.write_image_data(&indices).map_err(|e| e.to_string())?;
+    w.finish().map_err(|e| e.to_string())?;
+    Ok(out)
+}
+
+/// Sets an indexed encoding with `palette` (`PLTE`, and `tRNS` when a colour is not
+/// opaque).
+fn set_indexed<W: std::io::Write>(enc: &mut png::Encoder<'_, W>, palette: &[[u8; 4]]) {
+    enc.set_color(png::ColorType::Indexed);
+    // Paeth on every row, not the adaptive choice of five filters: on the 22
+    // corpus MDLs (2026-12-02) the GLBs were 0.87–1.04× the adaptive ones' size
+    // (1.7 % smaller in all) for a third of the filtering work. No filter, the
+    // PNG specification's advice for palettes, made them 1.1–4.9× larger:
+    // fdeflate's fast mode relies on the runs of zeros filtering leaves.
+    enc.set_filter(png::Filter::Paeth);
+    enc.set_palette(
+        palette
+            .iter()
+            .flat_map(|c| [c[0], c[1], c[2]])
+            .collect::<Vec<u8>>(),
+    );
+    // tRNS may stop after the last non-opaque entry; none when all are opaque.
+    let keep = palette
+        .iter()
+        .rposition(|c| c[3] != 255)
+        .map_or(0, |i| i.wrapping_add(1));
+    if keep > 0 {
+        let alpha: Vec<u8> = palette.iter().take(keep).map(|c| c[3]).collect();
+        enc.set_trns(alpha);
+    }
+}
+
 /// Encodes `width × height` RGBA pixels (rows top to bottom) as PNG.
 pub(crate) fn encode(width: u32, height: u32, pixels: &[u8]) -> Result<Vec<u8>, String> {
     let mut out = Vec::new();
@@ -77,28 +153,7 @@ pub(crate) fn encode(width: u32, height: u32, pixels: &[u8]) -> Result<Vec<u8>, 
     let texels = pixels.chunks_exact(4);
     let data: Vec<u8> = match palettize(pixels) {
         Some((palette, indices)) => {
-            enc.set_color(png::ColorType::Indexed);
-            // Paeth on every row, not the adaptive choice of five filters: on the 22
-            // corpus MDLs (2026-12-02) the GLBs were 0.87–1.04× the adaptive ones' size
-            // (1.7 % smaller in all) for a third of the filtering work. No filter, the
-            // PNG specification's advice for palettes, made them 1.1–4.9× larger:
-            // fdeflate's fast mode relies on the runs of zeros filtering leaves.
-            enc.set_filter(png::Filter::Paeth);
-            enc.set_palette(
-                palette
-                    .iter()
-                    .flat_map(|c| [c[0], c[1], c[2]])
-                    .collect::<Vec<u8>>(),
-            );
-            // tRNS may stop after the last non-opaque entry; none when all are opaque.
-            let keep = palette
-                .iter()
-                .rposition(|c| c[3] != 255)
-                .map_or(0, |i| i.wrapping_add(1));
-            if keep > 0 {
-                let alpha: Vec<u8> = palette.iter().take(keep).map(|c| c[3]).collect();
-                enc.set_trns(alpha);
-            }
+            set_indexed(&mut enc, &palette);
             indices
         }
         None if texels.clone().all(|px| px.get(3) == Some(&255)) => {
@@ -183,6 +238,62 @@ mod tests {
             let png_bytes = encode(w, h, px).unwrap();
             assert_eq!(decode(&png_bytes), (w, h, px.clone()), "case {i}");
         }
+    }
+
+    /// `indices` through `colours` as RGBA.
+    fn expand(colours: &[[u8; 4]; 256], indices: &[u8]) -> Vec<u8> {
+        indices
+            .iter()
+            .flat_map(|&i| colours[usize::from(i)])
+            .collect()
+    }
+
+    #[test]
+    fn indexed_input_gives_the_bytes_of_its_rgba() {
+        // A small deterministic generator (xorshift) for palettes and texels.
+        let mut state = 0x2545_f491_u32;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            state
+        };
+        for case in 0..40u32 {
+            let (w, h) = (1 + next() % 40, 1 + next() % 30);
+            let mut colours = [[0u8; 4]; 256];
+            for c in colours.iter_mut() {
+                // Few distinct values, so that entries repeat (duplicates must merge),
+                // and some with alpha below 255.
+                let v = next();
+                *c = [
+                    (v % 5) as u8 * 60,
+                    (v >> 8) as u8 % 3,
+                    if case % 3 == 0 { v as u8 } else { 7 },
+                    if case % 4 == 0 && v % 7 == 0 {
+                        (v >> 16) as u8
+                    } else {
+                        255
+                    },
+                ];
+            }
+            let span = [2u32, 16, 256][(case % 3) as usize];
+            let indices: Vec<u8> = (0..w * h).map(|_| (next() % span) as u8).collect();
+            let rgba = expand(&colours, &indices);
+            let direct = encode_indexed(w, h, &colours, &indices).unwrap();
+            assert_eq!(direct, encode(w, h, &rgba).unwrap(), "case {case} {w}×{h}");
+            assert_eq!(decode(&direct), (w, h, rgba), "case {case}");
+        }
+    }
+
+    #[test]
+    fn indexed_palettes_merge_equal_colours_in_first_seen_order() {
+        let mut colours = [[9u8, 9, 9, 255]; 256];
+        colours[5] = [1, 2, 3, 255];
+        colours[6] = [1, 2, 3, 255]; // the same colour as 5
+        colours[200] = [0, 0, 0, 0];
+        let (palette, out) = palettize_indexed(&colours, &[200, 6, 5, 7, 6, 200]);
+        assert_eq!(palette, [[0, 0, 0, 0], [1, 2, 3, 255], [9, 9, 9, 255]]);
+        assert_eq!(out, [0, 1, 1, 2, 1, 0]);
     }
 
     #[test]

@@ -65,8 +65,14 @@ fn close<const N: usize>(a: &[[f32; N]], b: &[[f32; N]], eps: f32, what: &str) {
 }
 
 /// The scene as the exporter writes it: empty primitives left out, normals unit,
-/// quaternions unit, influences merged and normalised.
+/// quaternions unit, influences merged and normalised, indexed images as the RGBA a PNG
+/// decodes to.
 fn as_exported(mut s: Scene) -> Scene {
+    for m in &mut s.materials {
+        for slot in [&mut m.image, &mut m.emissive, &mut m.normal] {
+            *slot = slot.take().map(idmodel_scene::Image::to_rgba8);
+        }
+    }
     let mut map = Vec::new();
     let mut meshes = Vec::new();
     for mut m in std::mem::take(&mut s.meshes) {

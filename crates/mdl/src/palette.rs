@@ -98,6 +98,33 @@ pub struct SkinOptions<'a> {
     pub transparent_255: bool,
 }
 
+impl SkinOptions<'_> {
+    /// The RGBA colour of every palette index as [`skin_to_rgba`] writes it (index 255
+    /// transparent when `transparent_255` is set): what an indexed image needs as its
+    /// palette.
+    ///
+    /// ```
+    /// use idmodel_mdl::SkinOptions;
+    /// let opts = SkinOptions { transparent_255: true, ..SkinOptions::default() };
+    /// let table = opts.colours();
+    /// assert_eq!(table[1], [15, 15, 15, 255]);
+    /// assert_eq!(table[255], [159, 91, 83, 0]);
+    /// ```
+    pub fn colours(&self) -> [[u8; 4]; 256] {
+        let mut table = [[0u8; 4]; 256];
+        for (i, c) in (0..=255u8).zip(table.iter_mut()) {
+            let [r, g, b] = self.palette.rgb(i);
+            let a = if self.transparent_255 && i == TRANSPARENT_INDEX {
+                0
+            } else {
+                255
+            };
+            *c = [r, g, b, a];
+        }
+        table
+    }
+}
+
 impl Default for SkinOptions<'static> {
     fn default() -> Self {
         SkinOptions {
@@ -121,16 +148,7 @@ pub fn skin_to_rgba(image: &[u8], options: &SkinOptions<'_>, out: &mut [u8]) -> 
     let needed = image.len().saturating_mul(4);
     let out = idmodel_core::bytes::prefix_mut(out, needed, "RGBA bytes for the output slice")?;
     // Each index's colour once, then one table read per texel.
-    let mut table = [[0u8; 4]; 256];
-    for (i, c) in (0..=255u8).zip(table.iter_mut()) {
-        let [r, g, b] = options.palette.rgb(i);
-        let a = if options.transparent_255 && i == TRANSPARENT_INDEX {
-            0
-        } else {
-            255
-        };
-        *c = [r, g, b, a];
-    }
+    let table = options.colours();
     for (px, &i) in out.chunks_exact_mut(4).zip(image) {
         if let Some(c) = table.get(usize::from(i)) {
             px.copy_from_slice(c);

@@ -47,9 +47,7 @@ use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
 
-use idmodel_mdl::{
-    self as file, Flags, Mdl, Palette, SeamRule, SkinOptions, WeldedMesh, skin_to_rgba_vec,
-};
+use idmodel_mdl::{self as file, Flags, Mdl, Palette, SeamRule, SkinOptions, WeldedMesh};
 
 use idmodel_core::vec::finite_or_zero;
 
@@ -157,6 +155,11 @@ pub fn finite_positions(mut positions: Vec<[f32; 3]>) -> Vec<[f32; 3]> {
     positions
 }
 
+/// The RGBA colour of each palette index under `options`, as [`Image::Indexed8`] holds it.
+pub(crate) fn skin_palette(options: &SkinOptions<'_>) -> [[u8; 4]; 256] {
+    options.colours()
+}
+
 /// One material per skin entry (`skin_N`, or `skin_N_group_image_0` for a skin group):
 /// its first image through the Quake palette.
 pub fn materials(mdl: &Mdl<'_>) -> Vec<Material> {
@@ -174,10 +177,11 @@ pub fn materials(mdl: &Mdl<'_>) -> Vec<Material> {
             let image = skin
                 .image(0)
                 .zip(size)
-                .map(|(pixels, (width, height))| Image::Rgba8 {
+                .map(|(indices, (width, height))| Image::Indexed8 {
                     width,
                     height,
-                    pixels: skin_to_rgba_vec(pixels, &options),
+                    palette: alloc::boxed::Box::new(skin_palette(&options)),
+                    indices: indices.to_vec(),
                 });
             let name = if skin.is_group() {
                 format!("skin_{i}_group_image_0")

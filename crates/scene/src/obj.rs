@@ -60,8 +60,9 @@ pub struct ObjTexture<'a> {
     pub width: u32,
     /// Height in pixels.
     pub height: u32,
-    /// `width × height × 4` RGBA8 bytes, rows top to bottom.
-    pub pixels: &'a [u8],
+    /// `width × height × 4` RGBA8 bytes, rows top to bottom (an [`Image::Indexed8`]
+    /// expanded).
+    pub pixels: alloc::borrow::Cow<'a, [u8]>,
 }
 
 /// A name usable after `o`, `usemtl` and `newmtl` (no spaces).
@@ -106,19 +107,19 @@ pub fn to_obj<'a>(scene: &'a Scene, stem: &str, axes: Axes) -> Result<ObjFiles<'
         for (i, (m, name)) in scene.materials.iter().zip(&mtl_names).enumerate() {
             let _ = writeln!(mtl, "newmtl {name}\nKd 1 1 1");
             match &m.image {
-                Some(Image::Rgba8 {
-                    width,
-                    height,
-                    pixels,
-                }) => {
+                Some(image @ (Image::Rgba8 { .. } | Image::Indexed8 { .. })) => {
                     let file = format!("{stem}_{i}.png");
                     let _ = writeln!(mtl, "map_Kd {file}");
-                    out.textures.push(ObjTexture {
-                        file,
-                        width: *width,
-                        height: *height,
-                        pixels,
-                    });
+                    if let (Some((width, height)), Some(pixels)) =
+                        (image.pixel_size(), image.rgba8_pixels())
+                    {
+                        out.textures.push(ObjTexture {
+                            file,
+                            width,
+                            height,
+                            pixels,
+                        });
+                    }
                 }
                 Some(Image::Encoded { mime, bytes }) => {
                     let file = format!("{stem}_{i}.{}", mime.extension());
@@ -272,7 +273,7 @@ mod tests {
         assert_eq!(files.textures[0].file, "ogre_0.png");
         // The caller encodes the PNG (the command's tests check its bytes).
         assert_eq!((files.textures[0].width, files.textures[0].height), (1, 1));
-        assert_eq!(files.textures[0].pixels, &[1, 2, 3, 255]);
+        assert_eq!(*files.textures[0].pixels, [1, 2, 3, 255]);
         let kept = to_obj(&mesh, "ogre", Axes::Keep).unwrap().obj;
         assert!(kept.contains("v 1 2 3\n"));
     }

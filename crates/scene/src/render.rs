@@ -397,8 +397,35 @@ fn edge(a: Projected, b: Projected, px: f32, py: f32) -> f32 {
 struct Texture<'a> {
     width: u32,
     height: u32,
-    pixels: &'a [u8],
+    pixels: Texels<'a>,
     clamp: bool,
+}
+
+/// The texels of a [`Texture`]: RGBA bytes, or palette indices and their colours.
+enum Texels<'a> {
+    Rgba(&'a [u8]),
+    Indexed(&'a [u8], &'a [[u8; 4]; 256]),
+}
+
+impl Texels<'_> {
+    /// How many texels there are.
+    fn len(&self) -> usize {
+        match self {
+            Self::Rgba(px) => px.len() / 4,
+            Self::Indexed(ix, _) => ix.len(),
+        }
+    }
+
+    /// The RGBA of texel `i`.
+    fn get(&self, i: usize) -> Option<[u8; 4]> {
+        match self {
+            Self::Rgba(px) => {
+                let at = i.checked_mul(4)?;
+                <[u8; 4]>::try_from(px.get(at..at.checked_add(4)?)?).ok()
+            }
+            Self::Indexed(ix, palette) => palette.get(usize::from(*ix.get(i)?)).copied(),
+        }
+    }
 }
 
 fn texture_of<'a>(
@@ -407,29 +434,33 @@ fn texture_of<'a>(
     p: &Placed<'_>,
 ) -> Option<Texture<'a>> {
     let clamp = material.is_some_and(|m| m.wrap == Wrap::Clamp);
-    match image? {
+    let (width, height, pixels) = match image? {
         Image::Rgba8 {
             width,
             height,
             pixels,
-        } if p.prim.uvs.len() == p.positions.len()
-            && Some(pixels.len())
-                == u64::from(*width)
-                    .checked_mul(u64::from(*height))
-                    .and_then(|n| n.checked_mul(4))
-                    .and_then(|n| usize::try_from(n).ok())
-            && *width > 0
-            && *height > 0 =>
-        {
-            Some(Texture {
-                width: *width,
-                height: *height,
-                pixels,
-                clamp,
-            })
-        }
-        _ => None,
-    }
+        } if pixels.len() % 4 == 0 => (*width, *height, Texels::Rgba(pixels)),
+        Image::Indexed8 {
+            width,
+            height,
+            palette,
+            indices,
+        } => (*width, *height, Texels::Indexed(indices, palette)),
+        _ => return None,
+    };
+    (p.prim.uvs.len() == p.positions.len()
+        && Some(pixels.len())
+            == u64::from(width)
+                .checked_mul(u64::from(height))
+                .and_then(|n| usize::try_from(n).ok())
+        && width > 0
+        && height > 0)
+        .then_some(Texture {
+            width,
+            height,
+            pixels,
+            clamp,
+        })
 }
 
 impl Texture<'_> {
@@ -450,11 +481,10 @@ impl Texture<'_> {
         let at = u64::from(y)
             .checked_mul(u64::from(self.width))
             .and_then(|r| r.checked_add(u64::from(x)))
-            .and_then(|i| i.checked_mul(4))
             .and_then(|i| usize::try_from(i).ok());
-        match at.and_then(|i| self.pixels.get(i..i.saturating_add(4))) {
-            Some(&[r, g, b, a]) => [r, g, b, a].map(|c| f32::from(c) / 255.0),
-            _ => [1.0, 0.0, 1.0, 1.0],
+        match at.and_then(|i| self.pixels.get(i)) {
+            Some(rgba) => rgba.map(|c| f32::from(c) / 255.0),
+            None => [1.0, 0.0, 1.0, 1.0],
         }
     }
 }
@@ -605,6 +635,39 @@ mod tests {
     }
 
     #[test]
+    fn indexed_textures_draw_as_their_colours() {
+        let opts = RenderOptions {
+            width: 48,
+            height: 48,
+            ..RenderOptions::default()
+        };
+        let mut palette = alloc::boxed::Box::new([[0u8, 0, 0, 255]; 256]);
+        for (i, c) in palette.iter_mut().enumerate() {
+            *c = [i as u8, 255 - i as u8, (i * 7) as u8, 255];
+        }
+        let indices: Vec<u8> = (0..64u32).map(|i| (i * 37 % 251) as u8).collect();
+        let indexed = Image::Indexed8 {
+            width: 8,
+            height: 8,
+            palette,
+            indices,
+        };
+        let draw = |image: Image| {
+            let mut prim = cube();
+            prim.material = Some(0);
+            render(
+                &still(vec![prim], vec![Material::new("t", Some(image))]),
+                &opts,
+            )
+            .unwrap()
+        };
+        let a = draw(indexed.clone());
+        let b = draw(indexed.to_rgba8());
+        assert_eq!(a.rgba, b.rgba);
+        assert!(has_colour(&a, |p| p[0] != p[1]), "textured");
+    }
+
+    #[test]
     fn clamped_textures_stretch_the_edge() {
         // UVs 0..2 over a 2×1 image, left red, right green: repeating shows red again on
         // the far half, clamping keeps green.
@@ -622,7 +685,7 @@ mod tests {
             width: 2,
             height: 1,
             pixels: match &img {
-                Image::Rgba8 { pixels, .. } => pixels,
+                Image::Rgba8 { pixels, .. } => Texels::Rgba(pixels),
                 _ => unreachable!(),
             },
             clamp: true,

@@ -252,6 +252,20 @@ pub enum Image {
         /// `width × height × 4` bytes, rows top to bottom.
         pixels: Vec<u8>,
     },
+    /// Pixels as indices into a palette of 256 RGBA colours (a Quake skin as the file
+    /// holds it): the exporter writes it as an indexed PNG straight from the indices,
+    /// with the same bytes as the [`Image::Rgba8`] it expands to
+    /// ([`Image::to_rgba8`]), and without building or scanning that RGBA.
+    Indexed8 {
+        /// Width in pixels (at least 1).
+        width: u32,
+        /// Height in pixels (at least 1).
+        height: u32,
+        /// The colour of each index.
+        palette: alloc::boxed::Box<[[u8; 4]; 256]>,
+        /// `width × height` palette indices, rows top to bottom.
+        indices: Vec<u8>,
+    },
     /// A PNG or JPEG file kept byte for byte: the glTF writer embeds it unchanged (glTF
     /// viewers decode it); the renderer needs it decoded to [`Image::Rgba8`] first (the
     /// command does that with `idmodel-assets`).
@@ -267,6 +281,83 @@ pub enum Image {
     /// (`idmodel-assets`) or drops it with a warning, so no output names a file that was
     /// not written.
     Uri(String),
+}
+
+impl Image {
+    /// Width and height of the pixels an [`Image::Rgba8`] or [`Image::Indexed8`] holds
+    /// (`None` for an encoded file or a reference).
+    ///
+    /// ```
+    /// use idmodel_scene::Image;
+    /// let img = Image::Rgba8 { width: 2, height: 1, pixels: vec![0; 8] };
+    /// assert_eq!(img.pixel_size(), Some((2, 1)));
+    /// assert_eq!(Image::Uri("a.png".into()).pixel_size(), None);
+    /// ```
+    pub fn pixel_size(&self) -> Option<(u32, u32)> {
+        match self {
+            Self::Rgba8 { width, height, .. } | Self::Indexed8 { width, height, .. } => {
+                Some((*width, *height))
+            }
+            Self::Encoded { .. } | Self::Uri(_) => None,
+        }
+    }
+
+    /// The RGBA bytes of an [`Image::Rgba8`] (borrowed) or an [`Image::Indexed8`] (each
+    /// index's colour, expanded); `None` for an encoded file or a reference.
+    ///
+    /// ```
+    /// use idmodel_scene::Image;
+    /// let mut palette = Box::new([[0u8; 4]; 256]);
+    /// palette[7] = [1, 2, 3, 255];
+    /// let img = Image::Indexed8 { width: 2, height: 1, palette, indices: vec![7, 0] };
+    /// assert_eq!(img.rgba8_pixels().unwrap().as_ref(), &[1, 2, 3, 255, 0, 0, 0, 0]);
+    /// ```
+    pub fn rgba8_pixels(&self) -> Option<alloc::borrow::Cow<'_, [u8]>> {
+        use alloc::borrow::Cow;
+        match self {
+            Self::Rgba8 { pixels, .. } => Some(Cow::Borrowed(pixels)),
+            Self::Indexed8 {
+                palette, indices, ..
+            } => Some(Cow::Owned(expand_indexed(palette, indices))),
+            Self::Encoded { .. } | Self::Uri(_) => None,
+        }
+    }
+
+    /// This image with an [`Image::Indexed8`] expanded to [`Image::Rgba8`]; any other
+    /// image unchanged.
+    ///
+    /// ```
+    /// use idmodel_scene::Image;
+    /// let palette = Box::new([[9u8, 8, 7, 255]; 256]);
+    /// let img = Image::Indexed8 { width: 1, height: 1, palette, indices: vec![3] };
+    /// assert_eq!(img.to_rgba8(), Image::Rgba8 { width: 1, height: 1, pixels: vec![9, 8, 7, 255] });
+    /// ```
+    pub fn to_rgba8(self) -> Image {
+        match self {
+            Self::Indexed8 {
+                width,
+                height,
+                palette,
+                indices,
+            } => Self::Rgba8 {
+                width,
+                height,
+                pixels: expand_indexed(&palette, &indices),
+            },
+            other => other,
+        }
+    }
+}
+
+/// Each index's RGBA colour, in order.
+fn expand_indexed(palette: &[[u8; 4]; 256], indices: &[u8]) -> Vec<u8> {
+    let mut pixels = alloc::vec![0u8; indices.len().saturating_mul(4)];
+    for (&i, px) in indices.iter().zip(pixels.chunks_exact_mut(4)) {
+        if let Some(c) = palette.get(usize::from(i)) {
+            px.copy_from_slice(c);
+        }
+    }
+    pixels
 }
 
 /// A node of the scene graph, with a translation-rotation-scale transform in file axes.

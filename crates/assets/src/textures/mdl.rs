@@ -69,32 +69,28 @@ pub(super) fn resolve(
             continue;
         };
         if palette != Palette::QUAKE {
-            m.image = Some(Image::Rgba8 {
+            m.image = Some(Image::Indexed8 {
                 width,
                 height,
-                pixels: idmodel_mdl::skin_to_rgba_vec(indices, &options),
+                palette: Box::new(options.colours()),
+                indices: indices.to_vec(),
             });
         }
         if has_fullbrights(indices) {
-            // Each palette index's emissive colour once, then one table read per texel
-            // into a buffer sized up front.
-            let mut glow = [[0u8, 0, 0, 255]; 256];
+            // The same indices through a palette that is black but for the fullbright
+            // entries.
+            let mut glow = Box::new([[0u8, 0, 0, 255]; 256]);
             for (i, c) in (0..=255u8).zip(glow.iter_mut()) {
                 if is_fullbright(i) && !(holey && i == 255) {
                     let [r, g, b] = palette.rgb(i);
                     *c = [r, g, b, 255];
                 }
             }
-            let mut pixels = vec![0u8; indices.len().saturating_mul(4)];
-            for (&i, px) in indices.iter().zip(pixels.chunks_exact_mut(4)) {
-                if let Some(c) = glow.get(usize::from(i)) {
-                    px.copy_from_slice(c);
-                }
-            }
-            m.emissive = Some(Image::Rgba8 {
+            m.emissive = Some(Image::Indexed8 {
                 width,
                 height,
-                pixels,
+                palette: glow,
+                indices: indices.to_vec(),
             });
             m.emissive_factor = [1.0; 3];
         }

@@ -212,6 +212,25 @@ pub(crate) fn invert_channel(image: Image, channel: usize) -> Option<Image> {
                 pixels,
             })
         }
+        Image::Indexed8 {
+            width,
+            height,
+            mut palette,
+            indices,
+        } => {
+            // Each texel's colour is its entry's: inverting the entries inverts them all.
+            for c in palette.iter_mut() {
+                if let Some(c) = c.get_mut(channel) {
+                    *c = 255u8.saturating_sub(*c);
+                }
+            }
+            Some(Image::Indexed8 {
+                width,
+                height,
+                palette,
+                indices,
+            })
+        }
         other => Some(other),
     }
 }

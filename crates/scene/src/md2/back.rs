@@ -435,8 +435,8 @@ fn skin_size(scene: &Scene, material: Option<usize>, uvs: &[[f32; 2]]) -> (i32, 
         .and_then(|m| scene.materials.get(m))
         .or(scene.materials.first())
         .and_then(|m| m.image.as_ref());
-    if let Some(Image::Rgba8 { width, height, .. }) = image {
-        if let (Ok(w), Ok(h)) = (i32::try_from(*width), i32::try_from(*height)) {
+    if let Some((width, height)) = image.and_then(Image::pixel_size) {
+        if let (Ok(w), Ok(h)) = (i32::try_from(width), i32::try_from(height)) {
             return (w, h);
         }
     }

@@ -343,14 +343,29 @@ fn trivertex(b: &[u8]) -> idmodel_mdl::raw::TriVertex {
 /// The material image of skin `i` as palette indices (`None` when it has none of the
 /// skin's size).
 fn material_pixels(scene: &Scene, i: usize, w: u32, h: u32, holey: bool) -> Option<Vec<u8>> {
-    match scene.materials.get(i)?.image.as_ref()? {
-        Image::Rgba8 {
-            width,
-            height,
-            pixels,
-        } if *width == w && *height == h => Some(quantise_rgba(pixels, holey)),
-        _ => None,
+    let image = scene.materials.get(i)?.image.as_ref()?;
+    if image.pixel_size()? != (w, h) {
+        return None;
     }
+    Some(quantise_rgba(&image.rgba8_pixels()?, holey))
+}
+
+/// Whether `image` shows exactly the colours of the skin texels `raw` through the Quake
+/// palette (as the adapter draws them): compared index for index when the image holds
+/// those indices with that palette, else colour for colour.
+fn shows_skin(image: &Image, raw: &[u8], flags: Flags) -> bool {
+    let options = skin_options(flags);
+    if let Image::Indexed8 {
+        palette, indices, ..
+    } = image
+    {
+        if indices.as_slice() == raw && **palette == crate::mdl::skin_palette(&options) {
+            return true;
+        }
+    }
+    image
+        .rgba8_pixels()
+        .is_some_and(|shown| *shown == *skin_to_rgba_vec(raw, &options))
 }
 
 /// The model the `mdl.*` extras describe, if they are complete and consistent.
@@ -397,13 +412,14 @@ fn inner_from_extras_with(
         .map(|(i, v)| match v {
             Value::Null => {
                 let shown = null_skins.get(i).copied().flatten().filter(|raw| {
-                    matches!(
-                        scene.materials.get(i).and_then(|m| m.image.as_ref()),
-                        Some(Image::Rgba8 { width, height, pixels })
-                            if *width == skin_width
-                                && *height == skin_height
-                                && *pixels == skin_to_rgba_vec(raw, &skin_options(flags))
-                    )
+                    scene
+                        .materials
+                        .get(i)
+                        .and_then(|m| m.image.as_ref())
+                        .is_some_and(|image| {
+                            image.pixel_size() == Some((skin_width, skin_height))
+                                && shows_skin(image, raw, flags)
+                        })
                 });
                 match shown {
                     Some(raw) => Some(SkinData::Single(raw.to_vec())),
@@ -414,11 +430,9 @@ fn inner_from_extras_with(
             Value::Str(s) => {
                 let raw = crate::back::base64_decode(s)?;
                 // The raw indices stand while the material still shows them.
-                let shown = match scene.materials.get(i)?.image.as_ref()? {
-                    Image::Rgba8 { pixels, .. } => pixels.clone(),
-                    Image::Uri(_) | Image::Encoded { .. } => return None,
-                };
-                if skin_to_rgba_vec(&raw, &skin_options(flags)) == shown {
+                let image = scene.materials.get(i)?.image.as_ref()?;
+                image.pixel_size()?;
+                if shows_skin(image, &raw, flags) {
                     Some(SkinData::Single(raw))
                 } else {
                     material_pixels(scene, i, skin_width, skin_height, holey).map(SkinData::Single)
@@ -631,15 +645,12 @@ fn skin(scene: &Scene, material: Option<usize>) -> (u32, u32, Vec<u8>, bool) {
         .and_then(|m| scene.materials.get(m))
         .or(scene.materials.first());
     let holey = m.is_some_and(|m| matches!(m.alpha, AlphaMode::Mask(_)));
-    let Some(Image::Rgba8 {
-        width,
-        height,
-        pixels,
-    }) = m.and_then(|m| m.image.as_ref())
+    let Some(((w, h), pixels)) = m
+        .and_then(|m| m.image.as_ref())
+        .and_then(|image| image.pixel_size().zip(image.rgba8_pixels()))
     else {
         return (4, 4, vec![0; 16], false);
     };
-    let (w, h) = (*width, *height);
     let nw = w.max(1).div_ceil(4).saturating_mul(4);
     let nh = h.clamp(1, MAX_SKIN_HEIGHT);
     let wide = |v: u32| usize::try_from(v).unwrap_or(0);
