@@ -535,6 +535,28 @@ fn main() {
             let mut b = Reused::default();
             let load = time_loads(budget, bytes, &mut put, (md2_load, md2_load_into), &mut b);
             let parse = median_ns(budget, || Md2::parse(bytes).unwrap().frame_count());
+            if std::env::var_os("STAGES").is_some() {
+                let m = Md2::parse(bytes).unwrap();
+                let sizes = m.soft_mesh_sizes();
+                let t = median_ns(budget, || {
+                    m.soft_mesh_scratch_into(
+                        &mut b.md2_verts,
+                        &mut b.indices[..sizes.indices],
+                        &mut b.scratch,
+                    )
+                    .unwrap()
+                });
+                put("stage_soft_mesh_ns", format!("{t:.0}"));
+                let n = m
+                    .soft_mesh_scratch_into(
+                        &mut b.md2_verts,
+                        &mut b.indices[..sizes.indices],
+                        &mut b.scratch,
+                    )
+                    .unwrap();
+                let t = median_ns(budget, || md2_attributes(&m, n, &mut b));
+                put("stage_attributes_ns", format!("{t:.0}"));
+            }
             let (gv, gi) = md2_load_gl_into(bytes, &mut b);
             put("gl_verts", gv.to_string());
             put("gl_bytes", Reused::bytes(gv, gi).to_string());

@@ -37,6 +37,39 @@ fn model() -> impl Strategy<Value = Model> {
     })
 }
 
+/// Models whose frame vertices mostly keep one `st` (as real ones do), with a few
+/// corners on another, and `st` indices up to the largest a file can hold (32767).
+fn mostly_single() -> impl Strategy<Value = Model> {
+    (1usize..200, 1usize..=32768, 1usize..300).prop_flat_map(|(nv, nst, ntri)| {
+        let corner = (0..nv as u16, 0u8..8, 0..nst as u16);
+        let tri = proptest::array::uniform3(corner).prop_map(move |c| Triangle {
+            xyz: c.map(|(x, _, _)| x),
+            // One corner in eight takes a random `st`; the rest the vertex's own.
+            st: c.map(|(x, coin, r)| {
+                if coin == 0 {
+                    r
+                } else {
+                    ((usize::from(x) * 7919 + 32000) % nst) as u16
+                }
+            }),
+        });
+        proptest::collection::vec(tri, ntri).prop_map(move |triangles| Model {
+            skin_width: 256,
+            skin_height: 128,
+            skins: Vec::new(),
+            st: (0..nst).map(|i| [i as i16, -(i as i16)]).collect(),
+            triangles,
+            frames: vec![FrameData {
+                name: b"f".to_vec(),
+                scale: [1.0; 3],
+                translate: [0.0; 3],
+                vertices: vec![TriVertex::default(); nv],
+            }],
+            gl_commands: false,
+        })
+    })
+}
+
 /// Old path (radix sort with room for a vertex per corner) against the chain path.
 fn same_mesh(md2: &Md2<'_>) -> Result<(), TestCaseError> {
     let sizes = md2.soft_mesh_sizes();
@@ -75,6 +108,12 @@ fn same_mesh(md2: &Md2<'_>) -> Result<(), TestCaseError> {
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn chain_mesh_equals_sorted_mesh_when_most_vertices_keep_one_st(m in mostly_single()) {
+        let bytes = idmodel_md2::write(&m).unwrap();
+        same_mesh(&Md2::parse(&bytes).unwrap())?;
+    }
 
     #[test]
     fn chain_mesh_equals_sorted_mesh(m in model()) {
