@@ -139,6 +139,8 @@ fn md2_pcx_goes_through_the_colormap_palette() {
     );
     assert_eq!(px[15], 0, "index 255 is transparent");
     assert_eq!(m.alpha, AlphaMode::Mask(0.5));
+    // Index 255's texels take a neighbour's colour: not a palette image.
+    assert!(matches!(m.image, Some(Image::Rgba8 { .. })));
 
     // Without pics/colormap.pcx: the skin's own palette, warned.
     let mut own = MemFiles::default();
@@ -151,6 +153,11 @@ fn md2_pcx_goes_through_the_colormap_palette() {
     assert!(w[0].contains("pics/colormap.pcx not found"), "{w:?}");
     assert_eq!(pixels(&scene.materials[0].image), rgba());
     assert_eq!(scene.materials[0].alpha, AlphaMode::Opaque);
+    // Without index 255 the skin stays indices (written as an indexed PNG directly).
+    assert!(matches!(
+        scene.materials[0].image,
+        Some(Image::Indexed8 { .. })
+    ));
 }
 
 #[test]

@@ -142,6 +142,25 @@ impl<'a> Loader<'a> {
                 }
             },
         };
+        if !img.indices.contains(&255) {
+            // Without index 255 (whose texels take a neighbour's colour) every texel is
+            // its entry's opaque colour: the image stays indices, which the exporter
+            // writes as an indexed PNG directly.
+            let mut colours = Box::new([[0u8, 0, 0, 255]; 256]);
+            for (c, &[r, g, b]) in colours.iter_mut().zip(palette.iter()) {
+                *c = [r, g, b, 255];
+            }
+            return Ok(Loaded {
+                image: Image::Indexed8 {
+                    width: img.width,
+                    height: img.height,
+                    palette: colours,
+                    indices: img.indices.clone(),
+                },
+                path: path.to_owned(),
+                holes: false,
+            });
+        }
         let (rgba, holes) = img.to_rgba(&palette);
         Ok(Loaded {
             image: rgba.into_image(),
