@@ -20,7 +20,9 @@
 //!   per triangle corner, unwelded (`corners_into`), into reused buffers.
 //! * `load_gl_ns`, `gl_verts`, `gl_bytes` (MD2): the load through Quake II's GL topology
 //!   (`gl_mesh_into`, one vertex per GL command vertex) instead of the software mesh.
-//! * `stage_weld_pose_ns` (MDL, with `STAGES` set in the environment): the fused weld alone.
+//! * With `STAGES` set in the environment: `stage_weld_pose_ns` (MDL), the fused weld
+//!   alone; `stage_soft_mesh_ns` and `stage_attributes_ns` (MD2), the mesh build
+//!   (`soft_mesh_scratch_into`) and frame 0's positions, normals and UVs apart.
 //! * `load_bytes`: bytes of those output buffers; `memcpy_load_ns`: `memcpy` of as many.
 //! * `parse_ns`: `parse` alone (the validating walk, no allocation).
 //! * `all_ns`, `all_bytes`, `memcpy_all_ns` (MDL, MD2, MD3): decoding the positions and
