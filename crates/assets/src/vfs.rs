@@ -1,8 +1,11 @@
 //! The virtual file system: a stack of loose folders and archives in each engine's search
 //! order (ASSETS.md §1.4), read through [`Files`].
 
+use std::collections::HashMap;
+use std::ffi::OsString;
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 use crate::Files;
 use crate::pak::Pak;
@@ -106,11 +109,19 @@ impl Archive {
     }
 }
 
+/// Sorted entry names of the folders a [`Loose`] has listed to fold case, by folder.
+type Listings = HashMap<PathBuf, Arc<[OsString]>>;
+
 /// A loose folder read as a game directory.
 #[derive(Debug, Clone)]
 pub struct Loose {
     root: PathBuf,
     profile: Profile,
+    /// Each folder listed to match a name's case, listed once: a model's texture search
+    /// tries several names and extensions under the same folders (16 listings of one
+    /// folder for an MD3 whose textures are missing). Shared by clones. A file created
+    /// in a folder after it was listed is found by its exact name only.
+    listings: Arc<Mutex<Listings>>,
 }
 
 impl Loose {
@@ -119,7 +130,28 @@ impl Loose {
         Loose {
             root: root.to_path_buf(),
             profile,
+            listings: Arc::default(),
         }
+    }
+
+    /// The entry names of folder `dir`, sorted, listed once per [`Loose`] (`None` when it
+    /// cannot be read).
+    fn listing(&self, dir: &Path) -> Option<Arc<[OsString]>> {
+        let cached = self.listings.lock().ok().and_then(|m| m.get(dir).cloned());
+        if let Some(names) = cached {
+            return Some(names);
+        }
+        let mut names: Vec<OsString> = std::fs::read_dir(dir)
+            .ok()?
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name())
+            .collect();
+        names.sort();
+        let names: Arc<[OsString]> = names.into();
+        if let Ok(mut m) = self.listings.lock() {
+            m.insert(dir.to_path_buf(), Arc::clone(&names));
+        }
+        Some(names)
     }
 
     /// The folder.
@@ -149,14 +181,12 @@ impl Loose {
             if !self.profile.folds_case() {
                 return None;
             }
-            let mut names: Vec<_> = std::fs::read_dir(&at)
-                .ok()?
-                .filter_map(|e| e.ok())
-                .map(|e| e.file_name())
-                .filter(|n| n.to_str().is_some_and(|n| n.eq_ignore_ascii_case(part)))
-                .collect();
-            names.sort();
-            at = at.join(names.first()?);
+            // The first match in sorted order, so the choice is stable.
+            let names = self.listing(&at)?;
+            let name = names
+                .iter()
+                .find(|n| n.to_str().is_some_and(|n| n.eq_ignore_ascii_case(part)))?;
+            at = at.join(name);
         }
         Some(at)
     }

@@ -86,6 +86,36 @@ fn quake_loose_files_are_case_sensitive() {
 }
 
 #[test]
+fn folded_lookups_in_one_folder_agree_from_first_to_last() {
+    // Each folder is listed once to fold case (`Loose`'s listing cache): every later
+    // lookup through it must find what a first lookup would, missing names included.
+    let d = scratch("q3fold");
+    put(&d.join("Models/Players/A/Skin.TGA"), b"skin");
+    put(&d.join("Models/Players/A/head.tga"), b"head");
+    put(&d.join("Maps/x.tga"), b"upper");
+    put(&d.join("maps/y.tga"), b"lower");
+    let q3 = game_dir(Profile::Ioq3, &d);
+    for _ in 0..3 {
+        assert_eq!(
+            read(&q3, "models/players/a/skin.tga").as_deref(),
+            Some("skin")
+        );
+        assert_eq!(
+            read(&q3, "MODELS/PLAYERS/A/HEAD.TGA").as_deref(),
+            Some("head")
+        );
+        assert_eq!(read(&q3, "models/players/a/torso.tga"), None);
+        assert_eq!(read(&q3, "models/players/b/skin.tga"), None);
+        // Both `Maps` and `maps` exist: the exact name first, else the first in sorted
+        // order (`Maps`).
+        assert_eq!(read(&q3, "maps/y.tga").as_deref(), Some("lower"));
+        assert_eq!(read(&q3, "Maps/x.tga").as_deref(), Some("upper"));
+        assert_eq!(read(&q3, "MAPS/x.tga").as_deref(), Some("upper"));
+        assert_eq!(read(&q3, "MAPS/y.tga"), None);
+    }
+}
+
+#[test]
 fn quake3_vanilla_pk3s_beat_loose_ioq3_loose_beats_pk3s() {
     let d = scratch("q3loose");
     put(
