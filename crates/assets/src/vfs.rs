@@ -119,8 +119,9 @@ pub struct Loose {
     profile: Profile,
     /// Each folder listed to match a name's case, listed once: a model's texture search
     /// tries several names and extensions under the same folders (16 listings of one
-    /// folder for an MD3 whose textures are missing). Shared by clones. A file created
-    /// in a folder after it was listed is found by its exact name only.
+    /// folder for an MD3 whose textures are missing), and a listed folder answers exact
+    /// names too. Shared by clones. A game folder is read as it was when first listed:
+    /// a file created in a folder after that is not seen.
     listings: Arc<Mutex<Listings>>,
 }
 
@@ -134,11 +135,15 @@ impl Loose {
         }
     }
 
+    /// The listing of folder `dir` if it was listed already.
+    fn cached_listing(&self, dir: &Path) -> Option<Arc<[OsString]>> {
+        self.listings.lock().ok().and_then(|m| m.get(dir).cloned())
+    }
+
     /// The entry names of folder `dir`, sorted, listed once per [`Loose`] (`None` when it
     /// cannot be read).
     fn listing(&self, dir: &Path) -> Option<Arc<[OsString]>> {
-        let cached = self.listings.lock().ok().and_then(|m| m.get(dir).cloned());
-        if let Some(names) = cached {
+        if let Some(names) = self.cached_listing(dir) {
             return Some(names);
         }
         let mut names: Vec<OsString> = std::fs::read_dir(dir)
@@ -173,16 +178,28 @@ impl Loose {
             if part == "." {
                 continue;
             }
-            let exact = at.join(part);
-            if std::fs::symlink_metadata(&exact).is_ok() {
-                at = exact;
+            // A folder already listed answers from its listing (no system call); else
+            // the exact name is tried first, so a correctly named file never needs its
+            // folder listed.
+            let listed = self.cached_listing(&at);
+            let exact = match &listed {
+                Some(names) => names
+                    .binary_search_by(|n| n.as_os_str().cmp(part.as_ref()))
+                    .is_ok(),
+                None => std::fs::symlink_metadata(at.join(part)).is_ok(),
+            };
+            if exact {
+                at = at.join(part);
                 continue;
             }
             if !self.profile.folds_case() {
                 return None;
             }
             // The first match in sorted order, so the choice is stable.
-            let names = self.listing(&at)?;
+            let names = match listed {
+                Some(names) => names,
+                None => self.listing(&at)?,
+            };
             let name = names
                 .iter()
                 .find(|n| n.to_str().is_some_and(|n| n.eq_ignore_ascii_case(part)))?;
