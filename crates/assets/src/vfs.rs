@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::ffi::OsString;
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::Files;
 use crate::pak::Pak;
@@ -123,6 +123,8 @@ pub struct Loose {
     /// names too. Shared by clones. A game folder is read as it was when first listed:
     /// a file created in a folder after that is not seen.
     listings: Arc<Mutex<Listings>>,
+    /// The folder's canonical path, found once (every file read is checked to lie in it).
+    root_canonical: Arc<OnceLock<Option<PathBuf>>>,
 }
 
 impl Loose {
@@ -132,6 +134,7 @@ impl Loose {
             root: root.to_path_buf(),
             profile,
             listings: Arc::default(),
+            root_canonical: Arc::default(),
         }
     }
 
@@ -226,9 +229,10 @@ impl Loose {
         }
         let inside = match (
             std::fs::canonicalize(&host),
-            std::fs::canonicalize(&self.root),
+            self.root_canonical
+                .get_or_init(|| std::fs::canonicalize(&self.root).ok()),
         ) {
-            (Ok(h), Ok(r)) => h.starts_with(r),
+            (Ok(h), Some(r)) => h.starts_with(r),
             _ => false,
         };
         if !inside {
