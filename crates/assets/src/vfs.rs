@@ -119,12 +119,14 @@ pub struct Loose {
     profile: Profile,
     /// Each folder listed to match a name's case, listed once: a model's texture search
     /// tries several names and extensions under the same folders (16 listings of one
-    /// folder for an MD3 whose textures are missing), and a listed folder answers exact
-    /// names too. Shared by clones. A game folder is read as it was when first listed:
-    /// a file created in a folder after that is not seen.
+    /// folder for an MD3 whose textures are missing). Shared by clones. Exact names are
+    /// always asked of the file system; a name found only by folding its case is looked
+    /// up in the folder as it was when first listed (a file created there later in the
+    /// run is found by its exact name only).
     listings: Arc<Mutex<Listings>>,
-    /// The folder's canonical path, found once (every file read is checked to lie in it).
-    root_canonical: Arc<OnceLock<Option<PathBuf>>>,
+    /// The folder's canonical path, kept once found (every file read is checked to lie
+    /// in it).
+    root_canonical: Arc<OnceLock<PathBuf>>,
 }
 
 impl Loose {
@@ -136,6 +138,16 @@ impl Loose {
             listings: Arc::default(),
             root_canonical: Arc::default(),
         }
+    }
+
+    /// The folder's canonical path: kept once found; a failure is not kept, so the next
+    /// read tries again.
+    fn root_canonical(&self) -> Option<&Path> {
+        if let Some(r) = self.root_canonical.get() {
+            return Some(r);
+        }
+        let r = std::fs::canonicalize(&self.root).ok()?;
+        Some(self.root_canonical.get_or_init(|| r))
     }
 
     /// The listing of folder `dir` if it was listed already.
@@ -181,28 +193,19 @@ impl Loose {
             if part == "." {
                 continue;
             }
-            // A folder already listed answers from its listing (no system call); else
-            // the exact name is tried first, so a correctly named file never needs its
-            // folder listed.
-            let listed = self.cached_listing(&at);
-            let exact = match &listed {
-                Some(names) => names
-                    .binary_search_by(|n| n.as_os_str().cmp(part.as_ref()))
-                    .is_ok(),
-                None => std::fs::symlink_metadata(at.join(part)).is_ok(),
-            };
-            if exact {
-                at = at.join(part);
+            // The exact name first, asked of the file system (which knows its own
+            // separators and name equivalences), so a correctly named file never needs
+            // its folder listed.
+            let exact = at.join(part);
+            if std::fs::symlink_metadata(&exact).is_ok() {
+                at = exact;
                 continue;
             }
             if !self.profile.folds_case() {
                 return None;
             }
             // The first match in sorted order, so the choice is stable.
-            let names = match listed {
-                Some(names) => names,
-                None => self.listing(&at)?,
-            };
+            let names = self.listing(&at)?;
             let name = names
                 .iter()
                 .find(|n| n.to_str().is_some_and(|n| n.eq_ignore_ascii_case(part)))?;
@@ -227,11 +230,7 @@ impl Loose {
         if !meta.is_file() {
             return Ok(None);
         }
-        let inside = match (
-            std::fs::canonicalize(&host),
-            self.root_canonical
-                .get_or_init(|| std::fs::canonicalize(&self.root).ok()),
-        ) {
+        let inside = match (std::fs::canonicalize(&host), self.root_canonical()) {
             (Ok(h), Some(r)) => h.starts_with(r),
             _ => false,
         };

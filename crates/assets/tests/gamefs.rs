@@ -113,6 +113,14 @@ fn folded_lookups_in_one_folder_agree_from_first_to_last() {
         assert_eq!(read(&q3, "MAPS/x.tga").as_deref(), Some("upper"));
         assert_eq!(read(&q3, "MAPS/y.tga"), None);
     }
+    // A file made after its folder was listed: found by its exact name (always asked of
+    // the file system); a folded name looks in the folder as first listed.
+    put(&d.join("Models/Players/A/new.tga"), b"new");
+    assert_eq!(
+        read(&q3, "Models/Players/A/new.tga").as_deref(),
+        Some("new")
+    );
+    assert_eq!(read(&q3, "models/players/a/NEW.tga"), None);
 }
 
 #[test]

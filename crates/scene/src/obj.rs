@@ -108,11 +108,11 @@ pub fn to_obj<'a>(scene: &'a Scene, stem: &str, axes: Axes) -> Result<ObjFiles<'
             let _ = writeln!(mtl, "newmtl {name}\nKd 1 1 1");
             match &m.image {
                 Some(image @ (Image::Rgba8 { .. } | Image::Indexed8 { .. })) => {
-                    let file = format!("{stem}_{i}.png");
-                    let _ = writeln!(mtl, "map_Kd {file}");
                     if let (Some((width, height)), Some(pixels)) =
                         (image.pixel_size(), image.rgba8_pixels())
                     {
+                        let file = format!("{stem}_{i}.png");
+                        let _ = writeln!(mtl, "map_Kd {file}");
                         out.textures.push(ObjTexture {
                             file,
                             width,

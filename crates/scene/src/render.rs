@@ -662,9 +662,25 @@ mod tests {
             .unwrap()
         };
         let a = draw(indexed.clone());
-        let b = draw(indexed.to_rgba8());
+        let b = draw(indexed.clone().to_rgba8());
         assert_eq!(a.rgba, b.rgba);
         assert!(has_colour(&a, |p| p[0] != p[1]), "textured");
+        // Fewer indices than width × height: drawn untextured, like such an RGBA image.
+        let Image::Indexed8 {
+            palette, indices, ..
+        } = indexed
+        else {
+            unreachable!()
+        };
+        let short = Image::Indexed8 {
+            width: 9,
+            height: 8,
+            palette,
+            indices,
+        };
+        let c = draw(short.clone());
+        assert_eq!(c.rgba, draw(short.to_rgba8()).rgba);
+        assert!(!has_colour(&c, |p| p[0] != p[1] && p != opts.background));
     }
 
     #[test]

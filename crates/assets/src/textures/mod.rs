@@ -253,3 +253,34 @@ pub(crate) fn not_found(what: &str, name: &str, tried: &[String]) -> String {
         )
     }
 }
+
+// Tests may index, unwrap and panic: a panic is a failed assertion.
+#[allow(clippy::indexing_slicing, clippy::unwrap_used, clippy::unreachable)]
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inverting_a_channel_of_indices_inverts_the_colours_they_show() {
+        let mut palette = Box::new([[0u8, 0, 0, 255]; 256]);
+        palette[1] = [10, 20, 30, 40];
+        palette[2] = [200, 100, 50, 255];
+        let indexed = Image::Indexed8 {
+            width: 3,
+            height: 1,
+            palette,
+            indices: vec![1, 2, 1],
+        };
+        for channel in 0..4 {
+            let direct = invert_channel(indexed.clone(), channel).unwrap();
+            let through_rgba = invert_channel(indexed.clone().to_rgba8(), channel).unwrap();
+            assert!(matches!(direct, Image::Indexed8 { .. }), "stays indices");
+            assert_eq!(direct.to_rgba8(), through_rgba, "channel {channel}");
+        }
+        let alpha = invert_channel(indexed, 3).unwrap().to_rgba8();
+        let Image::Rgba8 { pixels, .. } = alpha else {
+            unreachable!()
+        };
+        assert_eq!(&pixels[..8], &[10, 20, 30, 215, 200, 100, 50, 0]);
+    }
+}
