@@ -286,14 +286,6 @@ mod tests {
     }
 
     #[test]
-    fn indexed_images_of_the_wrong_size_are_refused() {
-        let colours = [[1u8, 2, 3, 255]; 256];
-        assert!(crate::png_indexed8(2, 2, &colours, &[0; 3]).is_err());
-        assert!(crate::png_indexed8(0, 2, &colours, &[]).is_err());
-        assert!(crate::png_indexed8(2, 2, &colours, &[0; 4]).is_ok());
-    }
-
-    #[test]
     fn indexed_palettes_merge_equal_colours_in_first_seen_order() {
         let mut colours = [[9u8, 9, 9, 255]; 256];
         colours[5] = [1, 2, 3, 255];

@@ -809,3 +809,29 @@ fn glb_pieces_and_reuse_give_the_same_file() {
         check_glb_container(&fresh);
     }
 }
+
+#[test]
+fn indexed_images_of_the_wrong_size_are_refused() {
+    let colours = [[1u8, 2, 3, 255]; 256];
+    assert!(idmodel_gltf::png_indexed8(2, 2, &colours, &[0; 3]).is_err());
+    assert!(idmodel_gltf::png_indexed8(0, 2, &colours, &[]).is_err());
+    assert!(idmodel_gltf::png_indexed8(2, 2, &colours, &[0; 4]).is_ok());
+    // In a scene: the exporter's error names the material, no file is written.
+    let bad = Image::Indexed8 {
+        width: 4,
+        height: 4,
+        palette: Box::new(colours),
+        indices: vec![0; 15],
+    };
+    let scene = Scene {
+        meshes: vec![Mesh {
+            primitives: vec![cube(Some(0))],
+            ..Mesh::default()
+        }],
+        materials: vec![Material::new("skin0", Some(bad))],
+        nodes: vec![mesh_node("box")],
+        ..Scene::default()
+    };
+    let e = to_glb(&scene, &ExportOptions::default()).unwrap_err();
+    assert!(e.to_string().contains("indexed image needs"), "{e}");
+}
