@@ -7,6 +7,24 @@ use idmodel_md2::raw::TriVertex;
 use idmodel_md2::{FrameData, Md2, MeshVertex, Model, Triangle};
 use proptest::prelude::*;
 
+/// A model of one frame of `nv` vertices (their positions do not matter here).
+fn one_frame(nv: usize, skin: (i32, i32), st: Vec<[i16; 2]>, triangles: Vec<Triangle>) -> Model {
+    Model {
+        skin_width: skin.0,
+        skin_height: skin.1,
+        skins: Vec::new(),
+        st,
+        triangles,
+        frames: vec![FrameData {
+            name: b"f".to_vec(),
+            scale: [1.0; 3],
+            translate: [0.0; 3],
+            vertices: vec![TriVertex::default(); nv],
+        }],
+        gl_commands: false,
+    }
+}
+
 fn model() -> impl Strategy<Value = Model> {
     (1usize..64, 1usize..64, 1usize..200).prop_flat_map(|(nv, nst, ntri)| {
         let tri = (
@@ -20,19 +38,8 @@ fn model() -> impl Strategy<Value = Model> {
             proptest::collection::vec(proptest::array::uniform2(any::<i16>()), nst),
             proptest::collection::vec(tri, ntri),
         )
-            .prop_map(move |(skin_width, skin_height, st, triangles)| Model {
-                skin_width,
-                skin_height,
-                skins: Vec::new(),
-                st,
-                triangles,
-                frames: vec![FrameData {
-                    name: b"f".to_vec(),
-                    scale: [1.0; 3],
-                    translate: [0.0; 3],
-                    vertices: vec![TriVertex::default(); nv],
-                }],
-                gl_commands: false,
+            .prop_map(move |(skin_width, skin_height, st, triangles)| {
+                one_frame(nv, (skin_width, skin_height), st, triangles)
             })
     })
 }
@@ -53,19 +60,9 @@ fn mostly_single() -> impl Strategy<Value = Model> {
                 }
             }),
         });
-        proptest::collection::vec(tri, ntri).prop_map(move |triangles| Model {
-            skin_width: 256,
-            skin_height: 128,
-            skins: Vec::new(),
-            st: (0..nst).map(|i| [i as i16, -(i as i16)]).collect(),
-            triangles,
-            frames: vec![FrameData {
-                name: b"f".to_vec(),
-                scale: [1.0; 3],
-                translate: [0.0; 3],
-                vertices: vec![TriVertex::default(); nv],
-            }],
-            gl_commands: false,
+        proptest::collection::vec(tri, ntri).prop_map(move |triangles| {
+            let st = (0..nst).map(|i| [i as i16, -(i as i16)]).collect();
+            one_frame(nv, (256, 128), st, triangles)
         })
     })
 }
