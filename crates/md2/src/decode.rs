@@ -3,7 +3,7 @@
 use core::fmt;
 
 use crate::raw;
-use crate::view::{Frame, Md2};
+use crate::view::{Frame, GlKind, Md2};
 
 /// An output slice is shorter than the data to be written into it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -637,9 +637,10 @@ impl<'a> Md2<'a> {
 
     /// Sizes for [`Md2::gl_mesh_into`] (exact).
     pub fn gl_mesh_sizes(&self) -> MeshSizes {
+        let (_, vertices, triangles) = self.gl_walked();
         MeshSizes {
-            vertices: self.gl_vertex_count(),
-            indices: self.gl_triangle_count().saturating_mul(3),
+            vertices,
+            indices: triangles.saturating_mul(3),
             scratch: 0,
         }
     }
@@ -647,49 +648,59 @@ impl<'a> Md2<'a> {
     /// The GL renderer's topology: the GL command list decoded to an indexed triangle
     /// list, one vertex per command vertex in stream order with the command's own UVs
     /// (used unchanged, as the engine does), strips and fans expanded in the order
-    /// OpenGL draws them. Empty when the file has no GL commands.
+    /// OpenGL draws them. Empty when the file has no GL commands. The list is walked
+    /// (and checked) once.
     pub fn gl_mesh_into(
         &self,
         vertices: &mut [MeshVertex],
         indices: &mut [u32],
     ) -> Result<(), SizeError> {
-        let sizes = self.gl_mesh_sizes();
-        if vertices.len() < sizes.vertices {
+        let (commands, num_vertices, num_triangles) = self.gl_walked();
+        let num_indices = num_triangles.saturating_mul(3);
+        if vertices.len() < num_vertices {
             return Err(SizeError {
-                needed: sizes.vertices,
+                needed: num_vertices,
                 available: vertices.len(),
             });
         }
-        if indices.len() < sizes.indices {
+        if indices.len() < num_indices {
             return Err(SizeError {
-                needed: sizes.indices,
+                needed: num_indices,
                 available: indices.len(),
             });
         }
-        if u32::try_from(sizes.vertices).is_err() {
+        if u32::try_from(num_vertices).is_err() {
             return Err(SizeError {
-                needed: sizes.vertices,
+                needed: num_vertices,
                 available: usize::try_from(u32::MAX).unwrap_or(usize::MAX),
             });
         }
         let mut vslots = vertices.iter_mut();
-        let mut islots = indices.iter_mut();
+        let mut islots = indices.chunks_exact_mut(3);
         let mut base = 0u32;
-        for cmd in self.gl_commands() {
-            for v in cmd.vertices {
-                if let Some(slot) = vslots.next() {
-                    *slot = MeshVertex {
-                        xyz: u32::try_from(v.index_xyz.get()).unwrap_or(0),
-                        uv: [v.s.get(), v.t.get()],
-                    };
-                }
+        for cmd in commands {
+            for (v, slot) in cmd.vertices.iter().zip(vslots.by_ref()) {
+                *slot = MeshVertex {
+                    xyz: u32::try_from(v.index_xyz.get()).unwrap_or(0),
+                    uv: [v.s.get(), v.t.get()],
+                };
             }
-            for t in 0..cmd.triangle_count() {
-                for corner in cmd.triangle(t).unwrap_or([0; 3]) {
-                    if let Some(slot) = islots.next() {
-                        *slot = base.wrapping_add(u32::try_from(corner).unwrap_or(0));
-                    }
-                }
+            // Strips and fans as OpenGL draws them (GlCommand::triangle): a strip's odd
+            // triangles swap their first two corners; a fan's all start at its first.
+            let n = u32::try_from(cmd.triangle_count()).unwrap_or(0);
+            let strip = cmd.kind == GlKind::Strip;
+            for (t, slot) in (0..n).zip(islots.by_ref()) {
+                let (a, b, c) = (
+                    base.wrapping_add(t),
+                    base.wrapping_add(t).wrapping_add(1),
+                    base.wrapping_add(t).wrapping_add(2),
+                );
+                let tri = match (strip, t % 2 == 1) {
+                    (true, true) => [b, a, c],
+                    (true, false) => [a, b, c],
+                    (false, _) => [base, b, c],
+                };
+                slot.copy_from_slice(&tri);
             }
             base = base.wrapping_add(u32::try_from(cmd.vertices.len()).unwrap_or(0));
         }

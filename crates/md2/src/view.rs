@@ -504,6 +504,30 @@ impl<'a> Md2<'a> {
         })
     }
 
+    /// One walk of the GL command list: the validated commands and their vertex and
+    /// triangle totals (empty and 0 when the list is set aside), for callers that need
+    /// all three (each accessor above walks the list again).
+    pub(crate) fn gl_walked(&self) -> (GlCommands<'a>, usize, usize) {
+        match self.gl_walk() {
+            Ok((commands, vertices, triangles)) => (
+                GlCommands {
+                    rest: self.glcmds,
+                    remaining: commands,
+                },
+                vertices,
+                triangles,
+            ),
+            Err(_) => (
+                GlCommands {
+                    rest: &[],
+                    remaining: 0,
+                },
+                0,
+                0,
+            ),
+        }
+    }
+
     /// Total vertices over all GL commands (0 when the list is set aside).
     pub fn gl_vertex_count(&self) -> usize {
         self.gl_walk().map_or(0, |g| g.1)

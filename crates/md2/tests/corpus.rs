@@ -274,6 +274,10 @@ fn walk(md2: &Md2<'_>) -> f64 {
     assert_eq!(gl.indices.len(), 3 * md2.gl_triangle_count());
     assert!(gl.indices.iter().all(|&i| (i as usize) < gl.vertices.len()));
     assert_eq!(md2.gl_triangles().count(), md2.gl_triangle_count());
+    assert_eq!(
+        common::gl_mesh_draws_gl_triangles(md2),
+        md2.gl_triangle_count()
+    );
     sum += md2.animations().count() as f64;
     sum
 }

@@ -7,7 +7,11 @@ use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use idmodel_md2::raw::TriVertex;
-use idmodel_md2::{Engine, FindingKind, FrameData, Md2, Model, Triangle, build_gl_commands};
+mod common;
+
+use idmodel_md2::{
+    Engine, FindingKind, FrameData, GlKind, Md2, Model, Triangle, build_gl_commands,
+};
 
 /// A `side × side` grid of quads (two triangles each, one UV per vertex).
 fn grid(side: u16) -> Model {
@@ -151,4 +155,52 @@ fn drawn_commands(words: &[i32]) -> usize {
         n += 1;
     }
     n
+}
+
+/// `n` triangles around vertex 0 (a disc): the builder draws it as one fan.
+fn disc(n: u16) -> Model {
+    let triangles = (1..=n)
+        .map(|i| {
+            let xyz = [0, i, i % n + 1];
+            Triangle { xyz, st: xyz }
+        })
+        .collect();
+    let count = usize::from(n) + 1;
+    Model {
+        st: (0..count).map(|i| [i as i16, 0]).collect(),
+        triangles,
+        frames: vec![FrameData {
+            name: b"disc".to_vec(),
+            scale: [1.0; 3],
+            translate: [0.0; 3],
+            vertices: (0..count)
+                .map(|i| TriVertex {
+                    v: [i as u8, 0, 0],
+                    light_normal_index: 0,
+                })
+                .collect(),
+        }],
+        ..Model::example()
+    }
+}
+
+#[test]
+fn gl_mesh_of_long_strips_and_fans_draws_what_the_commands_draw() {
+    // Commands longer than one triangle: odd strip triangles swap their first two
+    // corners and fan triangles share the first, which one-triangle commands never show.
+    for (model, kind) in [(grid(12), GlKind::Strip), (disc(7), GlKind::Fan)] {
+        let bytes = idmodel_md2::write(&model).unwrap();
+        let md2 = Md2::parse(&bytes).unwrap();
+        let longest = md2
+            .gl_commands()
+            .filter(|c| c.kind == kind)
+            .map(|c| c.triangle_count())
+            .max()
+            .unwrap_or(0);
+        assert!(longest >= 3, "no {kind:?} of three triangles or more");
+        assert_eq!(
+            common::gl_mesh_draws_gl_triangles(&md2),
+            model.triangles.len()
+        );
+    }
 }

@@ -7,6 +7,9 @@ use idmodel_md2::raw::TriVertex;
 use idmodel_md2::{Engine, FindingKind, FrameData, Md2, Model, Triangle};
 use proptest::prelude::*;
 
+mod common;
+use common::gl_mesh_draws_gl_triangles;
+
 fn name(max: usize) -> impl Strategy<Value = Vec<u8>> {
     proptest::collection::vec(1u8..=255, 0..=max)
 }
@@ -81,6 +84,7 @@ fn walk(md2: &Md2<'_>) {
     );
     let gl = md2.gl_mesh();
     assert!(gl.indices.iter().all(|&i| (i as usize) < gl.vertices.len()));
+    gl_mesh_draws_gl_triangles(md2);
     let _ = md2.animations().count();
     let _ = md2.gl_commands_look_swapped();
     for f in md2.findings(Engine::Quake2) {
@@ -99,6 +103,7 @@ proptest! {
         prop_assert_eq!(&Model::from(md2), &m);
         // The generated strips and fans draw exactly the triangle list, each once.
         prop_assert_eq!(md2.gl_triangle_count(), if m.gl_commands { m.triangles.len() } else { 0 });
+        prop_assert_eq!(gl_mesh_draws_gl_triangles(&md2), md2.gl_triangle_count());
         let found = md2.findings(Engine::Quake2);
         prop_assert!(!found.iter().any(|f| matches!(f.kind, FindingKind::GlMismatch { .. })), "{:?}", found);
         // Interpolation ends are the frames themselves.
