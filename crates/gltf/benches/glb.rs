@@ -12,8 +12,10 @@
 
 use core::hint::black_box;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use idmodel_gltf::{ExportOptions, to_glb, to_glb_pieces, to_glb_pieces_reusing};
-use idmodel_scene::{Mesh, MorphTarget, Node, Options, Primitive, Scene, md2, md3, mdl};
+use idmodel_gltf::{
+    ExportOptions, png_indexed8, png_rgba8, to_glb, to_glb_pieces, to_glb_pieces_reusing,
+};
+use idmodel_scene::{Image, Mesh, MorphTarget, Node, Options, Primitive, Scene, md2, md3, mdl};
 
 /// One mesh of 2 000 vertices with 200 morph targets (frames), positions and normals.
 fn generated() -> Scene {
@@ -98,6 +100,39 @@ fn glb(c: &mut Criterion) {
                 reuse = Some(pieces);
             })
         });
+        // The PNG encodes alone (the part of the writer that is compression, not
+        // copying): what is left of `to_glb_pieces_reusing` besides them is the writer's
+        // own cost against the copy.
+        let images: Vec<&Image> = scene.materials.iter().flat_map(|m| m.images()).collect();
+        if images
+            .iter()
+            .any(|i| matches!(i, Image::Rgba8 { .. } | Image::Indexed8 { .. }))
+        {
+            g.bench_function(format!("{name} PNG encodes alone"), |b| {
+                b.iter(|| {
+                    for image in &images {
+                        match image {
+                            Image::Rgba8 {
+                                width,
+                                height,
+                                pixels,
+                            } => {
+                                black_box(png_rgba8(*width, *height, pixels).unwrap());
+                            }
+                            Image::Indexed8 {
+                                width,
+                                height,
+                                palette,
+                                indices,
+                            } => {
+                                black_box(png_indexed8(*width, *height, palette, indices).unwrap());
+                            }
+                            _ => {}
+                        }
+                    }
+                })
+            });
+        }
         let mut dst = vec![0u8; bytes.len()];
         g.bench_function(format!("{name} memcpy"), |b| {
             b.iter(|| dst.copy_from_slice(black_box(&bytes)))
