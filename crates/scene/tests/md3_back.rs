@@ -355,3 +355,49 @@ mod property {
         }
     }
 }
+
+/// FNV-1a, 64 bits: the guard older files hold under `md3.hash`.
+fn fnv1a(b: &[u8]) -> u64 {
+    b.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &x| {
+        (h ^ u64::from(x)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// Bytes the owned model cannot hold (garbage after the name's NUL) come back through
+/// the patches, guarded by `md3.digest`, and, in files written before the digest, by
+/// FNV-1a under `md3.hash`; a guard that does not match leaves the writer's bytes.
+#[test]
+fn md3_patches_apply_by_digest_and_by_the_older_fnv_hash() {
+    use idmodel_scene::Value;
+    let canonical = write(&Model::example()).unwrap();
+    let mut bytes = canonical.clone();
+    // The header's 64-byte name field starts at offset 8; its last byte is after the NUL.
+    assert_eq!(bytes[8 + 63], 0);
+    bytes[8 + 63] = b'X';
+    let m = Md3::parse(&bytes).unwrap();
+    let scene = md3::scene(&m, "m", &Sidecars::default(), &Options::default()).unwrap();
+    assert!(scene.extras.get("md3.patches").is_some());
+    assert!(scene.extras.get("md3.hash").is_none());
+    let back =
+        |scene: &idmodel_scene::Scene| md3::to_bytes(scene, &BackOptions::default()).unwrap();
+    assert_eq!(back(&scene), bytes);
+    // The same extras as an older file holds them.
+    let mut old = scene.clone();
+    old.extras.set("md3.digest", Value::Null);
+    old.extras.set(
+        "md3.hash",
+        Value::Str(format!("{:016x}", fnv1a(&canonical))),
+    );
+    assert_eq!(back(&old), bytes);
+    // Guards for other bytes: the patches are not applied.
+    let mut wrong = old.clone();
+    wrong
+        .extras
+        .set("md3.hash", Value::Str(format!("{:016x}", fnv1a(&bytes))));
+    assert_eq!(back(&wrong), canonical);
+    let mut wrong = scene.clone();
+    wrong
+        .extras
+        .set("md3.digest", Value::Str("0000000000000000".into()));
+    assert_eq!(back(&wrong), canonical);
+}

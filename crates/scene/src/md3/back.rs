@@ -49,8 +49,8 @@ use idmodel_md3::{
 
 use super::tag_frames::{self, is_tag_frames};
 use crate::back::{
-    IDENTITY, Mat4, apply, at, base64_encode, locals, mul, sample_times, skin_matrices, skin_point,
-    worlds,
+    IDENTITY, Mat4, apply, at, base64_encode, digest_hex, fnv1a, locals, mul, sample_times,
+    skin_matrices, skin_point, worlds,
 };
 use crate::{ChannelValues, Error, Image, Scene, Value, unit_or_up};
 
@@ -379,10 +379,7 @@ pub fn record(md3: &Md3<'_>) -> crate::Extras {
             }
             if !runs.is_empty() {
                 x.set("md3.patches", Value::List(runs));
-                x.set(
-                    "md3.hash",
-                    Value::Str(format!("{:016x}", fnv1a(&canonical))),
-                );
+                x.set("md3.digest", Value::Str(digest_hex(&canonical)));
             }
         }
     }
@@ -398,6 +395,19 @@ pub fn record(md3: &Md3<'_>) -> crate::Extras {
         );
     }
     x
+}
+
+/// Whether `written` is what the recorded patches were made for: the digest under
+/// `digest_key` or, in files written before 2026-12-02, FNV-1a under `fnv_key`.
+pub(crate) fn made_for(x: &crate::Extras, digest_key: &str, fnv_key: &str, written: &[u8]) -> bool {
+    match (
+        x.get(digest_key).and_then(Value::as_str),
+        x.get(fnv_key).and_then(Value::as_str),
+    ) {
+        (Some(d), _) => d == digest_hex(written),
+        (None, Some(h)) => h == format!("{:016x}", fnv1a(written)),
+        (None, None) => false,
+    }
 }
 
 /// `b` as lowercase hex digits, two a byte.
@@ -424,13 +434,6 @@ pub(crate) fn unhex(s: &str) -> Option<Vec<u8>> {
         .collect()
 }
 
-/// FNV-1a, 64 bits.
-pub(crate) fn fnv1a(b: &[u8]) -> u64 {
-    b.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &x| {
-        (h ^ u64::from(x)).wrapping_mul(0x0100_0000_01b3)
-    })
-}
-
 /// [`from_scene`], written: the file's bytes, with the `md3.patches` of [`record`]
 /// applied when the model written is exactly the one recorded (so the bytes an owned model
 /// cannot hold, such as garbage after a name's NUL, come back too).
@@ -447,8 +450,7 @@ pub fn to_bytes(scene: &Scene, options: &BackOptions) -> Result<Vec<u8>, Error> 
     let model = from_scene(scene, options)?;
     let mut bytes =
         idmodel_md3::write(&model).map_err(|e| err(format!("cannot write the MD3: {e}")))?;
-    let hash = scene.extras.get("md3.hash").and_then(Value::as_str);
-    if hash == Some(format!("{:016x}", fnv1a(&bytes)).as_str()) {
+    if made_for(&scene.extras, "md3.digest", "md3.hash", &bytes) {
         for run in scene
             .extras
             .get("md3.patches")

@@ -48,8 +48,11 @@ use core::fmt::Write as _;
 
 use idmodel_md3::{AnimId, AnimationCfg, BodyPart, Footsteps, Gender, MAX_ANIMATIONS, Md3, Skin};
 
-use super::back::{BackOptions, bytes_value, fnv1a, hex, shader_of, to_bytes, unhex, value_bytes};
+use super::back::{
+    BackOptions, bytes_value, hex, made_for, shader_of, to_bytes, unhex, value_bytes,
+};
 use super::clips::q3_animations;
+use crate::back::{digest_hex, fnv1a};
 use crate::{Animation, Channel, ChannelValues, Error, Extras, Mesh, Node, Scene, Value};
 
 /// The extras key of each part's `md3.*` extras, in [`PLAYER_PARTS`](super::PLAYER_PARTS)
@@ -403,10 +406,7 @@ pub(crate) fn record_player(scene: &mut Scene, player: &super::Player<'_>) {
                 let mut file = player.head.body().to_vec();
                 file.extend_from_slice(player.head.trailing_bytes());
                 x.set("player.head_file", Value::Str(hex(&file)));
-                x.set(
-                    "player.head_hash",
-                    Value::Str(format!("{:016x}", fnv1a(&bytes))),
-                );
+                x.set("player.head_digest", Value::Str(digest_hex(&bytes)));
             }
         }
     }
@@ -414,16 +414,20 @@ pub(crate) fn record_player(scene: &mut Scene, player: &super::Player<'_>) {
 
 /// The recorded whole head when `written` is what its frame 0 wrote at export.
 fn recorded_head(scene: &Scene, written: &[u8]) -> Option<Vec<u8>> {
-    let hash = scene.extras.get("player.head_hash")?.as_str()?;
-    (hash == format!("{:016x}", fnv1a(written)))
-        .then(|| {
-            scene
-                .extras
-                .get("player.head_file")?
-                .as_str()
-                .and_then(unhex)
-        })
-        .flatten()
+    made_for(
+        &scene.extras,
+        "player.head_digest",
+        "player.head_hash",
+        written,
+    )
+    .then(|| {
+        scene
+            .extras
+            .get("player.head_file")?
+            .as_str()
+            .and_then(unhex)
+    })
+    .flatten()
 }
 
 fn morph_node_named(scene: &Scene, name: &str) -> Option<usize> {
