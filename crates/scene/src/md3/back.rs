@@ -343,7 +343,7 @@ pub fn record(md3: &Md3<'_>) -> crate::Extras {
     }
     // The bytes the owned model cannot hold (garbage after a name's NUL, say): the
     // differences between the writer's form of the model and the file, applied by
-    // `to_bytes` when the written model is exactly this one (the same FNV-1a hash).
+    // `to_bytes` when the written model is exactly this one (the same digest, `md3.digest`).
     if let Ok(canonical) = idmodel_md3::write(&m) {
         if canonical.len() == md3.body().len().saturating_add(md3.trailing_bytes().len()) {
             let original = md3.file_bytes();
