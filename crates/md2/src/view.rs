@@ -487,10 +487,7 @@ impl<'a> Md2<'a> {
     /// The GL commands (strips and fans) up to the terminating 0; empty when the file has
     /// none or when they were set aside ([`Md2::gl_commands_error`]).
     pub fn gl_commands(&self) -> GlCommands<'a> {
-        self.gl_commands_checked().unwrap_or(GlCommands {
-            rest: &[],
-            remaining: 0,
-        })
+        self.gl_walked().0
     }
 
     /// The GL commands, checked now: the validated iterator ([`Md2::gl_commands`]), or
@@ -506,26 +503,18 @@ impl<'a> Md2<'a> {
 
     /// One walk of the GL command list: the validated commands and their vertex and
     /// triangle totals (empty and 0 when the list is set aside), for callers that need
-    /// all three (each accessor above walks the list again).
+    /// more than one of them (each accessor walks the list again).
     pub(crate) fn gl_walked(&self) -> (GlCommands<'a>, usize, usize) {
-        match self.gl_walk() {
-            Ok((commands, vertices, triangles)) => (
-                GlCommands {
-                    rest: self.glcmds,
-                    remaining: commands,
-                },
-                vertices,
-                triangles,
-            ),
-            Err(_) => (
-                GlCommands {
-                    rest: &[],
-                    remaining: 0,
-                },
-                0,
-                0,
-            ),
-        }
+        let (commands, vertices, triangles) = self.gl_walk().unwrap_or((0, 0, 0));
+        let rest = if commands == 0 { &[] } else { self.glcmds };
+        (
+            GlCommands {
+                rest,
+                remaining: commands,
+            },
+            vertices,
+            triangles,
+        )
     }
 
     /// Total vertices over all GL commands (0 when the list is set aside).

@@ -321,6 +321,21 @@ pub(crate) fn digest_hex(bytes: &[u8]) -> String {
     alloc::format!("{:016x}", digest(bytes))
 }
 
+/// Whether `written` is what a patch was made for, by its guard: the `digest` (hex of
+/// [`digest`]) or, in files written before 2026-12-02, `fnv` (hex of FNV-1a). `None`
+/// when there is no guard.
+pub(crate) fn guard_matches(
+    digest: Option<&str>,
+    fnv: Option<&str>,
+    written: &[u8],
+) -> Option<bool> {
+    match (digest, fnv) {
+        (Some(d), _) => Some(d == digest_hex(written)),
+        (None, Some(h)) => Some(h == fnv_hex(written)),
+        (None, None) => None,
+    }
+}
+
 /// Equal bytes shorter than this between two differing runs are folded into one run.
 const RUN_GAP: usize = 8;
 
@@ -384,11 +399,11 @@ pub fn apply_patch(written: Vec<u8>, patch: Option<&Value>, limit: usize) -> Vec
     };
     let field = |name: &str| fields.iter().find(|(k, _)| k == name).map(|(_, v)| v);
     // Which bytes the patch was made for: the digest (or, in older files, FNV-1a).
-    let made_for = match (field("digest"), field("hash")) {
-        (Some(d), _) => d.as_str().map(|d| d == digest_hex(&written)),
-        (None, Some(h)) => h.as_str().map(|h| h == fnv_hex(&written)),
-        (None, None) => None,
-    };
+    let made_for = guard_matches(
+        field("digest").and_then(Value::as_str),
+        field("hash").and_then(Value::as_str),
+        &written,
+    );
     let len = field("len")
         .and_then(Value::as_int)
         .and_then(|l| usize::try_from(l).ok());

@@ -49,7 +49,7 @@ use idmodel_md3::{
 
 use super::tag_frames::{self, is_tag_frames};
 use crate::back::{
-    IDENTITY, Mat4, apply, at, base64_encode, digest_hex, fnv1a, locals, mul, sample_times,
+    IDENTITY, Mat4, apply, at, base64_encode, digest_hex, guard_matches, locals, mul, sample_times,
     skin_matrices, skin_point, worlds,
 };
 use crate::{ChannelValues, Error, Image, Scene, Value, unit_or_up};
@@ -400,14 +400,12 @@ pub fn record(md3: &Md3<'_>) -> crate::Extras {
 /// Whether `written` is what the recorded patches were made for: the digest under
 /// `digest_key` or, in files written before 2026-12-02, FNV-1a under `fnv_key`.
 pub(crate) fn made_for(x: &crate::Extras, digest_key: &str, fnv_key: &str, written: &[u8]) -> bool {
-    match (
+    guard_matches(
         x.get(digest_key).and_then(Value::as_str),
         x.get(fnv_key).and_then(Value::as_str),
-    ) {
-        (Some(d), _) => d == digest_hex(written),
-        (None, Some(h)) => h == format!("{:016x}", fnv1a(written)),
-        (None, None) => false,
-    }
+        written,
+    )
+    .unwrap_or(false)
 }
 
 /// `b` as lowercase hex digits, two a byte.
