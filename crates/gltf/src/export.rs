@@ -469,7 +469,28 @@ impl Buffers {
             let mapped = stage
                 .get_mut(..block.len().saturating_mul(N))
                 .unwrap_or_default();
-            for (&v, o) in block.iter().zip(mapped.chunks_exact_mut(N)) {
+            // Four elements at a time: a fixed-size group of `4 N` floats (three whole
+            // vectors when `N` is 3), which the compiler maps with vector shuffles; one
+            // element at a time it moved each float alone.
+            let mut groups = block.chunks_exact(4);
+            let mut outs = mapped.chunks_exact_mut(N.saturating_mul(4));
+            for (g, o) in (&mut groups).zip(&mut outs) {
+                if let Ok(g) = <&[[f32; N]; 4]>::try_from(g) {
+                    let r = g.map(&f);
+                    for (o, &x) in o.iter_mut().zip(r.as_flattened()) {
+                        *o = x;
+                    }
+                }
+            }
+            let rest = mapped
+                .get_mut(
+                    block
+                        .len()
+                        .saturating_sub(groups.remainder().len())
+                        .saturating_mul(N)..,
+                )
+                .unwrap_or_default();
+            for (&v, o) in groups.remainder().iter().zip(rest.chunks_exact_mut(N)) {
                 // A fixed-size store (a slice copy became a `memcpy` call per element).
                 if let Ok(o) = <&mut [f32; N]>::try_from(o) {
                     *o = f(v);

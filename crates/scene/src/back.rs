@@ -791,49 +791,244 @@ fn frame_target(merged: &Merged, f: usize) -> Option<&[([f32; 3], [f32; 3])]> {
 /// frame's `(scale, translate)`. A file vertex no scene vertex shows gets zeros (the fixes
 /// say the rest). `normal`, when given, is every vertex's normal index (a file whose
 /// vertices all share one, whose scene normals the adapter smooths instead). Computed
-/// vertex by vertex: no frame is posed whole, so it needs no memory beyond its result.
+/// a block of vertices at a time: no frame is posed whole, so it needs no memory beyond
+/// its result.
+///
+/// `hints`, per frame, per file vertex, may hold the vertices the file is expected to
+/// have (the recording side knows them): a hinted normal index is taken when the
+/// recovered normal lies so close to its table normal that no other can be nearer
+/// ([`idmodel_core::anorms::confirm_nearest_anorm`]), so the result is the same with
+/// any hints or none; right hints only make it faster.
 pub fn recover_target_vertices(
     merged: &Merged,
     map: &[Option<usize>],
     quant: &dyn Fn(usize) -> ([f32; 3], [f32; 3]),
     normal: Option<u8>,
+    hints: &[&[idmodel_core::trivertx::TriVertex]],
 ) -> Vec<Vec<idmodel_core::trivertx::TriVertex>> {
-    use idmodel_core::trivertx::TriVertex;
     let frames = merged.targets.len().saturating_add(1);
     let mut nearest = NearestCache::new(map.len().saturating_mul(frames));
-    let mut out: Vec<Vec<TriVertex>> = Vec::with_capacity(frames);
+    let mut block = RecoverBlock::new();
+    let mut out: Vec<Vec<idmodel_core::trivertx::TriVertex>> = Vec::with_capacity(frames);
     for f in 0..frames {
         let (s, t) = quant(f);
         // Looked up once per frame, not per vertex.
         let target = frame_target(merged, f);
+        let frame_hints = hints.get(f).copied().unwrap_or_default();
         let mut frame = Vec::with_capacity(map.len());
-        for m in map {
+        for (c, chunk) in map.chunks(RECOVER_BLOCK).enumerate() {
+            let start = c.saturating_mul(RECOVER_BLOCK);
+            let chunk_hints = frame_hints.get(start..).unwrap_or_default();
+            block.recover(
+                merged,
+                target,
+                chunk,
+                (s, t),
+                normal,
+                chunk_hints,
+                &mut nearest,
+                &mut frame,
+            );
+        }
+        out.push(frame);
+    }
+    out
+}
+
+/// The file vertices [`recover_target_vertices`] works on at a time.
+const RECOVER_BLOCK: usize = 64;
+
+/// One block of file vertices on their way back, a component per array, so that each
+/// step is a short loop over one array that the compiler turns into vector operations
+/// (issue #19: one vertex at a time, with its position, normal and three quantisations
+/// interleaved, took most of an MD2 or MDL conversion's way-back recording).
+struct RecoverBlock {
+    /// Whether a scene vertex shows the file vertex.
+    shown: [bool; RECOVER_BLOCK],
+    /// Positions, base plus displacement, per axis.
+    p: [[f32; RECOVER_BLOCK]; 3],
+    /// Normals, base plus displacement (unit after [`RecoverBlock::unit_normals`]).
+    n: [[f32; RECOVER_BLOCK]; 3],
+    /// The packed positions.
+    q: [[u8; RECOVER_BLOCK]; 3],
+    /// The normal indices.
+    index: [u8; RECOVER_BLOCK],
+}
+
+impl RecoverBlock {
+    fn new() -> Self {
+        Self {
+            shown: [false; RECOVER_BLOCK],
+            p: [[0.0; RECOVER_BLOCK]; 3],
+            n: [[0.0; RECOVER_BLOCK]; 3],
+            q: [[0; RECOVER_BLOCK]; 3],
+            index: [0; RECOVER_BLOCK],
+        }
+    }
+
+    /// Appends the packed vertices of `chunk` (at most [`RECOVER_BLOCK`] file vertices)
+    /// of one frame to `frame`: what the vertex-at-a-time definition in
+    /// [`recover_target_vertices`]'s docs gives, bit for bit (the same operations in the
+    /// same order, each float computed alone; a test compares the two).
+    #[allow(clippy::too_many_arguments)]
+    fn recover(
+        &mut self,
+        merged: &Merged,
+        target: Option<&[([f32; 3], [f32; 3])]>,
+        chunk: &[Option<usize>],
+        (s, t): ([f32; 3], [f32; 3]),
+        normal: Option<u8>,
+        hints: &[idmodel_core::trivertx::TriVertex],
+        nearest: &mut NearestCache,
+        frame: &mut Vec<idmodel_core::trivertx::TriVertex>,
+    ) {
+        use idmodel_core::trivertx::TriVertex;
+        let len = chunk.len().min(RECOVER_BLOCK);
+        // Gather: base plus displacement, or nothing shown (no frame's displacements:
+        // nothing at all). Zipped slices, so the loop checks no index but the scene's.
+        let (positions, normals) = (merged.positions.as_slice(), merged.normals.as_slice());
+        let [px, py, pz] = &mut self.p;
+        let [nx, ny, nz] = &mut self.n;
+        let outs = self
+            .shown
+            .iter_mut()
+            .zip(px.iter_mut().zip(py.iter_mut()).zip(pz.iter_mut()))
+            .zip(nx.iter_mut().zip(ny.iter_mut()).zip(nz.iter_mut()));
+        for (m, ((shown, ((px, py), pz)), ((nx, ny), nz))) in chunk.iter().zip(outs) {
             let vertex = m.zip(target).and_then(|(k, target)| {
-                let (bp, bn) = (*merged.positions.get(k)?, *merged.normals.get(k)?);
-                let (p, n) = match target.get(k) {
+                let (bp, bn) = (*positions.get(k)?, *normals.get(k)?);
+                Some(match target.get(k) {
                     Some((dp, dn)) => (
                         [bp[0] + dp[0], bp[1] + dp[1], bp[2] + dp[2]],
                         [bn[0] + dn[0], bn[1] + dn[1], bn[2] + dn[2]],
                     ),
                     None => (bp, bn),
-                };
-                Some((idmodel_core::vec::finite_or_zero(p), crate::unit_or_up(n)))
+                })
             });
-            frame.push(match vertex {
-                Some((p, n)) => TriVertex {
-                    v: [
-                        quantise(p[0], t[0], s[0]),
-                        quantise(p[1], t[1], s[1]),
-                        quantise(p[2], t[2], s[2]),
-                    ],
-                    light_normal_index: normal.unwrap_or_else(|| nearest.get(n)),
-                },
-                None => TriVertex::default(),
-            });
+            let ([x, y, z], [a, b, c], is) = match vertex {
+                Some((p, n)) => (p, n, true),
+                None => ([0.0; 3], [0.0, 0.0, 1.0], false),
+            };
+            (*shown, *px, *py, *pz, *nx, *ny, *nz) = (is, x, y, z, a, b, c);
         }
-        out.push(frame);
+        // Positions: non-finite to zero, then packed, one axis at a time.
+        for ((pa, qa), (&scale, &translate)) in self
+            .p
+            .iter_mut()
+            .zip(self.q.iter_mut())
+            .zip(s.iter().zip(&t))
+        {
+            // The whole block, a fixed length the compiler can widen; entries past
+            // `len` hold an earlier chunk's numbers and are not read back.
+            if scale.is_nan() || scale <= 0.0 {
+                // `quantise`'s answer for such a scale, whatever the position.
+                qa.fill(0);
+                continue;
+            }
+            for (x, q) in pa.iter_mut().zip(qa.iter_mut()) {
+                *x = if x.is_finite() { *x } else { 0.0 };
+                *q = quantise_valid(*x, translate, scale);
+            }
+        }
+        match normal {
+            Some(i) => self.index.fill(i),
+            None => {
+                self.unit_normals();
+                self.normal_indices(len, hints, nearest);
+            }
+        }
+        let [qx, qy, qz] = &self.q;
+        let rows = self
+            .shown
+            .iter()
+            .zip(qx.iter().zip(qy).zip(qz))
+            .zip(&self.index)
+            .take(len);
+        frame.extend(rows.map(|((&shown, ((&x, &y), &z)), &i)| {
+            if shown {
+                TriVertex {
+                    v: [x, y, z],
+                    light_normal_index: i,
+                }
+            } else {
+                TriVertex::default()
+            }
+        }));
     }
-    out
+
+    /// The nearest table normal of each of the first `len` unit normals: the hint's
+    /// where [`idmodel_core::anorms::confirm_nearest_anorm`] confirms it (a short loop
+    /// with no call in it), else the cache's.
+    fn normal_indices(
+        &mut self,
+        len: usize,
+        hints: &[idmodel_core::trivertx::TriVertex],
+        nearest: &mut NearestCache,
+    ) {
+        use idmodel_core::anorms::{ANORMS, CONFIRM_RADIUS};
+        const NONE: u8 = u8::MAX;
+        // The hints and their table normals, a component per array: no hint past the
+        // hints given, and NaN for no table normal, which no distance is below.
+        let mut hint = [NONE; RECOVER_BLOCK];
+        let mut table = [[f32::NAN; RECOVER_BLOCK]; 3];
+        let [tx, ty, tz] = &mut table;
+        let slots = hint
+            .iter_mut()
+            .zip(tx.iter_mut().zip(ty.iter_mut()).zip(tz.iter_mut()));
+        for (h, (slot, ((x, y), z))) in hints.iter().take(len).zip(slots) {
+            *slot = h.light_normal_index;
+            if let Some(&[a, b, c]) = ANORMS.get(usize::from(h.light_normal_index)) {
+                (*x, *y, *z) = (a, b, c);
+            }
+        }
+        // `confirm_nearest_anorm` over the whole block: the same arithmetic in the same
+        // order, with no call and no early exit in the loop.
+        let [nx, ny, nz] = &self.n;
+        let [tx, ty, tz] = &table;
+        let rows = nx.iter().zip(ny).zip(nz).zip(tx.iter().zip(ty).zip(tz));
+        for (((((&x, &y), &z), ((&a, &b), &c)), i), &h) in rows.zip(&mut self.index).zip(&hint) {
+            let e = [x - a, y - b, z - c];
+            let d2 = e[0] * e[0] + e[1] * e[1] + e[2] * e[2];
+            *i = if d2 < CONFIRM_RADIUS * CONFIRM_RADIUS {
+                h
+            } else {
+                NONE
+            };
+        }
+        let normals = nx.iter().zip(ny).zip(nz).take(len);
+        for (((&x, &y), &z), i) in normals.zip(self.index.iter_mut()) {
+            if *i == NONE {
+                *i = nearest.get([x, y, z]);
+            }
+        }
+    }
+
+    /// [`crate::unit_or_up`] of the block's normals, in place (the whole block: a fixed
+    /// length the compiler can widen).
+    fn unit_normals(&mut self) {
+        let [nx, ny, nz] = &mut self.n;
+        // Three loops: the square root (an instruction libm writes in assembly, which
+        // the compiler cannot widen) alone in the middle one, the two around it vector
+        // code.
+        let mut lengths = [0.0f32; RECOVER_BLOCK];
+        for (((l, &x), &y), &z) in lengths.iter_mut().zip(&*nx).zip(&*ny).zip(&*nz) {
+            *l = x * x + y * y + z * z;
+        }
+        for l in &mut lengths {
+            *l = libm::sqrtf(*l);
+        }
+        for (((x, y), z), &l) in nx
+            .iter_mut()
+            .zip(ny.iter_mut())
+            .zip(nz.iter_mut())
+            .zip(&lengths)
+        {
+            let keep = l.is_finite() && l > 1e-12;
+            *x = if keep { *x / l } else { 0.0 };
+            *y = if keep { *y / l } else { 0.0 };
+            *z = if keep { *z / l } else { 1.0 };
+        }
+    }
 }
 
 /// The [`bounds`] of the positions of every frame [`recover_target_vertices`] reads,
@@ -928,6 +1123,31 @@ pub fn quantise(v: f32, translate: f32, scale: f32) -> u8 {
         clippy::cast_sign_loss
     )]
     let b = q as u8;
+    b
+}
+
+/// [`quantise`] for a `scale` that is a number above zero, with no branch (so that a loop
+/// of it becomes vector code): the same byte.
+fn quantise_valid(v: f32, translate: f32, scale: f32) -> u8 {
+    const TWO_23: f32 = 8_388_608.0;
+    const SIGN: u32 = 0x8000_0000;
+    let x = (v - translate) / scale;
+    // `round_half_even` as a choice rather than a branch.
+    let s = f32::from_bits((x.to_bits() & SIGN) | TWO_23.to_bits());
+    let whole = (x + s) - s;
+    let r = if f32::from_bits(x.to_bits() & !SIGN) < TWO_23 {
+        whole
+    } else {
+        x
+    };
+    // `clamp` keeps a NaN, which `as` then makes 0; `max` makes it 0 first: the same byte.
+    #[allow(
+        clippy::as_conversions,
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        clippy::manual_clamp
+    )]
+    let b = r.max(0.0).min(255.0) as u8;
     b
 }
 
@@ -1499,6 +1719,234 @@ pub fn quantise_to_palette(rgba: &[u8], rules: &PaletteRules<'_>) -> Vec<u8> {
 mod tests {
     use super::*;
 
+    /// [`recover_target_vertices`] as it was written before the blocks: one vertex at a
+    /// time, straight from its docs.
+    fn recover_one_at_a_time(
+        merged: &Merged,
+        map: &[Option<usize>],
+        quant: &dyn Fn(usize) -> ([f32; 3], [f32; 3]),
+        normal: Option<u8>,
+    ) -> Vec<Vec<idmodel_core::trivertx::TriVertex>> {
+        use idmodel_core::trivertx::TriVertex;
+        let frames = merged.targets.len() + 1;
+        let mut out = Vec::new();
+        for f in 0..frames {
+            let (s, t) = quant(f);
+            let target = frame_target(merged, f);
+            let mut frame = Vec::new();
+            for m in map {
+                let vertex = m.zip(target).and_then(|(k, target)| {
+                    let (bp, bn) = (*merged.positions.get(k)?, *merged.normals.get(k)?);
+                    let (p, n) = match target.get(k) {
+                        Some((dp, dn)) => (
+                            [bp[0] + dp[0], bp[1] + dp[1], bp[2] + dp[2]],
+                            [bn[0] + dn[0], bn[1] + dn[1], bn[2] + dn[2]],
+                        ),
+                        None => (bp, bn),
+                    };
+                    Some((idmodel_core::vec::finite_or_zero(p), crate::unit_or_up(n)))
+                });
+                frame.push(match vertex {
+                    Some((p, n)) => TriVertex {
+                        v: [
+                            quantise(p[0], t[0], s[0]),
+                            quantise(p[1], t[1], s[1]),
+                            quantise(p[2], t[2], s[2]),
+                        ],
+                        light_normal_index: normal.unwrap_or_else(|| nearest_normal(n)),
+                    },
+                    None => TriVertex::default(),
+                });
+            }
+            out.push(frame);
+        }
+        out
+    }
+
+    /// The branch-free packing is [`quantise`]'s for every valid scale: on random bit
+    /// patterns (NaN, infinities and subnormals among them), on halves, and around 2²³.
+    #[test]
+    fn quantise_valid_is_quantise() {
+        let mut state = 0x1234_5678_9ABC_DEF1u64;
+        let mut values: Vec<f32> = (0..20_000)
+            .map(|_| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                f32::from_bits(state as u32)
+            })
+            .collect();
+        values.extend((-600..600).map(|i| i as f32 * 0.5));
+        values.extend([
+            8_388_607.5,
+            8_388_608.0,
+            8_388_609.0,
+            -8_388_609.0,
+            -0.4,
+            -0.0,
+        ]);
+        for &(t, sc) in &[
+            (0.0f32, 1.0f32),
+            (-64.0, 0.5),
+            (3.25, 0.1),
+            (f32::NAN, 1.0),
+            (f32::INFINITY, 2.0),
+            (0.0, f32::INFINITY),
+            (1.0, 1e-38),
+        ] {
+            for &v in &values {
+                assert_eq!(quantise_valid(v, t, sc), quantise(v, t, sc), "{v} {t} {sc}");
+            }
+        }
+    }
+
+    /// The block's unit normals are [`crate::unit_or_up`]'s, bit for bit (the recovered
+    /// bytes alone would hide a last-bit difference that never crosses to another table
+    /// normal).
+    #[test]
+    fn block_unit_normals_are_unit_or_up_bit_for_bit() {
+        let mut block = RecoverBlock::new();
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut inputs = Vec::new();
+        for j in 0..RECOVER_BLOCK {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let v: [f32; 3] = match j {
+                0 => [0.0; 3],
+                1 => [f32::NAN, 0.0, 0.0],
+                2 => [f32::INFINITY, 1.0, 0.0],
+                3 => [1e-20, 0.0, 0.0],
+                4 => [3e19, 3e19, 3e19],
+                _ => [0, 21, 42].map(|s| ((state >> s) as u16 as f32 - 32768.0) / 3000.0),
+            };
+            for (axis, x) in v.iter().enumerate() {
+                block.n[axis][j] = *x;
+            }
+            inputs.push(v);
+        }
+        block.unit_normals();
+        for (j, v) in inputs.iter().enumerate() {
+            let got = [block.n[0][j], block.n[1][j], block.n[2][j]].map(f32::to_bits);
+            assert_eq!(got, crate::unit_or_up(*v).map(f32::to_bits), "{v:?}");
+        }
+    }
+
+    /// The block-wise recovery gives the vertex-at-a-time definition's bytes: on
+    /// ordinary vertices, on ones that round half-way, and on every edge the definition
+    /// names (no scene vertex, an index past the normals, a target shorter than the base,
+    /// non-finite positions and normals, zero normals, scales that are zero, negative or
+    /// NaN, huge values), for map lengths around the block size.
+    #[test]
+    fn block_recovery_is_the_vertex_at_a_time_definition() {
+        use idmodel_core::trivertx::TriVertex;
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let specials = [
+            0.0,
+            -0.0,
+            0.5,
+            -0.5,
+            1.5,
+            2.5,
+            f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            1e30,
+            -1e30,
+            8_388_609.0,
+            1e-40,
+        ];
+        let float = |next: &mut dyn FnMut() -> u64| -> f32 {
+            let r = next();
+            match r % 16 {
+                0 => specials[((r >> 8) % specials.len() as u64) as usize],
+                1..=4 => ((r >> 8) % 512) as f32 * 0.5 - 128.0,
+                _ => ((r >> 8) as u32 as f32 / u32::MAX as f32) * 200.0 - 100.0,
+            }
+        };
+        let vec3 = |next: &mut dyn FnMut() -> u64| [float(next), float(next), float(next)];
+        for (round, len) in [0usize, 1, 5, 63, 64, 65, 127, 128, 130, 200]
+            .into_iter()
+            .enumerate()
+        {
+            let vertices = len.max(1) + round;
+            let positions: Vec<[f32; 3]> = (0..vertices).map(|_| vec3(&mut next)).collect();
+            // Fewer normals than positions: the last vertices have none.
+            let normals: Vec<[f32; 3]> = (0..vertices.saturating_sub(round % 3))
+                .map(|_| vec3(&mut next))
+                .collect();
+            let targets: Vec<Vec<([f32; 3], [f32; 3])>> = (0..4)
+                .map(|t| {
+                    // Target 2 is shorter than the base.
+                    let n = if t == 2 { vertices / 2 } else { vertices };
+                    (0..n).map(|_| (vec3(&mut next), vec3(&mut next))).collect()
+                })
+                .collect();
+            let merged = Merged {
+                positions,
+                normals,
+                targets,
+                ..Merged::default()
+            };
+            let map: Vec<Option<usize>> = (0..len)
+                .map(|_| match next() % 10 {
+                    0 => None,
+                    1 => Some(vertices + 3),
+                    _ => Some((next() % vertices as u64) as usize),
+                })
+                .collect();
+            let scales = [
+                [0.5, 0.25, 1.0],
+                [0.0, -1.0, f32::NAN],
+                [0.1, 3.0, 1e-30],
+                [f32::INFINITY, 0.75, 2.0],
+                [1.0, 1.0, 1.0],
+            ];
+            let translates = [
+                [-64.0, -32.0, 0.0],
+                [0.0, 0.0, 0.0],
+                [f32::NAN, 1.0, -1.0],
+                [5.0, f32::INFINITY, -100.0],
+                [-0.5, 0.5, 127.5],
+            ];
+            let quant = |f: usize| (scales[f % 5], translates[f % 5]);
+            for normal in [None, Some(7u8)] {
+                let want = recover_one_at_a_time(&merged, &map, &quant, normal);
+                assert_eq!(want.len(), 5);
+                // Hints: none, the answer itself, wrong ones, too few (frames and
+                // vertices), and indices past the table.
+                let wrong: Vec<Vec<TriVertex>> = want
+                    .iter()
+                    .map(|f| {
+                        f.iter()
+                            .map(|v| TriVertex {
+                                light_normal_index: (v.light_normal_index.wrapping_add(1)) % 200,
+                                ..*v
+                            })
+                            .collect()
+                    })
+                    .collect();
+                fn as_refs(v: &[Vec<TriVertex>]) -> Vec<&[TriVertex]> {
+                    v.iter().map(Vec::as_slice).collect()
+                }
+                let right = as_refs(&want);
+                let wrong = as_refs(&wrong);
+                let short: Vec<&[TriVertex]> =
+                    right.iter().take(3).map(|f| &f[..f.len() / 2]).collect();
+                for hints in [&[][..], &right, &wrong, &short] {
+                    let got = recover_target_vertices(&merged, &map, &quant, normal, hints);
+                    assert_eq!(got, want, "map of {len}, normal {normal:?}");
+                }
+            }
+        }
+    }
+
     /// The digest is stored in files (the guard of their patches), so its values are
     /// pinned: a change to the function would make older files' patches unusable.
     #[test]
@@ -1728,11 +2176,11 @@ mod tests {
         };
         let frames = target_frames(&merged);
         assert_eq!(
-            recover_target_vertices(&merged, &map, &quant, None),
+            recover_target_vertices(&merged, &map, &quant, None, &[]),
             recover_vertices(&frames, &map, &quant, None)
         );
         assert_eq!(
-            recover_target_vertices(&merged, &map, &quant, Some(7)),
+            recover_target_vertices(&merged, &map, &quant, Some(7), &[]),
             recover_vertices(&frames, &map, &quant, Some(7))
         );
         let bits = |b: ([f32; 3], [f32; 3])| (b.0.map(f32::to_bits), b.1.map(f32::to_bits));

@@ -132,14 +132,15 @@ pub fn record_extras(md2: &Md2<'_>, scene: &mut Scene) {
                     .map_or(([0.0; 3], [0.0; 3]), |f| (f.scale, f.translate))
             })
             .collect();
+        let actual: Vec<&[raw::TriVertex]> =
+            model.frames.iter().map(|f| f.vertices.as_slice()).collect();
         let mut recovered = recover_target_vertices(
             &merged,
             &map,
             &|f| quant.get(f).copied().unwrap_or(([0.0; 3], [0.0; 3])),
             single,
+            &actual,
         );
-        let actual: Vec<&[raw::TriVertex]> =
-            model.frames.iter().map(|f| f.vertices.as_slice()).collect();
         let fixes = vertex_fixes(&recovered, &actual);
         if !fixes.is_empty() {
             scene
@@ -365,6 +366,7 @@ fn model_from_extras_with(scene: &Scene, known: Option<Recovered>) -> Option<Mod
                 &map,
                 &|f| quant.get(f).copied().unwrap_or(([0.0; 3], [0.0; 3])),
                 single,
+                &[],
             );
             if let Some(fixes) = e.get("md2.vertex_fixes") {
                 apply_vertex_fixes(&mut vertices, &crate::back::base64_decode(fixes.as_str()?)?)?;

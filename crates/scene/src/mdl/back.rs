@@ -218,10 +218,15 @@ pub fn record_extras(mdl: &Mdl<'_>, scene: &mut Scene) {
     let mut known = None;
     if let Some(merged) = merge(scene) {
         let map = source_map(&mdl.welded_mesh(SeamRule::Gl), model.texcoords.len());
-        let mut recovered =
-            recover_target_vertices(&merged, &map, &|_| (model.scale, model.origin), None);
         let actual: Vec<&[idmodel_mdl::raw::TriVertex]> =
             poses.iter().map(|p| p.vertices.as_slice()).collect();
+        let mut recovered = recover_target_vertices(
+            &merged,
+            &map,
+            &|_| (model.scale, model.origin),
+            None,
+            &actual,
+        );
         let fixes = vertex_fixes(&recovered, &actual);
         if !fixes.is_empty() {
             scene
@@ -512,7 +517,8 @@ fn inner_from_extras_with(
     let vertices = match known {
         Some((m, v)) if m == map => v,
         _ => {
-            let mut vertices = recover_target_vertices(&merged, &map, &|_| (scale, origin), None);
+            let mut vertices =
+                recover_target_vertices(&merged, &map, &|_| (scale, origin), None, &[]);
             if let Some(fixes) = e.get("mdl.vertex_fixes") {
                 apply_vertex_fixes(&mut vertices, &crate::back::base64_decode(fixes.as_str()?)?)?;
             }
