@@ -576,22 +576,45 @@ pub fn merge(scene: &Scene) -> Option<Merged> {
             m.influences
                 .extend((0..n).map(|k| p.influences.get(k).cloned().unwrap_or_default()));
         }
-        for k in 0..n {
-            m.normals.push(
+        // Each list whole where it has an entry per vertex (one pass the compiler can
+        // widen), else entry by entry with zeros for the missing.
+        match p.normals.get(..n) {
+            Some(normals) => m.normals.extend(
+                normals
+                    .iter()
+                    .map(|&v| idmodel_core::vec::finite_or_zero(v)),
+            ),
+            None => m.normals.extend((0..n).map(|k| {
                 p.normals
                     .get(k)
                     .copied()
-                    .map_or([0.0; 3], idmodel_core::vec::finite_or_zero),
-            );
-            m.uvs.push(
+                    .map_or([0.0; 3], idmodel_core::vec::finite_or_zero)
+            })),
+        }
+        match p.uvs.get(..n) {
+            Some(uvs) => m
+                .uvs
+                .extend(uvs.iter().map(|&v| idmodel_core::vec::finite_or_zero(v))),
+            None => m.uvs.extend((0..n).map(|k| {
                 p.uvs
                     .get(k)
                     .copied()
-                    .map_or([0.0; 2], idmodel_core::vec::finite_or_zero),
-            );
+                    .map_or([0.0; 2], idmodel_core::vec::finite_or_zero)
+            })),
         }
         for (t, out) in m.targets.iter_mut().enumerate() {
             let target = p.targets.get(t);
+            if let Some((dps, dns)) =
+                target.and_then(|t| Some((t.positions.get(..n)?, t.normals.get(..n)?)))
+            {
+                out.extend(dps.iter().zip(dns).map(|(&dp, &dn)| {
+                    (
+                        idmodel_core::vec::finite_or_zero(dp),
+                        idmodel_core::vec::finite_or_zero(dn),
+                    )
+                }));
+                continue;
+            }
             for k in 0..n {
                 let dp = target
                     .and_then(|t| t.positions.get(k))

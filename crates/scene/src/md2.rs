@@ -47,6 +47,7 @@ use alloc::vec::Vec;
 
 use core::ops::Range;
 
+use crate::unit_or_up;
 use idmodel_core::vec::finite_or_zero;
 use idmodel_md2::{self as file, Md2};
 
@@ -89,17 +90,24 @@ pub fn frame_at<'a>(md2: &Md2<'a>, frame: Option<usize>) -> Result<file::Frame<'
 pub fn posed(frame: &file::Frame<'_>, mesh: &file::Mesh) -> (Vec<[f32; 3]>, Vec<[f32; 3]>) {
     let positions: Vec<[f32; 3]> = frame.positions().collect();
     let normals: Vec<[f32; 3]> = frame.normals().collect();
-    mesh.vertices
-        .iter()
-        .map(|v| {
-            let i = usize::try_from(v.xyz).unwrap_or(usize::MAX);
-            (
-                // A non-finite scale or translate makes a position so: it becomes 0.
-                positions.get(i).copied().map_or([0.0; 3], finite_or_zero),
-                normals.get(i).copied().unwrap_or([0.0, 0.0, 1.0]),
-            )
-        })
-        .unzip()
+    let index = |v: &file::MeshVertex| usize::try_from(v.xyz).unwrap_or(usize::MAX);
+    // Two collects of a known length (an `unzip` pushed element by element).
+    (
+        mesh.vertices
+            .iter()
+            // A non-finite scale or translate makes a position so: it becomes 0.
+            .map(|v| {
+                positions
+                    .get(index(v))
+                    .copied()
+                    .map_or([0.0; 3], finite_or_zero)
+            })
+            .collect(),
+        mesh.vertices
+            .iter()
+            .map(|v| normals.get(index(v)).copied().unwrap_or([0.0, 0.0, 1.0]))
+            .collect(),
+    )
 }
 
 /// The material index [`Options::skin`] asks for: default 0, `None` without skins.
@@ -450,12 +458,13 @@ pub fn scene_with(
     let mut clips = Vec::new();
     if options.frame.is_none() && md2.frame_count() > 1 {
         options.check_budget(morph_bytes(md2.frame_count(), mesh.vertices.len()))?;
+        let unit_base: Vec<[f32; 3]> = prim.normals.iter().map(|&n| unit_or_up(n)).collect();
         for frame in md2.frames().skip(1) {
             let (positions, normals) = pose(&frame);
-            prim.targets.push(MorphTarget::from_absolute(
+            prim.targets.push(MorphTarget::from_absolute_unit_base(
                 &prim.positions,
                 &positions,
-                &prim.normals,
+                &unit_base,
                 &normals,
             ));
             target_names.push(frame.name().to_string());

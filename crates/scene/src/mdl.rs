@@ -49,6 +49,7 @@ use alloc::vec::Vec;
 
 use idmodel_mdl::{self as file, Flags, Mdl, Palette, SeamRule, SkinOptions, WeldedMesh};
 
+use crate::unit_or_up;
 use idmodel_core::vec::finite_or_zero;
 
 mod back;
@@ -297,11 +298,12 @@ pub fn scene(mdl: &Mdl<'_>, name: &str, options: &Options) -> Result<Scene> {
     let mut clips = Vec::new();
     if options.frame.is_none() && mdl.pose_count() > 1 {
         options.check_budget(morph_bytes(mdl.pose_count(), mesh.vertices.len()))?;
+        let unit_base: Vec<[f32; 3]> = prim.normals.iter().map(|&n| unit_or_up(n)).collect();
         for pose in mdl.poses().skip(1) {
-            prim.targets.push(MorphTarget::from_absolute(
+            prim.targets.push(MorphTarget::from_absolute_unit_base(
                 &prim.positions,
                 &finite_positions(mesh.positions(&pose)),
-                &prim.normals,
+                &unit_base,
                 &mesh.normals(&pose),
             ));
             target_names.push(pose.name().to_string());

@@ -100,6 +100,35 @@ impl MorphTarget {
         base_normals: &[[f32; 3]],
         frame_normals: &[[f32; 3]],
     ) -> Self {
+        let unit_base: Vec<[f32; 3]> = base_normals
+            .iter()
+            .take(frame_normals.len())
+            .map(|&b| unit_or_up(b))
+            .collect();
+        Self::from_absolute_unit_base(base_positions, frame_positions, &unit_base, frame_normals)
+    }
+
+    /// [`MorphTarget::from_absolute`] with the base normals already [`unit_or_up`]'s:
+    /// the same target, for an adapter that builds a target per frame over one base
+    /// and makes its unit normals once.
+    ///
+    /// ```
+    /// use idmodel_scene::{MorphTarget, unit_or_up};
+    /// let base = [[0.0, 0.0, 0.0]];
+    /// let base_normals = [[0.0, 0.0, 2.0]];
+    /// let frame = [[1.0, 2.0, 3.0]];
+    /// let frame_normals = [[3.0, 0.0, 0.0]];
+    /// let unit: Vec<[f32; 3]> = base_normals.iter().map(|&n| unit_or_up(n)).collect();
+    /// let t = MorphTarget::from_absolute_unit_base(&base, &frame, &unit, &frame_normals);
+    /// assert_eq!(t, MorphTarget::from_absolute(&base, &frame, &base_normals, &frame_normals));
+    /// assert_eq!(t.normals, [[1.0, 0.0, -1.0]]);
+    /// ```
+    pub fn from_absolute_unit_base(
+        base_positions: &[[f32; 3]],
+        frame_positions: &[[f32; 3]],
+        unit_base_normals: &[[f32; 3]],
+        frame_normals: &[[f32; 3]],
+    ) -> Self {
         let sub = |a: &[f32; 3], b: &[f32; 3]| [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
         Self {
             positions: frame_positions
@@ -109,8 +138,8 @@ impl MorphTarget {
                 .collect(),
             normals: frame_normals
                 .iter()
-                .zip(base_normals)
-                .map(|(f, b)| sub(&unit_or_up(*f), &unit_or_up(*b)))
+                .zip(unit_base_normals)
+                .map(|(f, b)| sub(&unit_or_up(*f), b))
                 .collect(),
         }
     }
