@@ -1332,8 +1332,32 @@ fn build(
         )?;
     }
 
-    // Assemble, the keys in order.
+    // Assemble, the keys in order, in a buffer reserved for all of it (the pieces and
+    // the extras' estimate), so the pieces are copied once.
     let mut root = Json::new();
+    let pieces = [
+        &buf.accessors,
+        &animations,
+        &buf.views,
+        &cameras,
+        &images,
+        &materials,
+        &meshes,
+        &nodes,
+        &samplers,
+        &skins,
+        &textures,
+    ];
+    root.out.reserve(
+        pieces
+            .iter()
+            .fold(1024usize, |n, p| {
+                n.saturating_add(p.out.len()).saturating_add(32)
+            })
+            .saturating_add(crate::extras::size_hint(&scene.extras))
+            .saturating_add(roots.len().saturating_mul(8))
+            .saturating_add(scene.name.len()),
+    );
     let list = |root: &mut Json, key: &str, v: &Json| {
         if !v.out.is_empty() {
             root.key(key);

@@ -34,6 +34,34 @@ pub(crate) fn write_json(j: &mut crate::json::Json, extras: &Extras) {
     write_object(j, &extras.0);
 }
 
+/// About how many bytes [`write_json`] writes for `extras` (exact for strings without
+/// escapes, a generous guess for numbers): what the writer reserves up front, so that a
+/// document holding megabytes of extras is not copied at every doubling of its buffer.
+pub(crate) fn size_hint(extras: &Extras) -> usize {
+    entries_hint(&extras.0)
+}
+
+fn entries_hint(entries: &[(String, Value)]) -> usize {
+    entries.iter().fold(2, |n, (k, v)| {
+        n.saturating_add(k.len())
+            .saturating_add(4)
+            .saturating_add(value_hint(v))
+    })
+}
+
+fn value_hint(v: &Value) -> usize {
+    match v {
+        Value::Null | Value::Bool(_) => 5,
+        Value::Int(_) => 20,
+        Value::Float(_) => 24,
+        Value::Str(s) => s.len().saturating_add(2),
+        Value::List(l) => l
+            .iter()
+            .fold(2, |n, v| n.saturating_add(1).saturating_add(value_hint(v))),
+        Value::Object(o) => entries_hint(o),
+    }
+}
+
 fn write_object(j: &mut crate::json::Json, entries: &[(String, Value)]) {
     // serde_json's map sorts its keys, and a later insertion of a key replaces the value.
     let mut order: alloc::vec::Vec<usize> = (0..entries.len()).collect();
@@ -131,4 +159,34 @@ fn value_from_json(v: &serde_json::Value) -> Value {
 fn narrow(f: f64) -> f32 {
     // `as` from f64 to f32 rounds to nearest, the conversion wanted here; it cannot panic.
     f as f32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec;
+
+    /// The reserve is at least what is written for extras of strings, lists and
+    /// objects (numbers are guessed high), and within a small factor of it.
+    #[test]
+    fn size_hint_covers_what_is_written() {
+        let mut e = Extras::default();
+        e.set("md3.blob", Value::Str("QUJD".repeat(5000)));
+        e.set(
+            "md3.list",
+            Value::List(vec![
+                Value::Int(-1234567890123),
+                Value::Float(-1.5e-7),
+                Value::Null,
+                Value::Bool(false),
+                Value::Object(vec![("k".into(), Value::Str("v".into()))]),
+            ]),
+        );
+        e.set("z", Value::List(Vec::new()));
+        let mut j = crate::json::Json::new();
+        write_json(&mut j, &e);
+        let hint = size_hint(&e);
+        assert!(hint >= j.out.len(), "{hint} < {}", j.out.len());
+        assert!(hint < j.out.len() + 200, "{hint} for {}", j.out.len());
+    }
 }
