@@ -299,12 +299,21 @@ pub fn scene(mdl: &Mdl<'_>, name: &str, options: &Options) -> Result<Scene> {
     if options.frame.is_none() && mdl.pose_count() > 1 {
         options.check_budget(morph_bytes(mdl.pose_count(), mesh.vertices.len()))?;
         let unit_base: Vec<[f32; 3]> = prim.normals.iter().map(|&n| unit_or_up(n)).collect();
+        // One pair of buffers for every pose (`mesh.positions`/`normals` of each pose,
+        // without a zeroed allocation apiece).
+        let mut positions = vec![[0.0f32; 3]; mesh.vertices.len()];
+        let mut normals = vec![[0.0f32; 3]; mesh.vertices.len()];
         for pose in mdl.poses().skip(1) {
+            pose.welded_positions_into(&mesh.vertices, &mut positions);
+            for p in &mut positions {
+                *p = finite_or_zero(*p);
+            }
+            pose.welded_normals_into(&mesh.vertices, &mut normals);
             prim.targets.push(MorphTarget::from_absolute_unit_base(
                 &prim.positions,
-                &finite_positions(mesh.positions(&pose)),
+                &positions,
                 &unit_base,
-                &mesh.normals(&pose),
+                &normals,
             ));
             target_names.push(pose.name().to_string());
         }
