@@ -1063,14 +1063,24 @@ pub fn target_frame_bounds(merged: &Merged) -> Vec<([f32; 3], [f32; 3])> {
             let Some(target) = frame_target(merged, f) else {
                 return bounds(core::iter::empty());
             };
-            // A vertex needs a normal entry too (`frame_target`).
-            let vertices = merged.positions.iter().zip(&merged.normals).enumerate();
-            bounds(vertices.map(|(k, (bp, _))| {
-                idmodel_core::vec::finite_or_zero(match target.get(k) {
-                    Some((dp, _)) => [bp[0] + dp[0], bp[1] + dp[1], bp[2] + dp[2]],
-                    None => *bp,
-                })
-            }))
+            // A vertex needs a normal entry too (`frame_target`). The vertices the target
+            // displaces, then the rest: `bounds` of the same points in the same order, as
+            // two loops with no test of the target's length per vertex.
+            let n = merged.positions.len().min(merged.normals.len());
+            let base = merged.positions.get(..n).unwrap_or_default();
+            if base.is_empty() {
+                return bounds(core::iter::empty());
+            }
+            let mut lo = [f32::INFINITY; 3];
+            let mut hi = [f32::NEG_INFINITY; 3];
+            for (bp, (dp, _)) in base.iter().zip(target) {
+                let p = [bp[0] + dp[0], bp[1] + dp[1], bp[2] + dp[2]];
+                widen(&mut lo, &mut hi, idmodel_core::vec::finite_or_zero(p));
+            }
+            for &bp in base.get(target.len()..).unwrap_or_default() {
+                widen(&mut lo, &mut hi, idmodel_core::vec::finite_or_zero(bp));
+            }
+            (lo, hi)
         })
         .collect()
 }
@@ -1124,12 +1134,17 @@ pub fn bounds(points: impl Iterator<Item = [f32; 3]>) -> ([f32; 3], [f32; 3]) {
     let mut any = false;
     for p in points {
         any = true;
-        for ((l, h), v) in lo.iter_mut().zip(hi.iter_mut()).zip(p) {
-            *l = l.min(v);
-            *h = h.max(v);
-        }
+        widen(&mut lo, &mut hi, p);
     }
     if any { (lo, hi) } else { ([0.0; 3], [0.0; 3]) }
+}
+
+/// One point into [`bounds`]'s running minimum and maximum.
+fn widen(lo: &mut [f32; 3], hi: &mut [f32; 3], p: [f32; 3]) {
+    for ((l, h), v) in lo.iter_mut().zip(hi.iter_mut()).zip(p) {
+        *l = l.min(v);
+        *h = h.max(v);
+    }
 }
 
 /// `(v − translate) / scale` rounded to the nearest integer and clamped to 0..=255, as
@@ -1820,6 +1835,71 @@ mod tests {
             for &v in &values {
                 assert_eq!(quantise_valid(v, t, sc), quantise(v, t, sc), "{v} {t} {sc}");
             }
+        }
+    }
+
+    /// `target_frame_bounds` is `bounds` of each frame's points in vertex order, bit for
+    /// bit (signed zeros included): with targets shorter and longer than the base, fewer
+    /// normals than positions, non-finite displacements, and no vertices at all.
+    #[test]
+    fn target_frame_bounds_are_bounds_of_each_frame() {
+        let reference = |merged: &Merged| -> Vec<([f32; 3], [f32; 3])> {
+            (0..merged.targets.len() + 1)
+                .map(|f| {
+                    let Some(target) = frame_target(merged, f) else {
+                        return bounds(core::iter::empty());
+                    };
+                    let vertices = merged.positions.iter().zip(&merged.normals).enumerate();
+                    bounds(vertices.map(|(k, (bp, _))| {
+                        idmodel_core::vec::finite_or_zero(match target.get(k) {
+                            Some((dp, _)) => [bp[0] + dp[0], bp[1] + dp[1], bp[2] + dp[2]],
+                            None => *bp,
+                        })
+                    }))
+                })
+                .collect()
+        };
+        let values = [
+            0.0f32,
+            -0.0,
+            1.5,
+            -2.25,
+            f32::NAN,
+            f32::INFINITY,
+            1e38,
+            -1e38,
+            3.0,
+        ];
+        let pick = |i: usize| values[(i * 7 + i / 3) % values.len()];
+        for (vertices, normals) in [(0usize, 0usize), (1, 1), (9, 9), (9, 5), (20, 20)] {
+            let positions: Vec<[f32; 3]> = (0..vertices)
+                .map(|i| [pick(i), pick(i + 1), pick(i + 2)])
+                .collect();
+            let targets: Vec<Vec<([f32; 3], [f32; 3])>> = [0usize, 3, vertices, vertices + 4]
+                .iter()
+                .enumerate()
+                .map(|(t, &len)| {
+                    (0..len)
+                        .map(|i| ([pick(i + t), -pick(i + 2 * t), pick(i * 5 + t)], [0.0; 3]))
+                        .collect()
+                })
+                .collect();
+            let merged = Merged {
+                positions,
+                normals: alloc::vec![[0.0, 0.0, 1.0]; normals],
+                targets,
+                ..Merged::default()
+            };
+            let bits = |b: Vec<([f32; 3], [f32; 3])>| -> Vec<[u32; 6]> {
+                b.iter()
+                    .map(|(lo, hi)| [lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]].map(f32::to_bits))
+                    .collect()
+            };
+            assert_eq!(
+                bits(target_frame_bounds(&merged)),
+                bits(reference(&merged)),
+                "{vertices} vertices, {normals} normals"
+            );
         }
     }
 
