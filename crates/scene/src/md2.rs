@@ -459,8 +459,20 @@ pub fn scene_with(
     if options.frame.is_none() && md2.frame_count() > 1 {
         options.check_budget(morph_bytes(md2.frame_count(), mesh.vertices.len()))?;
         let unit_base: Vec<[f32; 3]> = prim.normals.iter().map(|&n| unit_or_up(n)).collect();
+        // One pair of buffers for every frame ([`posed`] of each, without four
+        // allocations apiece).
+        let mut positions = vec![[0.0f32; 3]; mesh.vertices.len()];
+        let mut normals = vec![[0.0f32; 3]; mesh.vertices.len()];
         for frame in md2.frames().skip(1) {
-            let (positions, normals) = pose(&frame);
+            if smooth.is_some() {
+                (positions, normals) = pose(&frame);
+            } else {
+                frame.mesh_positions_into(&mesh.vertices, &mut positions);
+                for p in &mut positions {
+                    *p = finite_or_zero(*p);
+                }
+                frame.mesh_normals_into(&mesh.vertices, &mut normals);
+            }
             prim.targets.push(MorphTarget::from_absolute_unit_base(
                 &prim.positions,
                 &positions,
@@ -571,6 +583,24 @@ mod tests {
         // Linear in the frames: 16,000 frames of 3 vertices need about 1.2 MB.
         assert!(morph_bytes(16_000, 3) < 2_000_000);
         assert!(morph_bytes(100_000, 30_000) > MAX_MORPH_BYTES);
+    }
+
+    /// The scene's targets, decoded into reused buffers, are `from_absolute` of
+    /// [`posed`] for every frame.
+    #[test]
+    fn targets_are_from_absolute_of_posed_frames() {
+        let bytes = file::write(&file::Model::example()).unwrap();
+        let md2 = Md2::parse(&bytes).unwrap();
+        let mesh = md2.soft_mesh();
+        let s = scene(&md2, "m", &Options::default()).unwrap();
+        let prim = &s.meshes[0].primitives[0];
+        assert_eq!(prim.targets.len(), md2.frame_count() - 1);
+        assert!(!prim.targets.is_empty());
+        for (frame, target) in md2.frames().skip(1).zip(&prim.targets) {
+            let (p, n) = posed(&frame, &mesh);
+            let want = MorphTarget::from_absolute(&prim.positions, &p, &prim.normals, &n);
+            assert_eq!(*target, want);
+        }
     }
 
     #[test]
