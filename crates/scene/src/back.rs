@@ -1167,17 +1167,7 @@ pub fn quantise(v: f32, translate: f32, scale: f32) -> u8 {
 /// [`quantise`] for a `scale` that is a number above zero, with no branch (so that a loop
 /// of it becomes vector code): the same byte.
 fn quantise_valid(v: f32, translate: f32, scale: f32) -> u8 {
-    const TWO_23: f32 = 8_388_608.0;
-    const SIGN: u32 = 0x8000_0000;
-    let x = (v - translate) / scale;
-    // `round_half_even` as a choice rather than a branch.
-    let s = f32::from_bits((x.to_bits() & SIGN) | TWO_23.to_bits());
-    let whole = (x + s) - s;
-    let r = if f32::from_bits(x.to_bits() & !SIGN) < TWO_23 {
-        whole
-    } else {
-        x
-    };
+    let r = round_half_even((v - translate) / scale);
     // `clamp` keeps a NaN, which `as` then makes 0; `max` makes it 0 first: the same byte.
     #[allow(
         clippy::as_conversions,
@@ -1199,9 +1189,11 @@ fn round_half_even(x: f32) -> f32 {
     const TWO_23: f32 = 8_388_608.0;
     const SIGN: u32 = 0x8000_0000;
     // |x| and copysign(2²³, x) through the bits (libm's `copysignf` was a call).
+    // Both values, then a choice (no branch, so a loop of it becomes vector code).
+    let s = f32::from_bits((x.to_bits() & SIGN) | TWO_23.to_bits());
+    let whole = (x + s) - s;
     if f32::from_bits(x.to_bits() & !SIGN) < TWO_23 {
-        let s = f32::from_bits((x.to_bits() & SIGN) | TWO_23.to_bits());
-        (x + s) - s
+        whole
     } else {
         x
     }
