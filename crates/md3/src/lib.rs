@@ -15,6 +15,9 @@
 //! * Findings: [`Md3::check`] reports, per [`Engine`] (of [`ENGINES`]), what Quake III
 //!   1.32 and ioquake3 would do with the file. Engine limits are findings, never
 //!   refusals; [`Engine`] and [`Severity`] are idmodel-core's, shared by every format.
+//!   [`check_lod_frames`] reports the LODs of a model (`_1`, `_2`) with fewer frames than
+//!   LOD 0. Per-surface limits: [`max_verts`] / [`max_triangles`] (what both engines
+//!   draw: 999 / 1999), [`max_loaded_verts`] / [`max_loaded_triangles`] (what each loads).
 //! * Names only, no I/O: LOD file names ([`lod_name`]), the engine's surface names
 //!   ([`EngineName`]).
 //! * Text: [`Skin`] and [`AnimationCfg`], zero-copy, following the engine tokenizers;
@@ -67,12 +70,17 @@ pub use animcfg::{
     MAX_ANIMATIONS, MAX_FILE_LEN, MAX_TOTAL_ANIMATIONS, Q3Animations, REQUIRED_ANIMATIONS, RawAnim,
     RawAnims, atof, atoi,
 };
+#[cfg(feature = "alloc")]
+pub use check::lod_frame_findings;
 pub use check::{
-    DUPLICATE_CHECK_LIMIT, Finding, FindingKind, MAX_FRAMES, MAX_LODS, MAX_SHADERS, MAX_SURFACES,
-    MAX_TAGS, MAX_TRIANGLES, MAX_VERTS, ORTHONORMAL_TOLERANCE, SHADER_MAX_INDEXES,
-    SHADER_MAX_VERTEXES,
+    DRAW_MAX_TRIANGLES, DRAW_MAX_VERTS, DUPLICATE_CHECK_LIMIT, Finding, FindingKind,
+    IOQ3_MAX_TRIANGLES, IOQ3_MAX_VERTS, MAX_FRAMES, MAX_LODS, MAX_SHADERS, MAX_SURFACES, MAX_TAGS,
+    MAX_TRIANGLES, MAX_VERTS, ORTHONORMAL_TOLERANCE, QUAKE3_LOAD_MAX_TRIANGLES,
+    QUAKE3_LOAD_MAX_VERTS, SHADER_MAX_INDEXES, SHADER_MAX_VERTEXES,
 };
-pub use check::{ENGINES, max_triangles, max_verts};
+pub use check::{
+    ENGINES, check_lod_frames, max_loaded_triangles, max_loaded_verts, max_triangles, max_verts,
+};
 pub use decode::{
     DecodeError, EngineName, NormalDecode, Orientation, matrix_multiply, position_on_tag,
     position_rotated_on_tag, q_rsqrt, vector_normalize,

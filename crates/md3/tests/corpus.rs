@@ -10,7 +10,8 @@ use std::path::Path;
 
 use idmodel_md3::{
     AnimFindingKind, AnimId, AnimationCfg, ENGINES, Engine, ErrorKind, FindingKind, Footsteps,
-    Gender, LodRule, LodSet, Md3, Model, NormalDecode, Skin, lod_name, write,
+    Gender, LodRule, LodSet, Md3, Model, NormalDecode, Skin, check_lod_frames, lod_frame_findings,
+    lod_name, write,
 };
 
 /// One row of `corpus_survey.txt`: file, frames, tag names (frame 0), surfaces, total
@@ -174,6 +175,24 @@ fn kyonshi_lods() {
         };
         assert!(set.lod1 && set.lod2 && !set.has_gap());
         assert_eq!(set.engine_lod_count(), 3);
+        // Every LOD has LOD 0's frames: nothing for the LOD frame check to report.
+        let files: Vec<Vec<u8>> = (0..3)
+            .map(|lod| read(&dir, &lod_name(&path, lod, LodRule::Ioq3).to_string()))
+            .collect();
+        let frames: Vec<Option<usize>> = files
+            .iter()
+            .map(|b| Some(Md3::parse(b).unwrap().num_frames()))
+            .collect();
+        assert!(
+            frames.iter().all(|&n| n == frames[0] && n >= Some(1)),
+            "{frames:?}"
+        );
+        for &engine in ENGINES {
+            check_lod_frames(engine, &frames, &mut |f| panic!("{path}: {f}"));
+            // With one more frame in LOD 0, both lower LODs are one short.
+            let longer = [frames[0].map(|n| n + 1), frames[1], frames[2]];
+            assert_eq!(lod_frame_findings(engine, &longer).len(), 2);
+        }
     }
 }
 

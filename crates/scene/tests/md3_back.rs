@@ -281,6 +281,93 @@ fn over_the_quake3_limit_splits_or_refuses_and_passes_check() {
     }
 }
 
+/// A strip of `verts` vertices in the XY plane whose `tris` triangles walk along it
+/// (wrapping round when there are more triangles than the strip has).
+fn strip_scene(verts: u32, tris: usize) -> Scene {
+    let mut p = Primitive::default();
+    for v in 0..verts {
+        p.positions
+            .push([(v / 2) as f32 * 0.5, (v % 2) as f32, 0.0]);
+        p.uvs.push([v as f32 / verts as f32, 0.5]);
+    }
+    for k in 0..tris as u32 {
+        let j = k % (verts - 2);
+        // Clockwise seen from +Z on every other one; the winding does not matter here.
+        p.indices.extend([j, j + 1, j + 2]);
+    }
+    let mut node = Node::new("strip");
+    node.mesh = Some(0);
+    Scene {
+        meshes: vec![Mesh {
+            name: "strip".into(),
+            primitives: vec![p],
+            ..Mesh::default()
+        }],
+        nodes: vec![node],
+        ..Scene::default()
+    }
+}
+
+#[test]
+fn limits_of_both_engines_are_what_they_draw() {
+    // Quake III 1.32 loads 1000 vertices / 2000 triangles a surface, but its renderer
+    // drops to the console at the first draw of such a surface (RB_CheckOverflow), and
+    // ioquake3 refuses them at load: a written file keeps to 999 / 1999 for both.
+    for engine in [Engine::Quake3, Engine::Ioq3] {
+        let limits = Limits::of(engine).unwrap();
+        assert_eq!((limits.verts, limits.triangles), (999, 1999), "{engine:?}");
+        let refuse = BackOptions {
+            limits: Some(limits),
+            ..BackOptions::default()
+        };
+        let split = BackOptions {
+            split: true,
+            ..refuse.clone()
+        };
+        // Just at each limit: written as one surface, with no finding of harm.
+        for (verts, tris) in [(999, 997), (12, 1999)] {
+            let model = from_scene(&strip_scene(verts, tris), &refuse).unwrap();
+            assert_eq!(model.surfaces.len(), 1);
+            let s = &model.surfaces[0];
+            assert_eq!((s.st.len(), s.triangles.len()), (verts as usize, tris));
+            let bytes = write(&model).unwrap();
+            for e in [Engine::Quake3, Engine::Ioq3] {
+                assert!(
+                    worst(&bytes, e).is_none_or(|s| s < Severity::Hazard),
+                    "{e:?}"
+                );
+            }
+        }
+        // Just over: refused naming the limit, or split into surfaces both engines draw.
+        for (verts, tris, named) in [(1000, 998, "999 vertices"), (12, 2000, "1999 triangles")] {
+            let scene = strip_scene(verts, tris);
+            let e = from_scene(&scene, &refuse).unwrap_err().to_string();
+            assert!(e.contains(named), "{e}");
+            let model = from_scene(&scene, &split).unwrap();
+            assert_eq!(model.surfaces.len(), 2, "{verts} / {tris}");
+            for s in &model.surfaces {
+                assert!(s.st.len() <= 999 && s.triangles.len() <= 1999);
+            }
+            let total: usize = model.surfaces.iter().map(|s| s.triangles.len()).sum();
+            assert_eq!(total, tris);
+            let bytes = write(&model).unwrap();
+            for e in [Engine::Quake3, Engine::Ioq3] {
+                assert!(
+                    worst(&bytes, e).is_none_or(|s| s < Severity::Hazard),
+                    "{e:?}"
+                );
+            }
+        }
+    }
+    // Without limits, the same 1000-vertex surface is written whole, and checking it
+    // shows why the limit is 999: Quake III 1.32 cannot draw it, ioquake3 refuses it.
+    let whole =
+        write(&from_scene(&strip_scene(1000, 998), &BackOptions::default()).unwrap()).unwrap();
+    assert_eq!(worst(&whole, Engine::Quake3), Some(Severity::Hazard));
+    assert_eq!(worst(&whole, Engine::Ioq3), Some(Severity::Refused));
+    assert_eq!(Limits::of(Engine::Quake2), None);
+}
+
 mod property {
     use super::*;
     use proptest::prelude::*;

@@ -27,8 +27,9 @@
 //!   box of the frame's quantised vertices, `localOrigin` 0, `radius` =
 //!   `RadiusFromBounds` (the length of the per-axis largest magnitude of the box).
 //! - **Limits** ([`BackOptions::limits`]): a surface over the engine's vertex or triangle
-//!   limit is split into surfaces that fit (triangles kept whole, in order), or the
-//!   write is refused naming the limit when [`BackOptions::split`] is off.
+//!   limit (for Quake III 1.32 and ioquake3 what they draw, 999 / 1999: [`Limits::of`])
+//!   is split into surfaces that fit (triangles kept whole, in order), or the write is
+//!   refused naming the limit when [`BackOptions::split`] is off.
 //! - **Extras** ([`record`]): when the scene's `md3.*` extras still describe it (the same
 //!   frame count, surfaces and vertex counts), the header name, flags, frame names, bounds,
 //!   origins and radii, raw tags, surface idents, names, flags, shaders and own frame
@@ -71,8 +72,24 @@ impl Limits {
         triangles: idmodel_md3::MAX_TRIANGLES,
     };
 
-    /// The limits `engine` loads (Quake III 1.32: 1000 / 2000, ioq3: 999 / 1999), or
-    /// `None` for an engine that does not load MD3.
+    /// The limits a surface keeps to for `engine` to load **and draw** it: 999 vertices
+    /// and 1999 triangles for both Quake III 1.32 and ioquake3
+    /// ([`idmodel_md3::max_verts`], [`idmodel_md3::max_triangles`]), or `None` for an
+    /// engine that does not load MD3.
+    ///
+    /// Quake III 1.32 loads a surface of 1000 vertices or 2000 triangles, but its renderer
+    /// drops to the console at that surface's first draw (`RB_CheckOverflow`), so a
+    /// written file keeps to the smaller drawing limit; ioquake3 refuses such a surface
+    /// at load.
+    ///
+    /// ```
+    /// use idmodel_md3::Engine;
+    /// use idmodel_scene::md3::Limits;
+    /// let q3 = Limits::of(Engine::Quake3).unwrap();
+    /// assert_eq!((q3.verts, q3.triangles), (999, 1999));
+    /// assert_eq!(Limits::of(Engine::Ioq3), Some(q3));
+    /// assert_eq!(Limits::of(Engine::Quake2), None);
+    /// ```
     pub fn of(engine: Engine) -> Option<Limits> {
         Some(Limits {
             verts: idmodel_md3::max_verts(engine)?,
