@@ -103,6 +103,11 @@ impl MemFiles {
         self.files
             .insert(path.to_ascii_lowercase(), (path.to_owned(), bytes));
     }
+
+    /// The paths of the files, as inserted, in case-folded order.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.files.values().map(|(name, _)| name.as_str())
+    }
 }
 
 impl Files for MemFiles {

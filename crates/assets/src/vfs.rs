@@ -20,6 +20,9 @@ pub enum Archive {
     Pak(Pak),
     /// A `.pk3` or `.pk4`.
     Zip(Pk3),
+    /// Files held in memory under a label (a model and the files beside it, dropped on a
+    /// web page or handed over by a binding), read like an archive's entries.
+    Memory(String, crate::MemFiles),
 }
 
 impl Archive {
@@ -58,11 +61,26 @@ impl Archive {
         }
     }
 
+    /// Files in memory (game paths and their bytes), named `label` in messages.
+    ///
+    /// ```
+    /// use idmodel_assets::{Archive, MemFiles};
+    /// let mut files = MemFiles::default();
+    /// files.insert("models/x/Skin.pcx", vec![1, 2]);
+    /// let a = Archive::memory("dropped", files);
+    /// assert_eq!(a.names(), ["models/x/Skin.pcx"]);
+    /// assert_eq!(a.read("MODELS/x/skin.pcx").unwrap(), Some(vec![1, 2]));
+    /// ```
+    pub fn memory(label: &str, files: crate::MemFiles) -> Archive {
+        Archive::Memory(label.to_owned(), files)
+    }
+
     /// The name used in messages.
     pub fn label(&self) -> &str {
         match self {
             Archive::Pak(p) => p.label(),
             Archive::Zip(z) => z.label(),
+            Archive::Memory(label, _) => label,
         }
     }
 
@@ -71,6 +89,7 @@ impl Archive {
         match self {
             Archive::Pak(p) => p.names().collect(),
             Archive::Zip(z) => z.names().collect(),
+            Archive::Memory(_, m) => m.names().collect(),
         }
     }
 
@@ -79,6 +98,7 @@ impl Archive {
         match self {
             Archive::Pak(p) => p.problems(),
             Archive::Zip(z) => z.problems(),
+            Archive::Memory(..) => &[],
         }
     }
 
@@ -90,6 +110,7 @@ impl Archive {
         match self {
             Archive::Pak(p) => p.read(name),
             Archive::Zip(z) => z.read(name),
+            Archive::Memory(_, m) => crate::Files::read(m, name),
         }
     }
 
@@ -98,6 +119,7 @@ impl Archive {
         match self {
             Archive::Pak(p) => p.list(dir, ext),
             Archive::Zip(z) => z.list(dir, ext),
+            Archive::Memory(_, m) => crate::Files::list(m, dir, ext),
         }
     }
 
@@ -105,6 +127,7 @@ impl Archive {
         match self {
             Archive::Pak(p) => matches!(p.read(name), Ok(Some(_))),
             Archive::Zip(z) => z.contains(name),
+            Archive::Memory(_, m) => crate::Files::exists(m, name),
         }
     }
 }

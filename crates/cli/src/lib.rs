@@ -26,22 +26,9 @@
     )
 )]
 
-mod archives;
 mod check;
 mod commands;
-mod failure;
-mod findings;
-mod formats;
-mod import;
-mod info;
-mod md2_skin;
-mod md5_out;
 mod output;
-mod pictures;
-mod players;
-mod sheet;
-mod sidefiles;
-mod textures;
 mod usage;
 
 use std::io::Write as _;
@@ -51,7 +38,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 use idmodel_scene::render;
 
-pub use crate::formats::Engine;
+pub use idmodel_convert::Engine;
 
 /// `check --engine`: a core [`Engine`] as a clap value (help text per engine).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -137,95 +124,9 @@ enum Command {
         #[arg(long, value_name = "CODE")]
         allow: Vec<String>,
     },
-    /// Convert a model (or every model under a folder) to glTF 2.0 or OBJ.
-    Convert {
-        /// A model file, a folder to convert every model under, an archive (.pak, .pk3,
-        /// .pk4) to convert every model inside (Quake III players assembled), or
-        /// ARCHIVE:ENTRY for one entry or folder of it, e.g.
-        /// kyonshi.pk3:models/players/kyonshi (a real file named so wins).
-        input: PathBuf,
-        /// The output file (.glb, .gltf or .obj), or the output folder for a folder.
-        #[arg(short, long)]
-        output: PathBuf,
-        /// md5anim files to add as animation clips to an md5mesh.
-        #[arg(long = "anim", value_name = "A.md5anim")]
-        anims: Vec<PathBuf>,
-        /// Export only this frame (no animation); for .obj, the frame to write.
-        #[arg(long, value_name = "N")]
-        frame: Option<usize>,
-        /// Export only this animation clip; for .obj, its first frame.
-        #[arg(long, value_name = "NAME")]
-        clip: Option<String>,
-        /// The skin: Quake III <part>_NAME.skin (default: default); MD2/MDL: skin index.
-        #[arg(long, value_name = "NAME")]
-        skin: Option<String>,
-        /// Print nothing on success (a folder: no progress and no summary).
-        #[arg(long, short)]
-        quiet: bool,
-        /// Keep the file's Z-up axes instead of converting to Y-up.
-        #[arg(long)]
-        keep_axes: bool,
-        /// Output format (default: from the output file's extension; glb for a folder).
-        #[arg(long, value_enum)]
-        to: Option<OutKind>,
-        /// Also replace existing side files (.bin, .mtl, _N.png), batch outputs and a
-        /// read-only output. Never an input.
-        #[arg(long)]
-        force: bool,
-        /// The most bytes an animated model's morph targets and keys may take (suffix K,
-        /// M or G for KiB, MiB, GiB; default 1G); a model over it is refused before
-        /// anything is built.
-        #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
-        max_output: Option<u64>,
-        /// Write morph weights as plain keys × targets floats instead of glTF sparse
-        /// accessors (grows with frames²; for clients without sparse accessors).
-        #[arg(long)]
-        dense_weights: bool,
-        /// Write no images: materials keep their names and factors only.
-        #[arg(long)]
-        no_textures: bool,
-        /// MD2: keep the file's normals even when every vertex uses one normal index
-        /// (default: smooth normals computed from the triangles).
-        #[arg(long)]
-        keep_normals: bool,
-        /// A game folder or archive (.pak, .pk3, .pk4) to find the model's files in, below
-        /// the model's own game root; repeatable, a later one overrides an earlier.
-        #[arg(long = "game", value_name = "DIR|ARCHIVE")]
-        game: Vec<PathBuf>,
-        /// .md5mesh output: where to write the md5anims, one per animation in order
-        /// (default: beside the mesh, named after each clip).
-        #[arg(long = "anim-out", value_name = "A.md5anim")]
-        anim_out: Vec<PathBuf>,
-        /// glTF → id: the frame rate of the written frames (md5anim, md5camera: resampled;
-        /// MD3: node or skin animation sampled at it instead of at its key times; default:
-        /// the key times' rate, else 24).
-        #[arg(long, value_name = "FPS", value_parser = clap::value_parser!(u32).range(1..=1000))]
-        fps: Option<u32>,
-        /// glTF → id: keep to this engine's limits (MD3: quake3 1000/2000, ioq3 999/1999
-        /// vertices/triangles per surface); a surface over them is split.
-        #[arg(long, value_enum)]
-        engine: Option<EngineArg>,
-        /// glTF → MD3: put this in front of every shader name made from a material.
-        #[arg(long, value_name = "PREFIX", default_value = "")]
-        shader_prefix: String,
-        /// glTF → id: refuse a surface over the --engine limits instead of splitting it.
-        #[arg(long)]
-        no_split: bool,
-        /// glTF → MD2: reference this skin (a game path such as models/x/skin.pcx)
-        /// instead of writing the material's image as NAME.pcx beside the MD2.
-        #[arg(long, value_name = "NAME")]
-        skin_name: Option<String>,
-        /// glTF → MD2: Quake II's palette for the written PCX skin (pics/colormap.pcx, or
-        /// 768 bytes of RGB); default: pics/colormap.pcx of the output's game root.
-        #[arg(long, value_name = "FILE")]
-        palette: Option<PathBuf>,
-        /// glTF → MDL: make every clip one frame group with its key intervals.
-        #[arg(long)]
-        groups: bool,
-        /// glTF → MD3: the LODs (--lods, --lod1, --lod2).
-        #[command(flatten)]
-        lods: crate::import::LodArgs,
-    },
+    /// Convert a model (or every model under a folder or in an archive) to glTF 2.0 or
+    /// OBJ, or a glTF/OBJ back to MD3, MD2, MDL or md5.
+    Convert(ConvertArgs),
     /// Draw a picture of the model with a small software renderer (a still, an animated
     /// PNG of a clip or a turntable, or a contact sheet of a folder or archive).
     Render {
@@ -297,6 +198,146 @@ enum Command {
     },
 }
 
+/// `convert`'s arguments.
+#[derive(Debug, clap::Args)]
+pub struct ConvertArgs {
+    /// A model file, a folder to convert every model under, an archive (.pak, .pk3,
+    /// .pk4) to convert every model inside (Quake III players assembled), or
+    /// ARCHIVE:ENTRY for one entry or folder of it, e.g.
+    /// kyonshi.pk3:models/players/kyonshi (a real file named so wins).
+    pub(crate) input: PathBuf,
+    /// The output file (.glb, .gltf or .obj), or the output folder for a folder.
+    #[arg(short, long)]
+    pub(crate) output: PathBuf,
+    /// md5anim files to add as animation clips to an md5mesh.
+    #[arg(long = "anim", value_name = "A.md5anim")]
+    pub(crate) anims: Vec<PathBuf>,
+    /// Export only this frame (no animation); for .obj, the frame to write.
+    #[arg(long, value_name = "N")]
+    pub(crate) frame: Option<usize>,
+    /// Export only this animation clip; for .obj, its first frame.
+    #[arg(long, value_name = "NAME")]
+    pub(crate) clip: Option<String>,
+    /// The skin: Quake III <part>_NAME.skin (default: default); MD2/MDL: skin index.
+    #[arg(long, value_name = "NAME")]
+    pub(crate) skin: Option<String>,
+    /// Print nothing on success (a folder: no progress and no summary).
+    #[arg(long, short)]
+    pub(crate) quiet: bool,
+    /// Keep the file's Z-up axes instead of converting to Y-up.
+    #[arg(long)]
+    pub(crate) keep_axes: bool,
+    /// Output format (default: from the output file's extension; glb for a folder).
+    #[arg(long, value_enum)]
+    pub(crate) to: Option<OutKindArg>,
+    /// Also replace existing side files (.bin, .mtl, _N.png), batch outputs and a
+    /// read-only output. Never an input.
+    #[arg(long)]
+    pub(crate) force: bool,
+    /// The most bytes an animated model's morph targets and keys may take (suffix K,
+    /// M or G for KiB, MiB, GiB; default 1G); a model over it is refused before
+    /// anything is built.
+    #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
+    pub(crate) max_output: Option<u64>,
+    /// Write morph weights as plain keys × targets floats instead of glTF sparse
+    /// accessors (grows with frames²; for clients without sparse accessors).
+    #[arg(long)]
+    pub(crate) dense_weights: bool,
+    /// Write no images: materials keep their names and factors only.
+    #[arg(long)]
+    pub(crate) no_textures: bool,
+    /// MD2: keep the file's normals even when every vertex uses one normal index
+    /// (default: smooth normals computed from the triangles).
+    #[arg(long)]
+    pub(crate) keep_normals: bool,
+    /// A game folder or archive (.pak, .pk3, .pk4) to find the model's files in, below
+    /// the model's own game root; repeatable, a later one overrides an earlier.
+    #[arg(long = "game", value_name = "DIR|ARCHIVE")]
+    pub(crate) game: Vec<PathBuf>,
+    /// .md5mesh output: where to write the md5anims, one per animation in order
+    /// (default: beside the mesh, named after each clip).
+    #[arg(long = "anim-out", value_name = "A.md5anim")]
+    pub(crate) anim_out: Vec<PathBuf>,
+    /// glTF → id: the frame rate of the written frames (md5anim, md5camera: resampled;
+    /// MD3: node or skin animation sampled at it instead of at its key times; default:
+    /// the key times' rate, else 24).
+    #[arg(long, value_name = "FPS", value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub(crate) fps: Option<u32>,
+    /// glTF → id: keep to this engine's limits (MD3: 999/1999 for quake3 and ioq3
+    /// vertices/triangles per surface); a surface over them is split.
+    #[arg(long, value_enum)]
+    pub(crate) engine: Option<EngineArg>,
+    /// glTF → MD3: put this in front of every shader name made from a material.
+    #[arg(long, value_name = "PREFIX", default_value = "")]
+    pub(crate) shader_prefix: String,
+    /// glTF → id: refuse a surface over the --engine limits instead of splitting it.
+    #[arg(long)]
+    pub(crate) no_split: bool,
+    /// glTF → MD2: reference this skin (a game path such as models/x/skin.pcx)
+    /// instead of writing the material's image as NAME.pcx beside the MD2.
+    #[arg(long, value_name = "NAME")]
+    pub(crate) skin_name: Option<String>,
+    /// glTF → MD2: Quake II's palette for the written PCX skin (pics/colormap.pcx, or
+    /// 768 bytes of RGB); default: pics/colormap.pcx of the output's game root.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) palette: Option<PathBuf>,
+    /// glTF → MDL: make every clip one frame group with its key intervals.
+    #[arg(long)]
+    pub(crate) groups: bool,
+    /// glTF → MD3: the LODs (--lods, --lod1, --lod2).
+    #[command(flatten)]
+    pub(crate) lods: LodArgs,
+}
+
+impl ConvertArgs {
+    /// The library's options for these arguments.
+    fn options(&self) -> idmodel_convert::Options {
+        idmodel_convert::Options {
+            anims: self.anims.clone(),
+            frame: self.frame,
+            clip: self.clip.clone(),
+            skin: self.skin.clone(),
+            keep_axes: self.keep_axes,
+            to: self.to.map(|t| t.0),
+            max_output: self.max_output,
+            dense_weights: self.dense_weights,
+            no_textures: self.no_textures,
+            keep_normals: self.keep_normals,
+            game: self.game.clone(),
+            anim_out: self.anim_out.clone(),
+            fps: self.fps,
+            engine: self.engine.map(|e| e.0),
+            shader_prefix: self.shader_prefix.clone(),
+            no_split: self.no_split,
+            skin_name: self.skin_name.clone(),
+            palette: self.palette.clone(),
+            groups: self.groups,
+            lods: idmodel_convert::Lods {
+                count: self.lods.lods,
+                lod1: self.lods.lod1.clone(),
+                lod2: self.lods.lod2.clone(),
+            },
+        }
+    }
+}
+
+/// `--lods`, `--lod1`, `--lod2`: the LODs of an MD3 output (Quake III loads `x_1.md3` and
+/// `x_2.md3` beside `x.md3`).
+#[derive(Debug, Clone, Default, clap::Args)]
+pub(crate) struct LodArgs {
+    /// glTF → MD3: also write N lower-detail models, `x_1.md3` (half the triangles) and
+    /// `x_2.md3` (a quarter), simplified with meshoptimizer unless --lod1/--lod2 gives
+    /// one; a player gets them per part (`lower_1.md3` …).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=2))]
+    pub(crate) lods: Option<u8>,
+    /// glTF → MD3: LOD 1 from this .glb/.gltf, used as given (for a player, a player GLB).
+    #[arg(long, value_name = "A.glb")]
+    pub(crate) lod1: Option<PathBuf>,
+    /// glTF → MD3: LOD 2 from this .glb/.gltf, used as given.
+    #[arg(long, value_name = "B.glb")]
+    pub(crate) lod2: Option<PathBuf>,
+}
+
 /// `check --fail-on`: the mildest severity that makes `check` exit 1.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum FailOn {
@@ -309,50 +350,53 @@ enum FailOn {
 }
 
 impl FailOn {
-    fn severity(self) -> formats::Severity {
+    fn severity(self) -> idmodel_convert::Severity {
         match self {
-            FailOn::Refused => formats::Severity::Refused,
-            FailOn::Hazard => formats::Severity::Hazard,
-            FailOn::Warning => formats::Severity::Warning,
+            FailOn::Refused => idmodel_convert::Severity::Refused,
+            FailOn::Hazard => idmodel_convert::Severity::Hazard,
+            FailOn::Warning => idmodel_convert::Severity::Warning,
         }
     }
 }
 
-/// Output formats of `convert`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum OutKind {
-    /// Binary glTF, one file.
-    Glb,
-    /// glTF JSON with a .bin beside it.
-    Gltf,
-    /// Wavefront OBJ (one frame) with .mtl and PNG skins beside it.
-    Obj,
-    /// Quake III MD3 (from a .glb or .gltf).
-    Md3,
-    /// Quake II MD2 (from a .glb or .gltf).
-    Md2,
-    /// Quake MDL (from a .glb or .gltf).
-    Mdl,
-    /// Doom 3 md5mesh (from a .glb or .gltf).
-    Md5mesh,
-    /// A Quake III player folder: lower/upper/head.md3, animation.cfg, skins (from a
-    /// player .glb or .gltf).
-    Player,
-}
+/// `convert --to`: a library output kind as a clap value (help text per kind).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OutKindArg(pub idmodel_convert::OutKind);
 
-impl OutKind {
-    /// The file extension.
-    pub fn ext(self) -> &'static str {
-        match self {
-            OutKind::Glb => "glb",
-            OutKind::Gltf => "gltf",
-            OutKind::Obj => "obj",
-            OutKind::Md3 => "md3",
-            OutKind::Md2 => "md2",
-            OutKind::Mdl => "mdl",
-            OutKind::Md5mesh => "md5mesh",
-            OutKind::Player => "md3",
-        }
+impl ValueEnum for OutKindArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        use idmodel_convert::OutKind as K;
+        &[
+            OutKindArg(K::Glb),
+            OutKindArg(K::Gltf),
+            OutKindArg(K::Obj),
+            OutKindArg(K::Md3),
+            OutKindArg(K::Md2),
+            OutKindArg(K::Mdl),
+            OutKindArg(K::Md5mesh),
+            OutKindArg(K::Player),
+        ]
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        use idmodel_convert::OutKind as K;
+        let (name, help) = match self.0 {
+            K::Glb => ("glb", "Binary glTF, one file"),
+            K::Gltf => ("gltf", "glTF JSON with a .bin beside it"),
+            K::Obj => (
+                "obj",
+                "Wavefront OBJ (one frame) with .mtl and PNG skins beside it",
+            ),
+            K::Md3 => ("md3", "Quake III MD3 (from a .glb or .gltf)"),
+            K::Md2 => ("md2", "Quake II MD2 (from a .glb or .gltf)"),
+            K::Mdl => ("mdl", "Quake MDL (from a .glb or .gltf)"),
+            K::Md5mesh => ("md5mesh", "Doom 3 md5mesh (from a .glb or .gltf)"),
+            K::Player => (
+                "player",
+                "A Quake III player folder: lower/upper/head.md3, animation.cfg, skins (from a player .glb or .gltf)",
+            ),
+        };
+        Some(clap::builder::PossibleValue::new(name).help(help))
     }
 }
 
@@ -476,7 +520,7 @@ pub fn main_entry() -> ExitCode {
 /// assert!(text.unwrap_err().starts_with("x.md3: "));
 /// ```
 pub fn info_report(path: &Path, bytes: &[u8], json: bool) -> Result<String, String> {
-    commands::info_report(path, bytes, json)
+    idmodel_convert::info_report(path, bytes, json)
 }
 
 /// What `idmodel check [--engine E]` prints for a file named `path` holding `bytes`:
@@ -494,6 +538,7 @@ pub fn check_report(
     bytes: &[u8],
     engine: Option<Engine>,
 ) -> Result<(String, bool), String> {
+    use idmodel_convert::check;
     let checked = check::check_bytes(path, bytes, engine).map_err(String::from)?;
     Ok((
         check::text_report(path, &checked),

@@ -1,12 +1,9 @@
-//! Every file the command reads and writes goes through here, so that nothing the user
-//! has is lost (issue #17).
+//! Every file the command writes goes through here, so that nothing the user has is lost.
 //!
-//! - **Reading** ([`read_regular`]): only regular files. The path's type is checked
-//!   first, the file is opened with `O_NONBLOCK` (a FIFO that appears in between cannot
-//!   block `open(2)`), and the type is checked again on the opened handle. A FIFO, a
-//!   device, a socket or a folder is a one-line failure, never a hang. Every file read is
-//!   remembered as an input of the run, by identity (`(dev, ino)` on Unix, so symbolic
-//!   and hard links are both caught; the canonical path elsewhere).
+//! - **Inputs** ([`remember`]): the files a conversion read (its report's `inputs`, read
+//!   by `idmodel_convert::read`: regular files only, never blocking on a FIFO) are
+//!   remembered by identity (`(dev, ino)` on Unix, so symbolic and hard links are both
+//!   caught; the canonical path elsewhere), and no output of the run replaces one.
 //! - **Writing** ([`Plan`]): every file a conversion writes (the named output and its side
 //!   files: `.bin`, `.mtl`, `_N.png`) is collected, with its bytes, before anything is
 //!   written, and checked as a whole: no file is an input of the run or a file written
@@ -26,19 +23,16 @@
 //! the link stays.
 
 use std::collections::{HashMap, HashSet};
-use std::fs::{File, FileType, Metadata, OpenOptions};
-use std::io::{Read as _, Write as _};
+use std::fs::{Metadata, OpenOptions};
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{LazyLock, Mutex, PoisonError};
 
-use crate::failure::Failure;
-use crate::{Exit, OutKind};
+use idmodel_convert::read::not_regular;
+use idmodel_convert::{MODEL_EXTENSIONS, OutKind};
 
-/// Extensions of the model files idmodel reads (md5anims included): what an archive
-/// conversion and `check FOLDER` pick up.
-pub(crate) const MODEL_EXTENSIONS: [&str; 6] =
-    ["mdl", "md2", "md3", "md5mesh", "md5anim", "md5camera"];
+use crate::Exit;
 
 /// Extensions of the files a batch may read: [`MODEL_EXTENSIONS`] and the Quake III side
 /// files. No batch output may be one of these files (through a link).
@@ -125,88 +119,6 @@ fn written_before(id: &FileId) -> bool {
 // ---------------------------------------------------------------------------------------
 // Reading
 
-/// `"not a regular file (a FIFO)"` and the like for anything but a regular file.
-pub fn not_regular(file_type: FileType) -> Option<String> {
-    if file_type.is_file() {
-        return None;
-    }
-    let what = if file_type.is_dir() {
-        "a directory"
-    } else {
-        special_kind(file_type)
-    };
-    Some(format!("not a regular file ({what})"))
-}
-
-#[cfg(unix)]
-fn special_kind(file_type: FileType) -> &'static str {
-    use std::os::unix::fs::FileTypeExt as _;
-    if file_type.is_fifo() {
-        "a FIFO"
-    } else if file_type.is_char_device() || file_type.is_block_device() {
-        "a device"
-    } else if file_type.is_socket() {
-        "a socket"
-    } else {
-        "a special file"
-    }
-}
-
-#[cfg(not(unix))]
-fn special_kind(_file_type: FileType) -> &'static str {
-    "a special file"
-}
-
-/// Opens `path` for reading without blocking on a FIFO.
-fn open_for_reading(path: &Path) -> std::io::Result<File> {
-    let mut options = OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt as _;
-        options.custom_flags(libc::O_NONBLOCK);
-    }
-    options.open(path)
-}
-
-fn too_large(len: u64, max: u64) -> Failure {
-    Failure::new(format!(
-        "{len} bytes is larger than any model this tool reads ({max} max)"
-    ))
-}
-
-/// Reads the regular file `path` (at most `max` bytes) and remembers it as an input of
-/// the run, so that nothing in the run writes over it. Anything but a regular file is a
-/// failure (`not a regular file (a FIFO)`), without blocking. The failure does not name
-/// the file; the caller does.
-pub fn read_regular(path: &Path, max: u64) -> Result<Vec<u8>, Failure> {
-    let cannot = |e: std::io::Error| Failure::new(format!("cannot read: {e}"));
-    // By path first: a FIFO or device is refused without being opened at all.
-    let meta = std::fs::metadata(path).map_err(cannot)?;
-    if let Some(why) = not_regular(meta.file_type()) {
-        return Err(Failure::new(why));
-    }
-    let file = open_for_reading(path).map_err(cannot)?;
-    // Again on the handle: the path may have been replaced in between.
-    let meta = file.metadata().map_err(cannot)?;
-    if let Some(why) = not_regular(meta.file_type()) {
-        return Err(Failure::new(why));
-    }
-    if meta.len() > max {
-        return Err(too_large(meta.len(), max));
-    }
-    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
-    file.take(max.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(cannot)?;
-    let len = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
-    if len > max {
-        return Err(too_large(len, max));
-    }
-    remember_input(path, &meta);
-    Ok(bytes)
-}
-
 /// Remembers every file under `dir` that a batch might read (models, md5anims, `.skin`,
 /// `animation.cfg`) as an input, so that no output of the batch replaces one, even
 /// through a link. Symbolic links to folders are not followed (as the batch walk).
@@ -266,31 +178,6 @@ impl Stop {
     pub fn report(&self) -> Exit {
         crate::error_line(self.line());
         self.exit()
-    }
-}
-
-/// `result`'s value; else its error printed as the one error line, and
-/// [`Exit::Failed`].
-pub fn or_failed<T>(result: Result<T, impl std::fmt::Display>) -> Result<T, Exit> {
-    result.map_err(|e| {
-        crate::error_line(e);
-        Exit::Failed
-    })
-}
-
-/// The exit of a command that writes files: on success its `lines` (what it wrote) on
-/// stdout unless `quiet`; else the stop, reported.
-pub fn finish(result: Result<Vec<String>, Stop>, quiet: bool) -> Exit {
-    match result {
-        Ok(lines) => {
-            if !quiet {
-                for l in lines {
-                    crate::out_line(l);
-                }
-            }
-            Exit::Ok
-        }
-        Err(stop) => stop.report(),
     }
 }
 
@@ -460,11 +347,13 @@ impl Plan {
     }
 
     /// Adds the main output (`-o`, or the output a batch derived).
+    #[cfg(test)]
     pub fn output(&mut self, path: &Path, bytes: Vec<u8>) {
         self.output_pieces(path, vec![bytes]);
     }
 
     /// [`Plan::output`] of a file given as pieces, written one after the other.
+    #[cfg(test)]
     pub fn output_pieces(&mut self, path: &Path, pieces: Vec<Vec<u8>>) {
         let role = if self.policy.named {
             Role::Named
@@ -478,7 +367,24 @@ impl Plan {
         });
     }
 
+    /// Adds the files of a conversion, in its order: the one the caller named as the
+    /// output, the others as side files (see [`Plan::output`], [`Plan::side`]).
+    pub fn files(&mut self, files: Vec<idmodel_convert::OutFile>) {
+        for f in files {
+            let role = match f.role {
+                idmodel_convert::Role::Named if self.policy.named => Role::Named,
+                _ => Role::Side,
+            };
+            self.files.push(Planned {
+                path: f.path,
+                role,
+                pieces: f.pieces,
+            });
+        }
+    }
+
     /// Adds a side file the user did not name (`.bin`, `.mtl`, `_N.png`).
+    #[cfg(test)]
     pub fn side(&mut self, path: &Path, bytes: Vec<u8>) {
         self.files.push(Planned {
             path: path.to_owned(),
@@ -746,23 +652,6 @@ mod tests {
         let stop = plan.commit().unwrap_err();
         assert!(stop.line().contains("written twice"), "{stop:?}");
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn reading_refuses_what_is_not_a_regular_file() {
-        let dir = scratch("read");
-        let e = read_regular(&dir, 10).unwrap_err().to_string();
-        assert_eq!(e, "not a regular file (a directory)");
-        let e = read_regular(Path::new("/dev/null"), 10)
-            .unwrap_err()
-            .to_string();
-        assert_eq!(e, "not a regular file (a device)");
-        let f = dir.join("big");
-        std::fs::write(&f, [0u8; 11]).unwrap();
-        let e = read_regular(&f, 10).unwrap_err().to_string();
-        assert!(e.starts_with("11 bytes is larger"), "{e}");
-        assert_eq!(read_regular(&f, 11).unwrap().len(), 11);
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! Archives as inputs (issue #14 item 9) and `--game` (item 2).
+//! Archives as inputs: a `.pak`, `.pk3` or `.pk4` and the models in it.
 //!
 //! An archive (`.pak`, `.pk3`, `.pk4`) is opened once per run, read in place (nothing is
 //! extracted) and registered here; its entries are then named by **virtual paths**
@@ -8,25 +8,23 @@
 //! the disk, so the format modules (the Quake III side files, player folders) read
 //! archives without knowing it. A real file whose name contains `:` always wins.
 //!
-//! The archive file itself is remembered as an input of the run (output.rs), so no output
-//! replaces it.
+//! The archive file itself is noted as an input of the conversion
+//! ([`Report::inputs`](crate::Report)), so a tool can refuse to write over it. Archives
+//! stay open for the process (keyed by path), so a batch reads each directory once.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, LazyLock, Mutex, PoisonError};
 
-use idmodel_assets::{Archive, GameFs, Limits as ReadLimits, Profile};
+use idmodel_assets::{Archive, Limits as ReadLimits, Profile};
 
-use crate::commands::{self, Job, line};
 use crate::failure::Failure;
-use crate::output;
-use crate::players::Skipped;
-use crate::{Exit, error_line, out_line};
+use crate::model::line;
 
 /// Extensions read as archives.
 pub const ARCHIVE_EXTENSIONS: [&str; 3] = ["pak", "pk3", "pk4"];
 
 // Model extensions an archive conversion or check picks up.
-use crate::output::MODEL_EXTENSIONS;
+use crate::MODEL_EXTENSIONS;
 
 /// Extensions counted as side files in `info ARCHIVE`.
 const SIDE_EXTENSIONS: [&str; 4] = ["skin", "cfg", "anm", "mtr"];
@@ -39,20 +37,6 @@ type Registry = Vec<(String, Arc<Archive>)>;
 
 /// See [`Registry`].
 static OPEN: LazyLock<Mutex<Registry>> = LazyLock::new(|| Mutex::new(Vec::new()));
-
-/// The `--game` values of this run (see [`set_game`]).
-static GAME: LazyLock<Mutex<Vec<PathBuf>>> = LazyLock::new(|| Mutex::new(Vec::new()));
-
-/// Sets the run's `--game DIR|ARCHIVE` values (in the order given: later ones override).
-pub fn set_game(game: &[PathBuf]) {
-    *GAME.lock().unwrap_or_else(PoisonError::into_inner) = game.to_vec();
-}
-
-/// The run's `--game` values.
-#[allow(dead_code)] // the texture resolution (issue #14 item 3) reads it through files_for
-pub fn game() -> Vec<PathBuf> {
-    GAME.lock().unwrap_or_else(PoisonError::into_inner).clone()
-}
 
 /// The file system rules for an archive, by its extension: `.pak` Quake II's (case folded,
 /// 4096 entries: reads every Quake pak too), `.pk3` ioquake3's, `.pk4` Doom 3's.
@@ -70,7 +54,7 @@ fn ext(path: &Path) -> Option<String> {
         .map(str::to_ascii_lowercase)
 }
 
-fn ext_of(name: &str) -> String {
+pub(crate) fn ext_of(name: &str) -> String {
     name.rsplit_once('.')
         .map(|(_, e)| e.to_ascii_lowercase())
         .unwrap_or_default()
@@ -94,10 +78,10 @@ pub fn open(path: &Path) -> Result<Arc<Archive>, String> {
         }
     }
     let meta = std::fs::metadata(path).map_err(|e| line(path, format!("cannot read: {e}")))?;
-    if let Some(why) = output::not_regular(meta.file_type()) {
+    if let Some(why) = crate::read::not_regular(meta.file_type()) {
         return Err(line(path, why));
     }
-    output::remember(path);
+    crate::read::note(path);
     let a = Arc::new(Archive::open(
         path,
         profile_for(path),
@@ -109,6 +93,30 @@ pub fn open(path: &Path) -> Result<Arc<Archive>, String> {
     Ok(a)
 }
 
+/// Registers files held in memory as an archive named `label` (replacing one of that
+/// name), so that `label:/entry` paths read them.
+pub(crate) fn register_memory(label: &str, files: idmodel_assets::MemFiles) {
+    let mut open = OPEN.lock().unwrap_or_else(PoisonError::into_inner);
+    open.retain(|(l, _)| l != label);
+    open.push((label.to_owned(), Arc::new(Archive::memory(label, files))));
+}
+
+/// Forgets the archive registered as `label`.
+pub(crate) fn unregister(label: &str) {
+    OPEN.lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .retain(|(l, _)| l != label);
+}
+
+/// The files in memory and the entry a virtual path of a memory archive names.
+pub(crate) fn memory_of(path: &Path) -> Option<(String, idmodel_assets::MemFiles, String)> {
+    let (a, entry) = lookup(path)?;
+    match &*a {
+        Archive::Memory(label, files) => Some((label.clone(), files.clone(), entry)),
+        _ => None,
+    }
+}
+
 /// The virtual path of `entry` in the archive at `archive`: `ARCHIVE:/entry`, so that
 /// `ARCHIVE:` is a path component of its own (the batch's root) and every folder of the
 /// entry is one too.
@@ -118,7 +126,7 @@ pub fn virtual_path(archive: &Path, entry: &str) -> PathBuf {
 
 /// The registered archive and entry a virtual path names (the longest archive path that
 /// prefixes it), `None` for any other path.
-fn lookup(path: &Path) -> Option<(Arc<Archive>, String)> {
+pub(crate) fn lookup(path: &Path) -> Option<(Arc<Archive>, String)> {
     let s = path.to_str()?;
     let open = OPEN.lock().unwrap_or_else(PoisonError::into_inner);
     open.iter()
@@ -152,10 +160,10 @@ pub fn prepare(path: &Path) -> Result<Option<PathBuf>, String> {
 /// ([`output::read_regular`]). The failure does not name the file; the caller does.
 pub fn read(path: &Path, max: u64) -> Result<Vec<u8>, Failure> {
     let Some((a, entry)) = lookup(path) else {
-        return output::read_regular(path, max);
+        return crate::read::read_regular(path, max);
     };
     match a.read(&entry) {
-        Ok(Some(b)) if crate::players::len(&b) <= max => Ok(b),
+        Ok(Some(b)) if crate::outcome::len(&b) <= max => Ok(b),
         Ok(Some(b)) => Err(Failure::new(format!(
             "{} bytes is larger than any model this tool reads ({max} max)",
             b.len()
@@ -194,23 +202,6 @@ pub fn file_names(dir: &Path) -> Option<Vec<String>> {
     )
 }
 
-/// The file system and game path a model at `model` (a file or a virtual path) sees,
-/// with the run's `--game` values: for the texture code.
-///
-/// # Errors
-/// A folder or archive that cannot be opened, in one line.
-#[allow(dead_code)] // for the texture resolution (issue #14 item 3)
-pub fn files_for(model: &Path, profile: Profile) -> Result<(GameFs, String), String> {
-    let game = game();
-    match lookup(model) {
-        Some((a, entry)) => {
-            let archive = PathBuf::from(a.label());
-            Ok((GameFs::for_archive_with(&archive, &game, profile)?, entry))
-        }
-        None => GameFs::for_model(model, &game, profile),
-    }
-}
-
 /// What an archive holds, as `info` shows it.
 #[derive(Debug, Default, serde::Serialize)]
 struct Contents {
@@ -237,7 +228,7 @@ struct Contents {
 }
 
 /// The player folders of `names`: folders holding lower.md3, upper.md3 and head.md3.
-fn player_folders(names: &[&str]) -> Vec<String> {
+pub(crate) fn player_folders(names: &[&str]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for n in names {
         let lower = n.to_ascii_lowercase();
@@ -287,17 +278,19 @@ fn contents(path: &Path, a: &Archive) -> Contents {
 }
 
 /// `info ARCHIVE`: the models it holds (and player folders), side files, images and
-/// shader scripts by count, refused entries. `None` when `path` is no archive.
-pub fn info(path: &Path, json: bool) -> Option<Exit> {
+/// shader scripts by count, and the refused entries (one line each, for stderr). `None`
+/// when `path` is no archive.
+pub fn info(path: &Path, json: bool) -> Option<Result<(String, Vec<String>), String>> {
     if !is_archive_file(path) {
         return None;
     }
-    let Ok(a) = crate::output::or_failed(open(path)) else {
-        return Some(Exit::Failed);
+    let a = match open(path) {
+        Ok(a) => a,
+        Err(e) => return Some(Err(e)),
     };
     let c = contents(path, &a);
     if json {
-        return Some(crate::info::print_json(path, &c));
+        return Some(crate::info::json(path, &c).map(|j| (j, Vec::new())));
     }
     let mut out = format!(
         "{}: {} archive, {} files",
@@ -323,133 +316,30 @@ pub fn info(path: &Path, json: bool) -> Option<Exit> {
     for m in &c.models {
         out.push_str(&format!("\n  model   {}", virtual_path(path, m).display()));
     }
-    out_line(out);
-    for r in &c.refused {
-        error_line(r);
-    }
-    Some(Exit::Ok)
+    Some(Ok((out, c.refused)))
 }
 
-/// The models `check ARCHIVE` checks, as virtual paths; `None` when `path` is no archive.
+/// An archive's models (virtual paths) and its refused entries (one line each).
+pub type Listed = (Vec<PathBuf>, Vec<String>);
+
+/// The models `check ARCHIVE` checks, as virtual paths, and the archive's refused
+/// entries (one line each); `None` when `path` is no archive.
 ///
 /// # Errors
 /// The archive's refusal, in one line.
-pub fn check_paths(path: &Path) -> Option<Result<Vec<PathBuf>, String>> {
+pub fn check_paths(path: &Path) -> Option<Result<Listed, String>> {
     if !is_archive_file(path) {
         return None;
     }
     Some(open(path).map(|a| {
-        for r in a.problems() {
-            error_line(r);
-        }
-        a.names()
+        let models = a
+            .names()
             .into_iter()
             .filter(|n| MODEL_EXTENSIONS.contains(&ext_of(n).as_str()))
             .map(|n| virtual_path(path, n))
-            .collect()
+            .collect();
+        (models, a.problems().to_vec())
     }))
-}
-
-/// `convert` of an archive (every model, players assembled) or of `ARCHIVE:entry`
-/// (one model, a player folder, or every model under a folder of the archive). `None`
-/// when `input` is neither.
-pub fn convert(input: &Path, output: &Path, job: Job<'_>) -> Option<Exit> {
-    let (archive, inside) = if is_archive_file(input) {
-        (input.to_path_buf(), String::new())
-    } else {
-        match prepare(input) {
-            Ok(None) => return None,
-            Ok(Some(v)) => {
-                let (a, entry) = lookup(&v)?;
-                if is_file(&v) {
-                    return Some(commands::convert_file(&v, output, job));
-                }
-                if crate::formats::md3::is_player_folder(&v) {
-                    return Some(commands::convert_player(&v, output, job));
-                }
-                (PathBuf::from(a.label()), entry)
-            }
-            Err(e) => {
-                error_line(e);
-                return Some(Exit::Failed);
-            }
-        }
-    };
-    if !job.anims.is_empty() {
-        return Some(commands::usage(
-            "--anim applies to one md5mesh, not to an archive",
-        ));
-    }
-    if let Err(exit) = commands::batch_output_ok(output) {
-        return Some(exit);
-    }
-    let a = match open(&archive) {
-        Ok(a) => a,
-        Err(e) => {
-            error_line(e);
-            return Some(Exit::Failed);
-        }
-    };
-    let names = a.names();
-    let prefix = if inside.is_empty() {
-        String::new()
-    } else {
-        format!("{}/", inside.trim_end_matches('/').to_ascii_lowercase())
-    };
-    let under: Vec<&str> = names
-        .iter()
-        .copied()
-        .filter(|n| n.to_ascii_lowercase().starts_with(&prefix))
-        .collect();
-    let players = player_folders(&under);
-    let mut skipped = Skipped::default();
-    let mut files: Vec<PathBuf> = players.iter().map(|p| virtual_path(&archive, p)).collect();
-    for n in &under {
-        let e = ext_of(n);
-        if !MODEL_EXTENSIONS.contains(&e.as_str()) {
-            continue;
-        }
-        let dir = n.rsplit_once('/').map_or("", |(d, _)| d);
-        let in_player = players.iter().any(|p| p.eq_ignore_ascii_case(dir));
-        if !skipped.skips(Path::new(n), in_player) {
-            files.push(virtual_path(&archive, n));
-        }
-    }
-    for r in a.problems() {
-        error_line(r);
-    }
-    let root = if inside.is_empty() {
-        PathBuf::from(format!("{}:", archive.display()))
-    } else {
-        virtual_path(&archive, inside.trim_end_matches('/'))
-    };
-    // The batch names outputs by the path below `root`: every virtual path has it.
-    // Every output inside the output folder, or nothing is written.
-    for f in &files {
-        let rel = f.strip_prefix(&root).ok();
-        if rel.is_none_or(|r| r.is_absolute() || r.as_os_str().is_empty()) {
-            error_line(line(f, "internal error: not inside the archive's root"));
-            return Some(Exit::Failed);
-        }
-    }
-    if files.is_empty() {
-        error_line(line(
-            &root,
-            format!(
-                "no model files (.{}) in this archive",
-                MODEL_EXTENSIONS.join(", .")
-            ),
-        ));
-        return Some(Exit::Failed);
-    }
-    Some(commands::convert_batch(
-        &root,
-        &files,
-        Vec::new(),
-        &skipped,
-        output,
-        job,
-    ))
 }
 
 /// Whether `file` (a virtual path) is a player folder of the batch.

@@ -1,7 +1,6 @@
-//! `idmodel convert model.glb|.gltf -o model.md3`: the way back, glTF → scene → id
-//! format. Reading and writing go through [`crate::output`] (regular files only, never
-//! over an input, atomic writes, `--force`); the conversion is the libraries'
-//! (`idmodel_gltf::import`, `idmodel_scene::md3::to_bytes`).
+//! The way back: glTF/GLB (or OBJ) → scene → an id format (`idmodel_gltf::import`,
+//! then `idmodel_scene::{md3, md2, mdl}::to_bytes`), and OBJ → GLB. Files are read
+//! through [`crate::read`] (regular files only, inside the glTF's folder).
 
 mod lod;
 
@@ -11,9 +10,9 @@ use idmodel::Engine;
 use idmodel_gltf::import::{ImportOptions, from_bytes};
 use idmodel_scene::md3::{BackOptions, Limits, PlayerBackOptions};
 
-use crate::commands::{line, usage};
-use crate::output::{self, Plan, Policy};
-use crate::{Exit, OutKind, error_line};
+use crate::model::line;
+use crate::options::{Lods, Options, OutKind};
+use crate::outcome::{Converted, Error, Outputs, Report};
 
 /// The largest glTF, `.bin` or image file read (1 GiB).
 const MAX_FILE: u64 = 1 << 30;
@@ -28,8 +27,6 @@ pub(crate) struct ImportArgs<'a> {
     pub(crate) shader_prefix: &'a str,
     pub(crate) no_split: bool,
     pub(crate) keep_axes: bool,
-    pub(crate) force: bool,
-    pub(crate) quiet: bool,
     /// MD2: the skin name to reference (no PCX written).
     pub(crate) skin_name: Option<&'a str>,
     /// MD2: Quake II's palette file for the PCX skin.
@@ -38,42 +35,45 @@ pub(crate) struct ImportArgs<'a> {
     pub(crate) groups: bool,
     /// `--skin NAME`: a player's skin files are `<part>_NAME.skin` (default `default`).
     pub(crate) skin: Option<&'a str>,
-    pub(crate) lods: &'a LodArgs,
+    pub(crate) lods: &'a Lods,
 }
 
-/// `--lods`, `--lod1`, `--lod2`: the LODs of an MD3 output (Quake III loads `x_1.md3` and
-/// `x_2.md3` beside `x.md3`).
-#[derive(Debug, Clone, Default, clap::Args)]
-pub(crate) struct LodArgs {
-    /// glTF → MD3: also write N lower-detail models, `x_1.md3` (half the triangles) and
-    /// `x_2.md3` (a quarter), simplified with meshoptimizer unless --lod1/--lod2 gives
-    /// one; a player gets them per part (`lower_1.md3` …).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=2))]
-    pub(crate) lods: Option<u8>,
-    /// glTF → MD3: LOD 1 from this .glb/.gltf, used as given (for a player, a player GLB).
-    #[arg(long, value_name = "A.glb")]
-    pub(crate) lod1: Option<PathBuf>,
-    /// glTF → MD3: LOD 2 from this .glb/.gltf, used as given.
-    #[arg(long, value_name = "B.glb")]
-    pub(crate) lod2: Option<PathBuf>,
+impl<'a> ImportArgs<'a> {
+    /// The import arguments of `options` for `input → output`.
+    pub(crate) fn new(input: &'a Path, output: &'a Path, options: &'a Options) -> Self {
+        ImportArgs {
+            input,
+            output,
+            to: options.to,
+            // 1..=1000 (the command's range) is exact in f32.
+            fps: options
+                .fps
+                .and_then(|f| u16::try_from(f).ok())
+                .map(f32::from),
+            engine: options.engine,
+            shader_prefix: &options.shader_prefix,
+            no_split: options.no_split,
+            keep_axes: options.keep_axes,
+            skin_name: options.skin_name.as_deref(),
+            palette: options.palette.as_deref(),
+            groups: options.groups,
+            skin: options.skin.as_deref(),
+            lods: &options.lods,
+        }
+    }
 }
 
-impl LodArgs {
+impl Lods {
     /// The LODs to write: `(level, a file to read it from)`, level 1 and 2.
     fn levels(&self) -> Vec<(u8, Option<&Path>)> {
         let given = [self.lod1.as_deref(), self.lod2.as_deref()];
-        let generated = self.lods.unwrap_or(0);
+        let generated = self.count.unwrap_or(0);
         let last = given
             .iter()
             .rposition(Option::is_some)
             .map_or(0, |i| i.saturating_add(1));
         let n = usize::from(generated).max(last);
         (1u8..).zip(given).take(n).collect()
-    }
-
-    /// Whether any LOD option is given.
-    pub(crate) fn any(&self) -> bool {
-        self.lods.is_some() || self.lod1.is_some() || self.lod2.is_some()
     }
 }
 
@@ -167,7 +167,7 @@ fn percent_decode(s: &str) -> Option<String> {
 }
 
 /// Converts a glTF/GLB (or an OBJ) into an id format, or an OBJ into a GLB.
-pub(crate) fn convert(args: &ImportArgs<'_>) -> Exit {
+pub(crate) fn convert(args: &ImportArgs<'_>) -> Result<Converted, Error> {
     let folder = folder_output(args.input, args.output);
     if is_obj(args.input) && is_glb(args.output, args.to) {
         let options = idmodel_gltf::ExportOptions {
@@ -178,14 +178,14 @@ pub(crate) fn convert(args: &ImportArgs<'_>) -> Exit {
             },
             ..idmodel_gltf::ExportOptions::default()
         };
-        return match read_scene(args) {
-            Ok(scene) => write(
-                args,
-                idmodel_gltf::to_glb(&scene, &options)
-                    .map_err(|e| idmodel_scene::Error::new(e.to_string())),
-            ),
-            Err(exit) => exit,
-        };
+        let mut warnings = Vec::new();
+        let scene = read_scene(args, &mut warnings)?;
+        return write(
+            args,
+            idmodel_gltf::to_glb(&scene, &options)
+                .map_err(|e| idmodel_scene::Error::new(e.to_string())),
+            warnings,
+        );
     }
     let target = match target(args.output, args.to) {
         Ok(None) if folder => Target::Player,
@@ -193,17 +193,18 @@ pub(crate) fn convert(args: &ImportArgs<'_>) -> Exit {
         Ok(Some(t)) => t,
         Ok(None) => {
             let also = if is_obj(args.input) { ", .glb" } else { "" };
-            return usage(format!(
+            return Err(Error::Usage(format!(
                 "cannot tell the output format of '{}': name it .md3, .md2, .mdl{also} (or use --to)",
                 args.output.display()
-            ));
+            )));
         }
-        Err(m) => return usage(m),
+        Err(m) => return Err(Error::Usage(m)),
     };
     if args.lods.any() && !matches!(target, Target::Md3 | Target::Player) {
-        return usage(
-            "--lods, --lod1 and --lod2 apply to conversions to MD3 (.md3 or a player folder)",
-        );
+        return Err(Error::Usage(
+            "--lods, --lod1 and --lod2 apply to conversions to MD3 (.md3 or a player folder)"
+                .into(),
+        ));
     }
     match target {
         Target::Md3 => md3(args),
@@ -214,25 +215,25 @@ pub(crate) fn convert(args: &ImportArgs<'_>) -> Exit {
             idmodel::md2::ENGINES,
             crate::md2_skin::to_bytes,
         ),
-        Target::Mdl => quake(args, "MDL", idmodel::mdl::ENGINES, |_, scene, back| {
+        Target::Mdl => quake(args, "MDL", idmodel::mdl::ENGINES, |_, scene, back, _| {
             (idmodel_scene::mdl::to_bytes(scene, back), None)
         }),
-        Target::Md5Mesh => usage(format!(
+        Target::Md5Mesh => Err(Error::Usage(format!(
             "name the output .md5mesh to write md5 ('{}')",
             args.output.display()
-        )),
+        ))),
     }
 }
 
 /// The MD3 writing options of `--engine`, `--fps`, `--shader-prefix`, `--no-split`, or
 /// the usage error.
-fn md3_options(args: &ImportArgs<'_>) -> Result<BackOptions, Exit> {
+fn md3_options(args: &ImportArgs<'_>) -> Result<BackOptions, Error> {
     let limits = match args.engine {
         None => None,
         Some(e) => match Limits::of(e) {
             Some(l) => Some(l),
             None => {
-                return Err(usage(format!(
+                return Err(Error::Usage(format!(
                     "--engine {} does not load MD3 (quake3 or ioq3)",
                     e.name()
                 )));
@@ -240,7 +241,7 @@ fn md3_options(args: &ImportArgs<'_>) -> Result<BackOptions, Exit> {
         },
     };
     if args.fps.is_some_and(|f| !(f.is_finite() && f > 0.0)) {
-        return Err(usage("--fps must be a positive number"));
+        return Err(Error::Usage("--fps must be a positive number".into()));
     }
     Ok(BackOptions {
         fps: args.fps,
@@ -252,26 +253,18 @@ fn md3_options(args: &ImportArgs<'_>) -> Result<BackOptions, Exit> {
 
 /// glTF player → a Quake III player folder (`idmodel_scene::md3::player_files`), with the
 /// LODs of each part.
-fn player(args: &ImportArgs<'_>) -> Exit {
-    let back = match md3_options(args) {
-        Ok(b) => b,
-        Err(exit) => return exit,
-    };
+fn player(args: &ImportArgs<'_>) -> Result<Converted, Error> {
+    let back = md3_options(args)?;
     let options = PlayerBackOptions {
         back,
         skin: args.skin.unwrap_or("default").to_owned(),
     };
-    let files = match read_player(args, args.input, &options) {
-        Ok(f) => f,
-        Err(exit) => return exit,
-    };
+    let mut warnings = Vec::new();
+    let files = read_player(args, args.input, &options, &mut warnings)?;
     let mut out: Vec<(PathBuf, Vec<u8>)> = Vec::with_capacity(files.len());
     for (level, from) in args.lods.levels() {
         let given = match from {
-            Some(path) => match read_player(args, path, &options) {
-                Ok(f) => Some(f),
-                Err(exit) => return exit,
-            },
+            Some(path) => Some(read_player(args, path, &options, &mut warnings)?),
             None => None,
         };
         for part in idmodel_scene::md3::PLAYER_PARTS {
@@ -286,11 +279,10 @@ fn player(args: &ImportArgs<'_>) -> Exit {
             match bytes {
                 Some(b) => out.push((args.output.join(format!("{part}_{level}.md3")), b)),
                 None => {
-                    error_line(line(
+                    return Err(Error::Failed(line(
                         args.input,
                         format!("{part}_{level}.md3: cannot make the LOD"),
-                    ));
-                    return Exit::Failed;
+                    )));
                 }
             }
         }
@@ -300,63 +292,46 @@ fn player(args: &ImportArgs<'_>) -> Exit {
         .map(|(n, b)| (args.output.join(n), b))
         .collect();
     all.extend(out);
-    if !args.output.is_dir() {
-        if let Err(e) = std::fs::create_dir_all(args.output) {
-            error_line(line(args.output, format!("cannot create the folder: {e}")));
-            return Exit::Failed;
-        }
-    }
-    write_all(args, all)
+    Ok(write_all(args, all, warnings))
 }
 
-/// A player glTF read and split into its folder's files, or the failure printed.
+/// A player glTF read and split into its folder's files.
 fn read_player(
     args: &ImportArgs<'_>,
     input: &Path,
     options: &PlayerBackOptions,
-) -> Result<idmodel_scene::md3::PlayerFiles, Exit> {
-    let scene = read_scene_at(args, input)?;
-    idmodel_scene::md3::player_files(&scene, options).map_err(|e| {
-        error_line(line(input, e.message()));
-        Exit::Failed
-    })
+    warnings: &mut Vec<String>,
+) -> Result<idmodel_scene::md3::PlayerFiles, Error> {
+    let scene = read_scene_at(args, input, warnings)?;
+    idmodel_scene::md3::player_files(&scene, options)
+        .map_err(|e| Error::Failed(line(input, e.message())))
 }
 
-fn md3(args: &ImportArgs<'_>) -> Exit {
+fn md3(args: &ImportArgs<'_>) -> Result<Converted, Error> {
     if args.skin_name.is_some() || args.palette.is_some() || args.groups {
-        return usage("--skin-name, --palette and --groups apply to .md2 / .mdl outputs");
+        return Err(Error::Usage(
+            "--skin-name, --palette and --groups apply to .md2 / .mdl outputs".into(),
+        ));
     }
     if args.lods.any() {
         return md3_with_lods(args);
     }
-    let back = match md3_options(args) {
-        Ok(b) => b,
-        Err(exit) => return exit,
-    };
-    let scene = match read_scene(args) {
-        Ok(s) => s,
-        Err(exit) => return exit,
-    };
-    write(args, idmodel_scene::md3::to_bytes(&scene, &back))
+    let back = md3_options(args)?;
+    let mut warnings = Vec::new();
+    let scene = read_scene(args, &mut warnings)?;
+    write(args, idmodel_scene::md3::to_bytes(&scene, &back), warnings)
 }
 
 /// glTF → MD3 and its LODs (`x_1.md3`, `x_2.md3`).
-fn md3_with_lods(args: &ImportArgs<'_>) -> Exit {
-    let back = match md3_options(args) {
-        Ok(b) => b,
-        Err(exit) => return exit,
+fn md3_with_lods(args: &ImportArgs<'_>) -> Result<Converted, Error> {
+    let back = md3_options(args)?;
+    let mut warnings = Vec::new();
+    let mut one = |input: &Path| -> Result<Vec<u8>, Error> {
+        let scene = read_scene_at(args, input, &mut warnings)?;
+        idmodel_scene::md3::to_bytes(&scene, &back)
+            .map_err(|e| Error::Failed(line(input, e.message())))
     };
-    let one = |input: &Path| -> Result<Vec<u8>, Exit> {
-        let scene = read_scene_at(args, input)?;
-        idmodel_scene::md3::to_bytes(&scene, &back).map_err(|e| {
-            error_line(line(input, e.message()));
-            Exit::Failed
-        })
-    };
-    let main = match one(args.input) {
-        Ok(b) => b,
-        Err(exit) => return exit,
-    };
+    let main = one(args.input)?;
     let stem = args
         .output
         .file_stem()
@@ -365,42 +340,45 @@ fn md3_with_lods(args: &ImportArgs<'_>) -> Exit {
     let mut all = Vec::new();
     for (level, from) in args.lods.levels() {
         let bytes = match from {
-            Some(path) => match one(path) {
-                Ok(b) => b,
-                Err(exit) => return exit,
-            },
-            None => match lod::simplify(&main, lod::ratio(level)) {
-                Ok(b) => b,
-                Err(e) => {
-                    error_line(line(args.input, format!("{stem}_{level}.md3: {e}")));
-                    return Exit::Failed;
-                }
-            },
+            Some(path) => one(path)?,
+            None => lod::simplify(&main, lod::ratio(level))
+                .map_err(|e| Error::Failed(line(args.input, format!("{stem}_{level}.md3: {e}"))))?,
         };
         all.push((dir.join(format!("{stem}_{level}.md3")), bytes));
     }
     all.insert(0, (args.output.to_owned(), main));
-    write_all(args, all)
+    Ok(write_all(args, all, warnings))
 }
 
-/// Writes the files through one file-safety plan: the first is `-o` (for a player
-/// folder, every file is derived), the rest side files.
-fn write_all(args: &ImportArgs<'_>, files: Vec<(PathBuf, Vec<u8>)>) -> Exit {
+/// The files of a conversion: the first is `-o` (for a player folder, every file is
+/// derived and the folder is to be made), the rest side files; a `wrote …` line each.
+fn write_all(
+    args: &ImportArgs<'_>,
+    files: Vec<(PathBuf, Vec<u8>)>,
+    warnings: Vec<String>,
+) -> Converted {
     let folder = folder_output(args.input, args.output) || args.to == Some(OutKind::Player);
-    let mut plan = Plan::new(Policy {
-        force: args.force,
-        named: !folder,
-    });
-    let mut lines = Vec::with_capacity(files.len());
+    let mut outputs = Outputs::new(!folder);
+    let mut report = Report::new(args.output);
+    report.warnings = warnings;
+    if folder {
+        report.folder = Some(args.output.to_owned());
+    }
     for (i, (path, bytes)) in files.into_iter().enumerate() {
-        lines.push(format!("wrote {} ({} bytes)", path.display(), bytes.len()));
+        report
+            .lines
+            .push(format!("wrote {} ({} bytes)", path.display(), bytes.len()));
         if i == 0 {
-            plan.output(&path, bytes);
+            report.written.bytes = crate::outcome::len(&bytes);
+            outputs.output(&path, bytes);
         } else {
-            plan.side(&path, bytes);
+            outputs.side(&path, bytes);
         }
     }
-    output::finish(plan.commit().map(|()| lines), args.quiet)
+    Converted {
+        files: outputs.files,
+        report,
+    }
 }
 
 /// glTF → MD2 or MDL (`to_bytes` of `idmodel_scene::md2` / `mdl`), within `--engine`'s
@@ -413,36 +391,37 @@ fn quake(
         &ImportArgs<'_>,
         &idmodel_scene::Scene,
         &idmodel_scene::back::BackOptions,
-    ) -> Converted,
-) -> Exit {
+        &mut Vec<String>,
+    ) -> Made,
+) -> Result<Converted, Error> {
     if let Some(e) = args.engine.filter(|e| !engines.contains(e)) {
         let names: Vec<&str> = engines.iter().map(|e| e.name()).collect();
-        return usage(format!(
+        return Err(Error::Usage(format!(
             "--engine {} does not load {format} ({})",
             e.name(),
             names.join(", ")
-        ));
+        )));
     }
     if args.fps.is_some_and(|f| !(f.is_finite() && f > 0.0)) {
-        return usage("--fps must be a positive number");
+        return Err(Error::Usage("--fps must be a positive number".into()));
     }
     if format != "MD2" && (args.skin_name.is_some() || args.palette.is_some()) {
-        return usage("--skin-name and --palette apply to .md2 outputs");
+        return Err(Error::Usage(
+            "--skin-name and --palette apply to .md2 outputs".into(),
+        ));
     }
     if format != "MDL" && args.groups {
-        return usage("--groups applies to .mdl outputs");
+        return Err(Error::Usage("--groups applies to .mdl outputs".into()));
     }
-    let scene = match read_scene(args) {
-        Ok(s) => s,
-        Err(exit) => return exit,
-    };
+    let mut warnings = Vec::new();
+    let scene = read_scene(args, &mut warnings)?;
     let back = back_options(args);
-    let (out, side) = to_bytes(args, &scene, &back);
-    write_with(args, out, side)
+    let (out, side) = to_bytes(args, &scene, &back, &mut warnings);
+    write_with(args, out, side, warnings)
 }
 
 /// The bytes of a conversion and the side file that goes with them (path, bytes).
-pub(crate) type Converted = (
+pub(crate) type Made = (
     idmodel_scene::Result<Vec<u8>>,
     Option<(std::path::PathBuf, Vec<u8>)>,
 );
@@ -459,35 +438,34 @@ pub(crate) fn back_options(args: &ImportArgs<'_>) -> idmodel_scene::back::BackOp
 
 /// The input glTF/GLB as a scene (external buffers and images only inside its folder),
 /// or the input OBJ ([`read_obj`]).
-fn read_scene(args: &ImportArgs<'_>) -> Result<idmodel_scene::Scene, Exit> {
-    read_scene_at(args, args.input)
+fn read_scene(
+    args: &ImportArgs<'_>,
+    warnings: &mut Vec<String>,
+) -> Result<idmodel_scene::Scene, Error> {
+    read_scene_at(args, args.input, warnings)
 }
 
 /// The glTF/GLB `input` (the input or a `--lodN` file) as a scene.
-fn read_scene_at(args: &ImportArgs<'_>, input: &Path) -> Result<idmodel_scene::Scene, Exit> {
-    let bytes = match output::read_regular(input, MAX_FILE) {
-        Ok(b) => b,
-        Err(f) => {
-            error_line(line(input, f));
-            return Err(Exit::Failed);
-        }
-    };
+fn read_scene_at(
+    args: &ImportArgs<'_>,
+    input: &Path,
+    warnings: &mut Vec<String>,
+) -> Result<idmodel_scene::Scene, Error> {
+    let bytes =
+        crate::read::read_regular(input, MAX_FILE).map_err(|f| Error::Failed(line(input, f)))?;
     if is_obj(input) {
-        return read_obj(input, &bytes, args.keep_axes, args.quiet);
+        return read_obj(input, &bytes, args.keep_axes, warnings);
     }
     let dir = input.parent().unwrap_or(Path::new("")).to_owned();
     let mut resolve = |uri: &str| {
         let path = inside(&dir, uri)?;
-        output::read_regular(&path, MAX_FILE).ok()
+        crate::read::read_regular(&path, MAX_FILE).ok()
     };
     let options = ImportOptions {
         keep_axes: args.keep_axes,
         ..ImportOptions::default()
     };
-    from_bytes(&bytes, &options, &mut resolve).map_err(|e| {
-        error_line(line(input, e));
-        Exit::Failed
-    })
+    from_bytes(&bytes, &options, &mut resolve).map_err(|e| Error::Failed(line(input, e)))
 }
 
 /// Whether `input` is a Wavefront OBJ (by its extension): `convert` reads it as a still
@@ -527,20 +505,17 @@ fn read_obj(
     input: &Path,
     bytes: &[u8],
     keep_axes: bool,
-    quiet: bool,
-) -> Result<idmodel_scene::Scene, Exit> {
+    warnings: &mut Vec<String>,
+) -> Result<idmodel_scene::Scene, Error> {
     let dir = input.parent().unwrap_or(Path::new("")).to_owned();
-    let read = |name: &str| output::read_regular(&beside(&dir, name)?, MAX_FILE).ok();
+    let read = |name: &str| crate::read::read_regular(&beside(&dir, name)?, MAX_FILE).ok();
     let options = ImportOptions {
         keep_axes,
         read_images: true,
         ..ImportOptions::default()
     };
     let mut scene = idmodel_gltf::import::obj::from_obj(bytes, &options, &mut |n| read(n))
-        .map_err(|e| {
-            error_line(line(input, e));
-            Exit::Failed
-        })?;
+        .map_err(|e| Error::Failed(line(input, e)))?;
     scene.name = input
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
@@ -555,12 +530,10 @@ fn read_obj(
         match decoded {
             Ok(rgba) => m.image = Some(rgba.into_image()),
             Err(e) => {
-                if !quiet {
-                    error_line(line(
-                        input,
-                        format!("warning: texture {uri:?} of material {:?}: {e}", m.name),
-                    ));
-                }
+                warnings.push(line(
+                    input,
+                    format!("warning: texture {uri:?} of material {:?}: {e}", m.name),
+                ));
                 m.image = None;
             }
         }
@@ -619,27 +592,29 @@ pub(crate) fn obj_info(path: &Path, bytes: &[u8], json: bool) -> Option<Result<S
     Some(Ok(out))
 }
 
-/// Writes the converted bytes to `-o` through the file-safety plan.
-fn write(args: &ImportArgs<'_>, out: idmodel_scene::Result<Vec<u8>>) -> Exit {
-    write_with(args, out, None)
+/// The converted bytes as the `-o` file.
+fn write(
+    args: &ImportArgs<'_>,
+    out: idmodel_scene::Result<Vec<u8>>,
+    warnings: Vec<String>,
+) -> Result<Converted, Error> {
+    write_with(args, out, None, warnings)
 }
 
-/// [`write`], with a side file (the MD2's PCX skin) in the same plan.
+/// [`write`], with a side file (the MD2's PCX skin).
 pub(crate) fn write_with(
     args: &ImportArgs<'_>,
     out: idmodel_scene::Result<Vec<u8>>,
     side: Option<(PathBuf, Vec<u8>)>,
-) -> Exit {
+    warnings: Vec<String>,
+) -> Result<Converted, Error> {
     match out {
         Ok(b) => {
             let mut files = vec![(args.output.to_owned(), b)];
             files.extend(side);
-            write_all(args, files)
+            Ok(write_all(args, files, warnings))
         }
-        Err(e) => {
-            error_line(line(args.input, e.message()));
-            Exit::Failed
-        }
+        Err(e) => Err(Error::Failed(line(args.input, e.message()))),
     }
 }
 

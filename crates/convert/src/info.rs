@@ -6,8 +6,6 @@ use std::path::Path;
 use idmodel::Format;
 use serde::Serialize;
 
-use crate::{Exit, error_line, out_line};
-
 /// The `info` answer; serialised as the `info --json` object (schema in the crate
 /// README). Counts are as stored in the file; fields that do not apply to a format are
 /// `None` and left out of the JSON.
@@ -126,20 +124,6 @@ pub fn text(path: &Path, format: Format, info: &Info) -> String {
 /// The line naming `path` when the value cannot be written as JSON.
 pub fn json(path: &Path, value: &impl Serialize) -> Result<String, String> {
     serde_json::to_string(value).map_err(|e| format!("{}: cannot write JSON: {e}", path.display()))
-}
-
-/// Prints the `info --json` line of `value` of `path` on stdout (or why it cannot).
-pub fn print_json(path: &Path, value: &impl Serialize) -> Exit {
-    match json(path, value) {
-        Ok(j) => {
-            out_line(j);
-            Exit::Ok
-        }
-        Err(e) => {
-            error_line(e);
-            Exit::Failed
-        }
-    }
 }
 
 /// `names` without repeats, each where it first occurs (the `shaders` lists).

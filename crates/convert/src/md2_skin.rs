@@ -19,10 +19,8 @@ use idmodel_assets::root::split_root;
 use idmodel_scene::back::BackOptions;
 use idmodel_scene::{AlphaMode, Error, Scene};
 
-use crate::commands::line;
-use crate::error_line;
-use crate::import::{Converted, ImportArgs};
-use crate::output;
+use crate::import::{ImportArgs, Made};
+use crate::model::line;
 
 /// The largest palette file read (a PCX of Quake II's 640×480 with its palette is far
 /// smaller).
@@ -55,7 +53,7 @@ fn palette(args: &ImportArgs<'_>) -> Result<Option<Box<[[u8; 3]; 256]>>, String>
         Some(p) => (p.to_owned(), true),
         None => (split_root(args.output).0.join("pics/colormap.pcx"), false),
     };
-    match output::read_regular(&path, MAX_PALETTE_FILE) {
+    match crate::read::read_regular(&path, MAX_PALETTE_FILE) {
         Ok(bytes) => palette_file(&bytes).map(Some).map_err(|e| line(&path, e)),
         Err(f) if named => Err(line(&path, f)),
         Err(_) => Ok(None),
@@ -73,7 +71,12 @@ fn pcx_names(output: &Path) -> (String, PathBuf) {
 }
 
 /// The MD2 of `scene` and its PCX skin (see the module docs).
-pub(crate) fn to_bytes(args: &ImportArgs<'_>, scene: &Scene, back: &BackOptions) -> Converted {
+pub(crate) fn to_bytes(
+    args: &ImportArgs<'_>,
+    scene: &Scene,
+    back: &BackOptions,
+    warnings: &mut Vec<String>,
+) -> Made {
     let mut back = back.clone();
     if let Some(name) = args.skin_name {
         back.skin_names = Some(vec![name.to_owned()]);
@@ -85,8 +88,8 @@ pub(crate) fn to_bytes(args: &ImportArgs<'_>, scene: &Scene, back: &BackOptions)
     let palette = match palette(args) {
         Ok(Some(p)) => p,
         Ok(None) => {
-            error_line(
-                "warning: no Quake II palette (--palette pics/colormap.pcx, or one in the output's game root): the skin is referenced by its material name and no PCX is written",
+            warnings.push(
+                "warning: no Quake II palette (--palette pics/colormap.pcx, or one in the output's game root): the skin is referenced by its material name and no PCX is written".to_owned(),
             );
             return (idmodel_scene::md2::to_bytes(scene, &back), None);
         }

@@ -1,6 +1,5 @@
-//! The md5 arm of `convert … -o X.md5mesh|X.md5anim|X.md5camera` (issue #16): which files a
-//! scene becomes and where they go. The conversion is `idmodel_scene::md5::from_scene`;
-//! this module only names the files, and every one is written through `output::Plan`.
+//! glTF → `X.md5mesh|X.md5anim|X.md5camera`: which files a scene becomes and where they
+//! go. The conversion is `idmodel_scene::md5::from_scene`; this module names the files.
 //!
 //! - `-o model.md5mesh`: the mesh there; one `.md5anim` per animation, at the `--anim-out`
 //!   paths in order when given (as many as there are animations), else beside the mesh,
@@ -18,8 +17,8 @@ use idmodel::md5::{anim, camera, mesh};
 use idmodel_scene::Scene;
 use idmodel_scene::md5::from_scene::{self, Md5Options};
 
-use crate::Exit;
-use crate::output::{self, Plan, Policy, Stop};
+use crate::options::Options;
+use crate::outcome::{Converted, Error, Outputs, Report};
 
 /// The largest glTF, GLB or buffer file read (as every model input).
 const MAX_INPUT: u64 = 1 << 30;
@@ -183,36 +182,6 @@ pub(crate) fn md5_files(
     Ok(out)
 }
 
-/// Adds the files to `plan`: the `-o` file as its output, the others as side files
-/// (`--anim-out` paths too: the user named them, but an existing one is replaced only
-/// with `--force`, as any file the command writes besides `-o`).
-pub(crate) fn plan(plan: &mut Plan, files: Vec<Md5File>) {
-    for f in files {
-        if f.named {
-            plan.output(&f.path, f.bytes);
-        } else {
-            plan.side(&f.path, f.bytes);
-        }
-    }
-}
-
-/// The choices of `convert` that the md5 outputs read.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Md5Request {
-    /// `--anim-out` paths.
-    pub anim_out: Vec<PathBuf>,
-    /// `--fps`.
-    pub fps: Option<u32>,
-    /// `--keep-axes`: the glTF is in the file's Z-up axes.
-    pub keep_axes: bool,
-    /// `--max-output`: the budget of the sampled frames.
-    pub max_bytes: Option<u64>,
-    /// `--quiet`.
-    pub quiet: bool,
-    /// `--force`.
-    pub force: bool,
-}
-
 /// The resolver of a `.gltf`'s buffer and image files: plain relative paths in the
 /// glTF's folder, read as inputs; anything with a scheme, an absolute path or `..` is
 /// refused.
@@ -226,54 +195,60 @@ fn resolver(dir: PathBuf) -> impl FnMut(&str) -> Option<Vec<u8>> {
         if !plain {
             return None;
         }
-        output::read_regular(&dir.join(rel), MAX_INPUT).ok()
+        crate::read::read_regular(&dir.join(rel), MAX_INPUT).ok()
     }
 }
 
-/// `convert MODEL.glb -o X.md5mesh|X.md5anim|X.md5camera`: reads the glTF, converts it
-/// and writes the files through one [`Plan`].
-pub(crate) fn convert(input: &Path, out: &Path, request: &Md5Request) -> Exit {
-    output::finish(convert_inner(input, out, request), request.quiet)
-}
-
-fn convert_inner(input: &Path, out: &Path, request: &Md5Request) -> Result<Vec<String>, Stop> {
+/// `MODEL.glb → X.md5mesh|X.md5anim|X.md5camera`: reads the glTF and converts it. The
+/// `-o` file is the named output; the others (`--anim-out` paths too: the caller named
+/// them, but an existing one is replaced only when asked, as any file besides `-o`) are
+/// side files.
+pub(crate) fn convert(input: &Path, out: &Path, options: &Options) -> Result<Converted, Error> {
     let gltf = input
         .extension()
         .and_then(|e| e.to_str())
         .is_some_and(|e| e.eq_ignore_ascii_case("glb") || e.eq_ignore_ascii_case("gltf"));
     if !gltf {
-        return Err(Stop::Refused(format!(
+        return Err(Error::Refused(format!(
             "{}: md5 files are written from a .glb or .gltf (convert a model to .glb first)",
             input.display()
         )));
     }
-    let bytes = output::read_regular(input, MAX_INPUT)
-        .map_err(|e| Stop::Failed(format!("{}: {e}", input.display())))?;
+    let bytes = crate::read::read_regular(input, MAX_INPUT)
+        .map_err(|e| Error::Failed(format!("{}: {e}", input.display())))?;
     let dir = input.parent().map_or_else(PathBuf::new, Path::to_path_buf);
-    let options = idmodel_gltf::import::ImportOptions {
-        keep_axes: request.keep_axes,
+    let import = idmodel_gltf::import::ImportOptions {
+        keep_axes: options.keep_axes,
         ..idmodel_gltf::import::ImportOptions::default()
     };
-    let scene = idmodel_gltf::import::from_bytes(&bytes, &options, &mut resolver(dir))
-        .map_err(|e| Stop::Failed(format!("{}: {e}", input.display())))?;
+    let scene = idmodel_gltf::import::from_bytes(&bytes, &import, &mut resolver(dir))
+        .map_err(|e| Error::Failed(format!("{}: {e}", input.display())))?;
     let files = md5_files(
         &scene,
         out,
-        &request.anim_out,
-        request.fps,
-        request.max_bytes,
+        &options.anim_out,
+        options.fps,
+        options.max_output,
     )?;
-    let lines = files
-        .iter()
-        .map(|f| format!("wrote {} ({} bytes)", f.path.display(), f.bytes.len()))
-        .collect();
-    let mut p = Plan::new(Policy {
-        force: request.force,
-        named: true,
-    });
-    plan(&mut p, files);
-    p.commit()?;
-    Ok(lines)
+    let mut report = Report::new(out);
+    let mut outputs = Outputs::new(true);
+    for f in files {
+        report.lines.push(format!(
+            "wrote {} ({} bytes)",
+            f.path.display(),
+            f.bytes.len()
+        ));
+        if f.named {
+            report.written.bytes = crate::outcome::len(&f.bytes);
+            outputs.output(&f.path, f.bytes);
+        } else {
+            outputs.side(&f.path, f.bytes);
+        }
+    }
+    Ok(Converted {
+        files: outputs.files,
+        report,
+    })
 }
 
 // Tests may index and unwrap: a panic here is a failed assertion.

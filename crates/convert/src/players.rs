@@ -2,10 +2,10 @@
 //! says it wrote; the batch's progress labels and skip counts.
 
 use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
+use idmodel_scene::Scene;
 use idmodel_scene::md3::PLAYER_PARTS;
-use idmodel_scene::{Image, Scene};
 
 use idmodel::md3::Md3 as Model;
 use idmodel_scene::md3::{self as adapter, Player};
@@ -13,10 +13,9 @@ use idmodel_scene::md3::{self as adapter, Player};
 use crate::failure::Failure;
 use crate::formats::md3::{self, MAX_SIDECAR, Md3, SkinFile, sidecar, skin_names};
 use crate::formats::{Info, Input, ModelFormat, Request, Shape};
-use crate::{Exit, out_line};
 
 /// What `convert` and `render` were asked for beyond the files: `--frame`, `--clip`,
-/// `--skin`, `--quiet`.
+/// `--skin` and the texture choices.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Choice<'a> {
     /// `--frame N`.
@@ -25,8 +24,6 @@ pub struct Choice<'a> {
     pub clip: Option<&'a str>,
     /// `--skin NAME`.
     pub skin: Option<&'a str>,
-    /// `--quiet`: no line on success, no progress.
-    pub quiet: bool,
     /// `--max-output BYTES`: the budget of an animated scene (`None`: the default).
     pub max_bytes: Option<u64>,
     /// `--no-textures`: no images in the output or the picture.
@@ -49,84 +46,6 @@ impl<'a> Choice<'a> {
             max_bytes: self.max_bytes,
             keep_normals: self.keep_normals,
         }
-    }
-}
-
-/// A byte count as a `u64`.
-pub fn len(bytes: &[u8]) -> u64 {
-    u64::try_from(bytes.len()).unwrap_or(u64::MAX)
-}
-
-/// A size for people: `512 bytes`, `123 KB`, `4.5 MB` (decimal units, rounded).
-pub fn size(bytes: u64) -> String {
-    let div = |n: u64, d: u64| n.checked_div(d).unwrap_or(0);
-    if bytes < 1000 {
-        format!("{bytes} bytes")
-    } else if bytes < 999_500 {
-        format!("{} KB", div(bytes.saturating_add(500), 1000))
-    } else {
-        let tenths = div(bytes.saturating_add(50_000), 100_000);
-        format!(
-            "{}.{} MB",
-            div(tenths, 10),
-            tenths.checked_rem(10).unwrap_or(0)
-        )
-    }
-}
-
-/// What one conversion wrote: the output, its size, and the textures.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Written {
-    /// The output file.
-    pub path: PathBuf,
-    /// Its size in bytes (without side files).
-    pub bytes: u64,
-    /// Materials whose image is embedded (OBJ: written beside it as PNG).
-    pub embedded: usize,
-    /// Materials that name an image file that is not embedded.
-    pub missing: usize,
-}
-
-impl Written {
-    /// Nothing written yet to `path`.
-    pub fn new(path: &Path) -> Written {
-        Written {
-            path: path.to_owned(),
-            bytes: 0,
-            embedded: 0,
-            missing: 0,
-        }
-    }
-
-    /// Counts the textures of the written scene.
-    pub fn count_textures(&mut self, scene: &Scene) {
-        for m in &scene.materials {
-            match &m.image {
-                Some(Image::Rgba8 { .. } | Image::Indexed8 { .. } | Image::Encoded { .. }) => {
-                    self.embedded = self.embedded.saturating_add(1)
-                }
-                Some(Image::Uri(_)) => self.missing = self.missing.saturating_add(1),
-                None => {}
-            }
-        }
-    }
-
-    /// `123 KB, 2 textures embedded, 0 missing`.
-    pub fn what(&self) -> String {
-        format!(
-            "{}, {} texture{} embedded, {} missing",
-            size(self.bytes),
-            self.embedded,
-            if self.embedded == 1 { "" } else { "s" },
-            self.missing
-        )
-    }
-}
-
-/// `wrote out.glb (123 KB, 2 textures embedded, 0 missing)`.
-impl fmt::Display for Written {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "wrote {} ({})", self.path.display(), self.what())
     }
 }
 
@@ -195,38 +114,27 @@ impl fmt::Display for Skipped {
     }
 }
 
-/// The progress label of `file` (a model, or a player folder) in a batch of `input`:
-/// its path relative to the input folder.
-pub fn progress_label(input: &Path, file: &Path) -> String {
-    let rel = file.strip_prefix(input).unwrap_or(file);
-    if file.is_dir() {
-        format!("{}/ (Quake III player)", rel.display())
-    } else {
-        rel.display().to_string()
-    }
-}
-
 /// True when `path` is a Quake III player folder.
 fn player_folder(path: &Path) -> bool {
     (path.is_dir() || crate::archives::is_virtual(path)) && md3::is_player_folder(path)
 }
 
-/// `info` of a player folder; `None` when `path` is not one.
-pub fn info_folder(path: &Path, json: bool) -> Option<Exit> {
+/// `info` of a player folder (the text, or with `json` the JSON object); `None` when
+/// `path` is not one.
+pub fn info_folder(path: &Path, json: bool) -> Option<Result<String, String>> {
     if !player_folder(path) {
         return None;
     }
-    let info = player_info(path).map_err(|e| format!("{}: {e}", path.display()));
-    let Ok(info) = crate::output::or_failed(info) else {
-        return Some(Exit::Failed);
+    let info = match player_info(path) {
+        Ok(i) => i,
+        Err(e) => return Some(Err(format!("{}: {e}", path.display()))),
     };
     if json {
-        return Some(crate::info::print_json(path, &info));
+        return Some(crate::info::json(path, &info));
     }
     let mut out = format!("{}: Quake III player '{}'", path.display(), info.name);
     crate::info::push_rows(&mut out, &info.details);
-    out_line(out);
-    Some(Exit::Ok)
+    Some(Ok(out))
 }
 
 // ---------------------------------------------------------------------------------------
@@ -427,17 +335,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn sizes_read_as_people_write_them() {
-        assert_eq!(size(0), "0 bytes");
-        assert_eq!(size(999), "999 bytes");
-        assert_eq!(size(1000), "1 KB");
-        assert_eq!(size(123_456), "123 KB");
-        assert_eq!(size(999_499), "999 KB");
-        assert_eq!(size(999_500), "1.0 MB");
-        assert_eq!(size(4_560_000), "4.6 MB");
-    }
-
-    #[test]
     fn skips_are_counted_with_why() {
         let mut s = Skipped::default();
         assert_eq!(s.to_string(), "skipped 0");
@@ -449,38 +346,6 @@ mod tests {
         assert_eq!(
             s.to_string(),
             "skipped 2 (1 md5anim: need a mesh, 1 other md3 in player folders: converted as players)"
-        );
-    }
-
-    #[test]
-    fn progress_labels_are_relative_to_the_input() {
-        let label = progress_label(
-            Path::new("in"),
-            Path::new("in/models/players/a_very_long_folder_name/weapon.md3"),
-        );
-        assert_eq!(label, "models/players/a_very_long_folder_name/weapon.md3");
-        assert_eq!(
-            progress_label(Path::new("x"), Path::new("y/z.md2")),
-            "y/z.md2"
-        );
-    }
-
-    #[test]
-    fn written_lines_name_the_textures() {
-        let mut w = Written::new(Path::new("out.glb"));
-        w.bytes = 123_000;
-        let mut scene = Scene::default();
-        scene.materials.push(idmodel_scene::Material::new(
-            "a",
-            Some(Image::Uri("a.tga".into())),
-        ));
-        scene
-            .materials
-            .push(idmodel_scene::Material::new("b", None));
-        w.count_textures(&scene);
-        assert_eq!(
-            w.to_string(),
-            "wrote out.glb (123 KB, 0 textures embedded, 1 missing)"
         );
     }
 }

@@ -1,7 +1,7 @@
-//! Textures for `convert` and `render`: the model's game file system found from its
-//! path, the scene's materials resolved through `idmodel_assets::textures`, one warning
-//! line per texture not found (stderr; `--quiet` silences), and for `render` the PNG and
-//! JPEG images decoded.
+//! Textures of a conversion or a picture: the model's game file system found from its
+//! path (and the `game` folders and archives), the scene's materials resolved through
+//! `idmodel_assets::textures`, one warning line per texture not found, and for pictures
+//! the PNG and JPEG images decoded.
 
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
@@ -10,8 +10,6 @@ use idmodel::core::detect::Format;
 use idmodel_assets::textures::{self, ModelRef, Options};
 use idmodel_assets::{GameFs, Profile};
 use idmodel_scene::Scene;
-
-use crate::error_line;
 
 /// What the command asks of textures.
 #[derive(Debug, Clone, Copy)]
@@ -43,8 +41,8 @@ fn format_of(format: Format) -> Option<textures::Format> {
     }
 }
 
-/// Warning lines held until the command knows it succeeded (a refusal prints one line
-/// only), then printed unless `--quiet`.
+/// Warning lines held until the conversion knows it succeeded (a refusal is one line
+/// only), then handed to the report.
 #[derive(Debug, Default)]
 pub struct Pending(RefCell<Vec<String>>);
 
@@ -58,13 +56,9 @@ impl Pending {
             .count()
     }
 
-    /// Prints the lines held (stderr), unless `quiet`.
-    pub fn print(self, quiet: bool) {
-        if !quiet {
-            for w in self.0.into_inner() {
-                error_line(w);
-            }
-        }
+    /// The lines held, in the order they came.
+    pub fn into_lines(self) -> Vec<String> {
+        self.0.into_inner()
     }
 }
 
@@ -94,7 +88,16 @@ pub fn apply(
         textures::Format::Md5 => Profile::Doom3,
     };
     let mut warnings = Vec::new();
-    match GameFs::for_model(model, choice.game, profile) {
+    let game_fs = match crate::archives::memory_of(model) {
+        // Files held in memory: they are the whole game data.
+        Some((label, files, entry)) => {
+            let mut fs = GameFs::new(profile);
+            fs.push_archive(idmodel_assets::Archive::memory(&label, files));
+            Ok((fs, entry))
+        }
+        None => GameFs::for_model(model, choice.game, profile),
+    };
+    match game_fs {
         Ok((files, game_path)) => {
             warnings.extend(files.warnings().iter().cloned());
             warnings.extend(textures::resolve(
