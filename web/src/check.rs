@@ -1,12 +1,23 @@
 //! The check panel: each engine's verdict on a file, from the code of `idmodel check`
-//! (`idmodel_cli::check_report`, one engine profile at a time). Kept in this one module
+//! (`idmodel_convert::check`, one engine profile at a time). Kept in this one module
 //! so the findings vocabulary can change in one place.
 
 use std::path::Path;
 
 use idmodel::core::detect::detect;
-use idmodel_cli::{Engine, check_report};
+use idmodel_convert::Engine;
+use idmodel_convert::check::{check_bytes, text_report};
 use serde_json::{Value, json};
+
+/// What `idmodel check` says of one file: its text and whether it is clean.
+fn check_report(
+    path: &Path,
+    bytes: &[u8],
+    engine: Option<Engine>,
+) -> Result<(String, bool), String> {
+    let checked = check_bytes(path, bytes, engine).map_err(String::from)?;
+    Ok((text_report(path, &checked), checked.findings.is_empty()))
+}
 
 /// One entry per engine that loads the file's format:
 /// `{engine, ok, findings: [one line each]}`; for a refused file, one entry

@@ -1,10 +1,10 @@
 //! # idmodel-web
 //!
 //! The Rust side of the idmodel viewer (`web/`): the files dropped on the page go in,
-//! a GLB (the model, textured and animated, from the same scene adapters and glTF
-//! writer as `idmodel convert`) and a JSON state (what the file is, counts, bounds,
-//! clips, skins, and each engine's verdict, from the same code as `idmodel info --json`
-//! and `idmodel check`) come out. [`open_files`] is the whole logic, host-testable;
+//! a GLB (the model, textured and animated, made by `idmodel_convert::convert_bytes`,
+//! the conversion `idmodel convert` makes) and a JSON state (what the file is, counts,
+//! bounds, clips, skins, and each engine's verdict, from the same code as `idmodel info
+//! --json` and `idmodel check`) come out. [`open_files`] is the whole logic, host-testable;
 //! [`open`] is its wasm-bindgen export.
 //!
 //! Several files are one model and its side files: an MD3 with its `.skin`s and
@@ -22,23 +22,19 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 #![forbid(unsafe_code)]
-// A std crate (it links the command's library): `std::` paths are the natural ones here.
+// A std crate (it links the conversion library): `std::` paths are the natural ones here.
 #![allow(clippy::std_instead_of_core, clippy::std_instead_of_alloc)]
 
 pub mod archive;
 pub mod check;
-pub mod images;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use idmodel::core::detect::{Format, detect};
-use idmodel::md3::{Md3, Skin};
 use idmodel::md5::anim::Anim;
-use idmodel::md5::camera::Camera;
 use idmodel::md5::mesh::Model as Md5Mesh;
-use idmodel_gltf::{ExportOptions, to_glb};
-use idmodel_scene::md3::{PLAYER_PARTS, Player, Sidecars, part_name};
-use idmodel_scene::{Options, Scene};
+use idmodel_convert::Options;
+use idmodel_scene::md3::{PLAYER_PARTS, part_name};
 use serde_json::{Value, json};
 use wasm_bindgen::prelude::wasm_bindgen;
 
@@ -162,10 +158,6 @@ fn what(file: &File) -> String {
     }
 }
 
-fn count(n: usize) -> u64 {
-    u64::try_from(n).unwrap_or(u64::MAX)
-}
-
 /// Whether `name` is a Quake III LOD (`upper_1.md3`, `head_2.md3`).
 fn is_lod(name: &str) -> bool {
     stem(name)
@@ -256,7 +248,7 @@ fn nothing_to_show(files: &[File], notes: &[String], choice: &Choice) -> String 
     }
     match files.first() {
         None => "no files".to_owned(),
-        Some(f) => match idmodel_cli::info_report(Path::new(&f.name), &f.bytes, true) {
+        Some(f) => match idmodel_convert::info_report(Path::new(&f.name), &f.bytes, true) {
             Err(e) => e,
             Ok(_) => format!("{}: not a model idmodel shows", f.name),
         },
@@ -288,7 +280,7 @@ fn skin_names(files: &[File], folder: &str, part: &str, out: &mut Vec<String>) {
 
 /// The `info --json` object of `file`, or its one-line error.
 fn info(file: &File) -> Result<Value, String> {
-    let text = idmodel_cli::info_report(Path::new(&file.name), &file.bytes, true)?;
+    let text = idmodel_convert::info_report(Path::new(&file.name), &file.bytes, true)?;
     serde_json::from_str(&text).map_err(|e| format!("{}: {e}", file.name))
 }
 
@@ -363,17 +355,12 @@ fn show(
     }
     set(state, "vertices", json!(sum("vertices")));
     set(state, "triangles", json!(sum("triangles")));
-    let name = if player {
-        base(folder).to_owned()
-    } else {
-        stem(&model.name).to_owned()
-    };
     let mut options = Options {
         skin: choice.skin.clone(),
         frame: choice.first_frame.then_some(0),
         ..Options::default()
     };
-    let mut scene = match format {
+    match format {
         Some(Format::Md3) => {
             let mut skins = Vec::new();
             let roles: Vec<String> = if player {
@@ -391,65 +378,74 @@ fn show(
                 .or_else(|| skins.first().cloned());
             set(state, "skins", json!(skins));
             set(state, "skin", json!(skin));
-            let skin_file = |role: &str| {
-                skin.as_ref()
-                    .and_then(|s| sibling(files, folder, &format!("{role}_{s}.skin")))
-            };
-            let cfg = sibling(files, folder, "animation.cfg").map(|f| f.bytes.as_slice());
-            options.skin = None;
-            md3_scene(&parts, &roles, &name, cfg, &skin_file, &options)?
+            // The library's default is `<part>_default.skin`; another is asked for.
+            options.skin = skin.filter(|s| s != "default");
         }
         Some(Format::Mdl) => {
-            let mdl = idmodel::mdl::Mdl::parse(&model.bytes)
-                .map_err(|e| format!("{}: {e}", model.name))?;
-            list_skins(state, mdl.skin_count(), &options);
-            idmodel_scene::mdl::scene(&mdl, &name, &options)
-                .map_err(|e| format!("{}: {e}", model.name))?
+            let n = idmodel::mdl::Mdl::parse(&model.bytes).map_or(0, |m| m.skin_count());
+            list_skins(state, n, &options);
         }
         Some(Format::Md2) => {
-            let md2 = idmodel::md2::Md2::parse(&model.bytes)
-                .map_err(|e| format!("{}: {e}", model.name))?;
-            list_skins(state, md2.skin_fields().len(), &options);
-            idmodel_scene::md2::scene(&md2, &name, &options)
-                .map_err(|e| format!("{}: {e}", model.name))?
+            let n = idmodel::md2::Md2::parse(&model.bytes).map_or(0, |m| m.skin_fields().len());
+            list_skins(state, n, &options);
         }
-        Some(Format::Md5Mesh) => md5_scene(model, files, &name, &options)?,
-        Some(Format::Md5Anim) => {
-            let anim = Anim::parse(&model.bytes).map_err(|e| format!("{}: {e}", model.name))?;
-            idmodel_scene::md5::anim::scene(&anim, &name, &options)
-                .map_err(|e| format!("{}: {e}", model.name))?
-        }
-        Some(Format::Md5Camera) => {
-            let cam = Camera::parse(&model.bytes).map_err(|e| format!("{}: {e}", model.name))?;
-            idmodel_scene::md5::camera::scene(&cam, &name, &options)
-                .map_err(|e| format!("{}: {e}", model.name))?
-        }
-        other => {
-            return Err(format!(
-                "{}: {} is not a model the viewer shows",
-                model.name,
-                other.map_or("this", Format::name)
-            ));
-        }
+        Some(Format::Md5Mesh) => options.anims = fitting_anims(model, files),
+        _ => {}
+    }
+    // A player is converted as its folder, any other model as its file.
+    let source = if player { folder } else { model.name.as_str() };
+    let output = PathBuf::from(format!("{}.glb", stem(source)));
+    let named: Vec<(&str, &[u8])> = files
+        .iter()
+        .map(|f| (f.name.as_str(), f.bytes.as_slice()))
+        .collect();
+    let done =
+        idmodel_convert::convert_bytes(&named, source, &output, &options).map_err(String::from)?;
+    let glb = done.main_bytes();
+    set(state, "clips", json!(clip_names(&glb)));
+    set(state, "textured", json!(done.report.written.embedded));
+    Ok(glb)
+}
+
+/// The md5anims among `files` that fit the md5mesh `model` (same joints), by name.
+fn fitting_anims(model: &File, files: &[File]) -> Vec<PathBuf> {
+    let Ok(mesh) = Md5Mesh::parse(&model.bytes) else {
+        return Vec::new();
     };
-    set(
-        state,
-        "clips",
-        json!(
-            scene
-                .animations
-                .iter()
-                .map(|a| a.name.as_str())
-                .collect::<Vec<_>>()
-        ),
-    );
-    set(
-        state,
-        "textured",
-        json!(count(images::resolve(&mut scene, files))),
-    );
-    to_glb(&scene, &ExportOptions::default())
-        .map_err(|e| format!("{}: cannot write glTF: {e}", model.name))
+    files
+        .iter()
+        .filter(|f| detect(&f.bytes) == Some(Format::Md5Anim))
+        .filter(|f| {
+            Anim::parse(&f.bytes).is_ok_and(|a| idmodel_scene::md5::mesh::fit(&mesh, &a).is_ok())
+        })
+        .map(|f| PathBuf::from(&f.name))
+        .collect()
+}
+
+/// The names of a GLB's animations (its JSON chunk's `animations`), in order.
+fn clip_names(glb: &[u8]) -> Vec<String> {
+    let len = glb
+        .get(12..16)
+        .and_then(|b| <[u8; 4]>::try_from(b).ok())
+        .map(u32::from_le_bytes)
+        .and_then(|n| usize::try_from(n).ok());
+    let json = len.and_then(|n| glb.get(20..20usize.saturating_add(n)));
+    let doc: Value = json
+        .and_then(|j| serde_json::from_slice(j).ok())
+        .unwrap_or(Value::Null);
+    doc.get("animations")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .map(|x| {
+                    x.get("name")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default()
+                        .to_owned()
+                })
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// Sets `state[key]` (`state` is an object).
@@ -468,63 +464,6 @@ fn list_skins(state: &mut Value, n: usize, options: &Options) {
         json!(options.skin.clone().or_else(|| names.first().cloned())),
     );
     set(state, "skins", json!(names));
-}
-
-/// One MD3 (with its part's skin) or a player (`parts` = lower, upper, head).
-fn md3_scene<'f>(
-    parts: &[&File],
-    roles: &[String],
-    name: &str,
-    cfg: Option<&[u8]>,
-    skin_file: &dyn Fn(&str) -> Option<&'f File>,
-    options: &Options,
-) -> Result<Scene, String> {
-    let parsed: Vec<Md3<'_>> = parts
-        .iter()
-        .map(|f| Md3::parse(&f.bytes).map_err(|e| format!("{}: {e}", f.name)))
-        .collect::<Result<_, _>>()?;
-    let skins: Vec<Option<Skin<'_>>> = roles
-        .iter()
-        .map(|r| skin_file(r).and_then(|f| idmodel_scene::md3::usable_skin(&f.bytes)))
-        .collect();
-    match (parsed.as_slice(), skins.as_slice()) {
-        ([lower, upper, head], [sl, su, sh]) => {
-            let player = Player {
-                name,
-                lower: *lower,
-                upper: *upper,
-                head: *head,
-                animation_cfg: cfg,
-                skins: [*sl, *su, *sh],
-            };
-            idmodel_scene::md3::player_scene(&player, options).map_err(|e| format!("{name}: {e}"))
-        }
-        ([md3], [skin]) => {
-            let part = roles.first().map_or("", String::as_str);
-            let sidecars = Sidecars {
-                part,
-                skin: *skin,
-                animation_cfg: cfg,
-            };
-            idmodel_scene::md3::scene(md3, name, &sidecars, options)
-                .map_err(|e| format!("{name}.md3: {e}"))
-        }
-        _ => Err(format!("{name}: not one MD3 nor a player's three")),
-    }
-}
-
-/// An md5mesh with every dropped md5anim that fits it as a clip.
-fn md5_scene(model: &File, files: &[File], name: &str, options: &Options) -> Result<Scene, String> {
-    let mesh = Md5Mesh::parse(&model.bytes).map_err(|e| format!("{}: {e}", model.name))?;
-    let anims: Vec<(&str, Anim)> = files
-        .iter()
-        .filter(|f| detect(&f.bytes) == Some(Format::Md5Anim))
-        .filter_map(|f| Some((stem(&f.name), Anim::parse(&f.bytes).ok()?)))
-        .filter(|(_, a)| idmodel_scene::md5::mesh::fit(&mesh, a).is_ok())
-        .collect();
-    let named: Vec<(&str, &Anim)> = anims.iter().map(|(n, a)| (*n, a)).collect();
-    idmodel_scene::md5::mesh::scene(&mesh, name, &named, options)
-        .map_err(|e| format!("{}: {e}", model.name))
 }
 
 // Tests may index, unwrap and compute freely: a panic here is a failed assertion.
@@ -562,7 +501,7 @@ mod tests {
         ] {
             let f = sample(name);
             let info: Value = serde_json::from_str(
-                &idmodel_cli::info_report(Path::new(name), &f.bytes, true).unwrap(),
+                &idmodel_convert::info_report(Path::new(name), &f.bytes, true).unwrap(),
             )
             .unwrap();
             let s = opened(vec![f]);

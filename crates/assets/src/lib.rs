@@ -95,6 +95,8 @@ pub trait Files {
 #[derive(Debug, Clone, Default)]
 pub struct MemFiles {
     files: BTreeMap<String, (String, Vec<u8>)>,
+    /// Whether a path that is not there is looked for by its file name.
+    by_name: bool,
 }
 
 impl MemFiles {
@@ -102,6 +104,58 @@ impl MemFiles {
     pub fn insert(&mut self, path: &str, bytes: Vec<u8>) {
         self.files
             .insert(path.to_ascii_lowercase(), (path.to_owned(), bytes));
+    }
+
+    /// Files dropped without their folders (on a web page, handed over by a binding): an
+    /// image path (`.tga`, `.jpg`, `.jpeg`, `.png`, `.pcx`, `.wal`, `.bmp`, `.dds`) that
+    /// is not there is found by its file name alone (ASCII case ignored; the first such
+    /// file in case-folded path order), as a person expects
+    /// `models/players/sarge/band.tga` to find a dropped `band.tga`. Models and side files
+    /// are only found at their paths.
+    ///
+    /// ```
+    /// use idmodel_assets::{Files, MemFiles};
+    /// let mut files = MemFiles::default();
+    /// files.insert("band.TGA", vec![7]);
+    /// assert_eq!(files.read("models/players/sarge/band.tga").unwrap(), None);
+    /// let files = files.by_file_name();
+    /// assert_eq!(files.read("models/players/sarge/band.tga").unwrap(), Some(vec![7]));
+    /// ```
+    pub fn by_file_name(mut self) -> Self {
+        self.by_name = true;
+        self
+    }
+
+    /// The same files seen from the game root `dir` (a folder of theirs): those below it
+    /// lose the `dir/` in front of their paths, the others keep theirs.
+    ///
+    /// ```
+    /// use idmodel_assets::{Files, MemFiles};
+    /// let mut files = MemFiles::default();
+    /// files.insert("baseq3/scripts/a.shader", vec![1]);
+    /// files.insert("notes.txt", vec![2]);
+    /// let rooted = files.rooted_at("baseq3");
+    /// assert_eq!(rooted.read("scripts/a.shader").unwrap(), Some(vec![1]));
+    /// assert_eq!(rooted.read("notes.txt").unwrap(), Some(vec![2]));
+    /// ```
+    pub fn rooted_at(&self, dir: &str) -> MemFiles {
+        let prefix = format!("{}/", dir.trim_end_matches('/').to_ascii_lowercase());
+        let mut out = MemFiles {
+            files: BTreeMap::new(),
+            by_name: self.by_name,
+        };
+        for (key, (name, bytes)) in &self.files {
+            match (key.strip_prefix(&prefix), name.get(prefix.len()..)) {
+                (Some(k), Some(n)) if !k.is_empty() => {
+                    out.files
+                        .insert(k.to_owned(), (n.to_owned(), bytes.clone()));
+                }
+                _ => {
+                    out.files.insert(key.clone(), (name.clone(), bytes.clone()));
+                }
+            }
+        }
+        out
     }
 
     /// The paths of the files, as inserted, in case-folded order.
@@ -112,10 +166,22 @@ impl MemFiles {
 
 impl Files for MemFiles {
     fn read(&self, path: &str) -> Result<Option<Vec<u8>>, String> {
+        let key = path.to_ascii_lowercase();
+        if let Some((_, b)) = self.files.get(&key) {
+            return Ok(Some(b.clone()));
+        }
+        let name = key.rsplit('/').next().unwrap_or(&key);
+        let image = name.rsplit_once('.').is_some_and(|(_, e)| {
+            ["tga", "jpg", "jpeg", "png", "pcx", "wal", "bmp", "dds"].contains(&e)
+        });
+        if !self.by_name || !image {
+            return Ok(None);
+        }
         Ok(self
             .files
-            .get(&path.to_ascii_lowercase())
-            .map(|(_, b)| b.clone()))
+            .iter()
+            .find(|(k, _)| k.rsplit('/').next() == Some(name))
+            .map(|(_, (_, b))| b.clone()))
     }
 
     fn list(&self, dir: &str, ext: &str) -> Vec<String> {

@@ -43,6 +43,10 @@
 // A length is larger than any object can be (`> PTRDIFF_MAX` bytes).
 #define IDMODEL_E_TOO_LARGE -10
 
+// A conversion (`idmodel_convert`, `idmodel_convert_files`, in builds with the `convert`
+// feature) failed: the message names the file and says what is wrong and where.
+#define IDMODEL_E_CONVERT -11
+
 // No format (not a model file idmodel reads).
 #define IDMODEL_FORMAT_NONE 0
 
@@ -113,15 +117,6 @@
 // included; longer names are cut at a character boundary).
 #define IDMODEL_NAME_SIZE 128
 
-// A parsed model: opaque storage the caller allocates (on the stack, in a struct, in an
-// arena), filled by [`idmodel_parse`]. It borrows the parsed buffer and owns nothing, so
-// it needs no free; [`idmodel_release`] only marks it unused. It may be copied with
-// `memcpy` (the copy borrows the same buffer).
-typedef struct idmodel_model {
-  // Private; all zero is a handle that was never parsed.
-  uint64_t opaque[IDMODEL_HANDLE_WORDS];
-} idmodel_model;
-
 // What went wrong, filled by every function that is given one (it may be null).
 typedef struct idmodel_error {
   // The code the function returned ([`IDMODEL_OK`] or an `IDMODEL_E_*`).
@@ -134,6 +129,15 @@ typedef struct idmodel_error {
   // One line, NUL-terminated UTF-8: what and where (empty on success).
   char message[IDMODEL_MESSAGE_SIZE];
 } idmodel_error;
+
+// A parsed model: opaque storage the caller allocates (on the stack, in a struct, in an
+// arena), filled by [`idmodel_parse`]. It borrows the parsed buffer and owns nothing, so
+// it needs no free; [`idmodel_release`] only marks it unused. It may be copied with
+// `memcpy` (the copy borrows the same buffer).
+typedef struct idmodel_model {
+  // Private; all zero is a handle that was never parsed.
+  uint64_t opaque[IDMODEL_HANDLE_WORDS];
+} idmodel_model;
 
 // The counts of a model, as `idmodel info --json` reports them.
 typedef struct idmodel_info_t {
@@ -213,6 +217,66 @@ typedef struct idmodel_joint {
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+#if defined(IDMODEL_CONVERT)
+// Converts the model at the path `input` (a model file, a Quake III player folder, an
+// md5mesh, `ARCHIVE:entry`, or a glTF/OBJ on the way back) to the format the path
+// `output` names by its extension (`.glb`, `.gltf`, `.obj`, `.md3`, `.md2`, `.mdl`,
+// `.md5mesh`), exactly as `idmodel convert INPUT -o OUTPUT` does, and gives the main
+// output's bytes in `*out` (`*out_len` bytes) without writing any file. Side files (a
+// `.gltf`'s `.bin`, an OBJ's `.mtl`) are not returned: use GLB. Release `*out` with
+// [`idmodel_buffer_free`].
+//
+// Errors: [`crate::IDMODEL_E_NULL`], [`IDMODEL_E_CONVERT`] (the message is the command's
+// one line).
+//
+// # Safety
+//
+// `input` and `output` are NUL-terminated strings; `out` and `out_len` point to writable
+// values; `err` is null or points to an [`IdmodelError`].
+int32_t idmodel_convert(const char *input,
+                        const char *output,
+                        uint8_t **out,
+                        size_t *out_len,
+                        struct idmodel_error *err);
+#endif
+
+#if defined(IDMODEL_CONVERT)
+// Converts the model at game path `model` among `count` files held in memory (`names[i]`,
+// `data[i]`, `sizes[i]` bytes: the model and the files beside it, such as skins, `.skin`
+// files and `animation.cfg`; a Quake III player folder is named by its folder) to the
+// format `output` names (`model.glb`), as the browser viewer does, and gives the main
+// output's bytes in `*out` (`*out_len` bytes). Release `*out` with
+// [`idmodel_buffer_free`].
+//
+// Errors: [`crate::IDMODEL_E_NULL`], [`crate::IDMODEL_E_TOO_LARGE`], [`IDMODEL_E_CONVERT`].
+//
+// # Safety
+//
+// `names`, `data` and `sizes` point to `count` elements each; every `names[i]` is a
+// NUL-terminated string and every `data[i]` points to `sizes[i]` readable bytes; `model`
+// and `output` are NUL-terminated strings; `out` and `out_len` point to writable values;
+// `err` is null or points to an [`IdmodelError`].
+int32_t idmodel_convert_files(const char *const *names,
+                              const uint8_t *const *data,
+                              const size_t *sizes,
+                              size_t count,
+                              const char *model,
+                              const char *output,
+                              uint8_t **out,
+                              size_t *out_len,
+                              struct idmodel_error *err);
+#endif
+
+#if defined(IDMODEL_CONVERT)
+// Releases a buffer [`idmodel_convert`] or [`idmodel_convert_files`] gave (`buf` and its
+// length `len` as given). Null is ignored.
+//
+// # Safety
+//
+// `buf` is null or a buffer this library gave with length `len`, not yet released.
+void idmodel_buffer_free(uint8_t *buf, size_t len);
+#endif
 
 // The size in bytes of [`IdmodelModel`], the storage [`idmodel_parse`] fills. Callers
 // that allocate handles themselves (an arena, a pool) reserve this many bytes, aligned

@@ -53,12 +53,16 @@
 #[cfg(feature = "std")]
 extern crate std;
 
+#[cfg(feature = "convert")]
+mod convert;
 mod ffi;
 mod formats;
 mod message;
 
 use core::ffi::{c_char, c_void};
 
+#[cfg(feature = "convert")]
+pub use convert::*;
 pub use ffi::*;
 
 /// Success.
@@ -84,6 +88,9 @@ pub const IDMODEL_E_MISALIGNED: i32 = -8;
 pub const IDMODEL_E_OVERLAP: i32 = -9;
 /// A length is larger than any object can be (`> PTRDIFF_MAX` bytes).
 pub const IDMODEL_E_TOO_LARGE: i32 = -10;
+/// A conversion (`idmodel_convert`, `idmodel_convert_files`, in builds with the `convert`
+/// feature) failed: the message names the file and says what is wrong and where.
+pub const IDMODEL_E_CONVERT: i32 = -11;
 
 /// No format (not a model file idmodel reads).
 pub const IDMODEL_FORMAT_NONE: i32 = 0;

@@ -138,6 +138,19 @@ pub(crate) fn lookup(path: &Path) -> Option<(Arc<Archive>, String)> {
         .map(|(_, a, e)| (Arc::clone(a), e.to_owned()))
 }
 
+/// Whether the virtual folder `dir` holds any entry (at any depth); `None` when `dir` is
+/// not virtual.
+pub fn holds_any(dir: &Path) -> Option<bool> {
+    let (a, entry) = lookup(dir)?;
+    let prefix = format!("{}/", entry.trim_end_matches('/').to_ascii_lowercase());
+    Some(
+        entry.is_empty()
+            || a.names()
+                .iter()
+                .any(|n| n.to_ascii_lowercase().starts_with(&prefix)),
+    )
+}
+
 /// Whether `path` is a virtual path of an open archive.
 pub fn is_virtual(path: &Path) -> bool {
     lookup(path).is_some()

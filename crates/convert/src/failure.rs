@@ -24,7 +24,7 @@ impl Failure {
 
     /// The answer of a format module asked about a format it does not read (the
     /// dispatcher in `formats::module` never does this; it keeps the match total).
-    pub fn wrong_module(format: idmodel::Format) -> Self {
+    pub fn wrong_module(format: crate::idmodel::Format) -> Self {
         Self::new(format!(
             "{}: not handled by this format module",
             format.name()
@@ -41,16 +41,16 @@ impl fmt::Display for Failure {
 impl std::error::Error for Failure {}
 
 /// Errors of the binary readers already say where (`… (at byte N)`).
-impl From<idmodel::Error> for Failure {
-    fn from(e: idmodel::Error) -> Self {
+impl From<crate::idmodel::Error> for Failure {
+    fn from(e: crate::idmodel::Error) -> Self {
         Self::new(e.to_string())
     }
 }
 
 /// The scene adapters' errors are complete lines already.
 /// An MD5 parser refusal as one line: what, then line, column and byte offset.
-impl From<idmodel::md5::Md5Error> for Failure {
-    fn from(e: idmodel::md5::Md5Error) -> Self {
+impl From<crate::idmodel::md5::Md5Error> for Failure {
+    fn from(e: crate::idmodel::md5::Md5Error) -> Self {
         Self::new(format!(
             "{} (line {}, column {}, at byte {})",
             e.kind(),

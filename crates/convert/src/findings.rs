@@ -4,12 +4,12 @@
 
 use std::fmt;
 
-use idmodel::core::{Engine, Severity};
+use crate::idmodel::core::{Engine, Severity};
 use serde::Serialize;
 
 /// What a format's `check` answers about the model file: the library findings of each
 /// engine of `all` asked (see [`engines`]), in engine order.
-pub fn findings<F: idmodel::core::Finding>(
+pub fn findings<F: crate::idmodel::core::Finding>(
     all: &'static [Engine],
     only: Option<Engine>,
     of: impl FnMut(Engine) -> Vec<F>,
@@ -105,7 +105,7 @@ impl Finding {
 
     /// A library finding of any format, about the model or the side file `file`.
     /// The location is the one the message names ([`Location::in_message`]).
-    pub fn of(f: &impl idmodel::core::Finding, file: Option<&str>) -> Finding {
+    pub fn of(f: &impl crate::idmodel::core::Finding, file: Option<&str>) -> Finding {
         let message = f.message().to_string();
         Finding {
             engine: f.engine(),

@@ -6,7 +6,7 @@ mod lod;
 
 use std::path::{Component, Path, PathBuf};
 
-use idmodel::Engine;
+use crate::idmodel::Engine;
 use idmodel_gltf::import::{ImportOptions, from_bytes};
 use idmodel_scene::md3::{BackOptions, Limits, PlayerBackOptions};
 
@@ -212,12 +212,15 @@ pub(crate) fn convert(args: &ImportArgs<'_>) -> Result<Converted, Error> {
         Target::Md2 => quake(
             args,
             "MD2",
-            idmodel::md2::ENGINES,
+            crate::idmodel::md2::ENGINES,
             crate::md2_skin::to_bytes,
         ),
-        Target::Mdl => quake(args, "MDL", idmodel::mdl::ENGINES, |_, scene, back, _| {
-            (idmodel_scene::mdl::to_bytes(scene, back), None)
-        }),
+        Target::Mdl => quake(
+            args,
+            "MDL",
+            crate::idmodel::mdl::ENGINES,
+            |_, scene, back, _| (idmodel_scene::mdl::to_bytes(scene, back), None),
+        ),
         Target::Md5Mesh => Err(Error::Usage(format!(
             "name the output .md5mesh to write md5 ('{}')",
             args.output.display()

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use idmodel::Format;
+use crate::idmodel::Format;
 use serde::Serialize;
 
 /// The `info` answer; serialised as the `info --json` object (schema in the crate

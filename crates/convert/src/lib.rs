@@ -73,7 +73,7 @@ mod textures;
 
 use std::path::Path;
 
-pub use idmodel::core::{Engine, Severity};
+pub use idmodel_core::{Engine, Severity};
 pub use idmodel_scene::Scene;
 
 pub use crate::failure::Failure;
@@ -83,6 +83,18 @@ pub use crate::memory::convert_bytes;
 pub use crate::options::{Lods, Options, OutKind};
 pub use crate::outcome::{Converted, Error, OutFile, Report, Role, Written, size};
 pub use crate::players::Skipped;
+
+/// The format crates under the facade's names (`idmodel::md3`, …): this crate sits below
+/// the `idmodel` facade, which re-exports it behind its `convert` feature.
+mod idmodel {
+    pub use idmodel_core as core;
+    pub use idmodel_core::detect::{Format, detect};
+    pub use idmodel_core::{Engine, Error};
+    pub use idmodel_md2 as md2;
+    pub use idmodel_md3 as md3;
+    pub use idmodel_md5 as md5;
+    pub use idmodel_mdl as mdl;
+}
 
 /// Extensions of the model files idmodel reads (md5anims included): what an archive
 /// conversion and a folder check pick up.
@@ -164,6 +176,8 @@ fn convert_uncollected(input: &Path, output: &Path, options: &Options) -> Result
             let folder = path.is_dir() || (archives::is_virtual(path) && !archives::is_file(path));
             if folder && formats::md3::is_player_folder(path) {
                 model::convert_player(path, output, options)
+            } else if folder && archives::holds_any(path) == Some(false) {
+                Err(Error::Failed(model::line(path, "no such file or folder")))
             } else if folder {
                 Err(Error::Usage(format!(
                     "{} is a folder of models: convert it as a batch (batch::batch)",

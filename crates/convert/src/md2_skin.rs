@@ -13,7 +13,7 @@
 
 use std::path::{Path, PathBuf};
 
-use idmodel::md2::Md2;
+use crate::idmodel::md2::Md2;
 use idmodel_assets::images::{palette_file, pcx_encode, quantise_quake2};
 use idmodel_assets::root::split_root;
 use idmodel_scene::back::BackOptions;

@@ -13,7 +13,7 @@
 
 use std::path::{Path, PathBuf};
 
-use idmodel::md5::{anim, camera, mesh};
+use crate::idmodel::md5::{anim, camera, mesh};
 use idmodel_scene::Scene;
 use idmodel_scene::md5::from_scene::{self, Md5Options};
 

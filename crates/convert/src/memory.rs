@@ -16,7 +16,9 @@ static NEXT: AtomicU64 = AtomicU64::new(0);
 /// Converts the model at game path `model` among `files` (game paths and bytes: the
 /// model itself and every file it may use) to `output`, as [`convert`](crate::convert)
 /// converts a file: `output` names the result (`model.glb`), and the files come back
-/// named after it. Paths are matched without regard to ASCII case, as in a `.pk3`.
+/// named after it. Paths are matched without regard to ASCII case, as in a `.pk3`, and a
+/// file the model names that is not at its path is found by its file name alone (files
+/// dropped without their folders).
 /// [`Options::anims`] and [`Options::game`] are not read (the md5anims are among
 /// `files`: name them in `anims` by their game paths).
 ///
@@ -40,12 +42,9 @@ pub fn convert_bytes(
     for (name, bytes) in files {
         mem.insert(&clean(name), bytes.to_vec());
     }
-    let label = format!(
-        "memory-{}-{}",
-        std::process::id(),
-        NEXT.fetch_add(1, Ordering::Relaxed)
-    );
-    crate::archives::register_memory(&label, mem);
+    // No process id: it does not exist on every target (wasm32).
+    let label = format!("memory-{}", NEXT.fetch_add(1, Ordering::Relaxed));
+    crate::archives::register_memory(&label, mem.by_file_name());
     let at = |name: &str| crate::archives::virtual_path(Path::new(&label), &clean(name));
     let anims = options
         .anims

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use idmodel::{Format, detect};
+use crate::idmodel::{Format, detect};
 use idmodel_gltf::{ExportOptions, png_rgba8, to_glb_pieces, to_gltf};
 use idmodel_scene::Scene;
 use idmodel_scene::axes::Axes;
@@ -34,9 +34,9 @@ pub(crate) fn read(path: &Path) -> Result<Vec<u8>, Failure> {
 /// What `bytes` is, and the module that reads it.
 pub(crate) fn identify(bytes: &[u8]) -> Result<(Format, &'static dyn ModelFormat), Failure> {
     match detect(bytes) {
-        None if idmodel::core::detect::starts_like_md5(bytes) => {
+        None if crate::idmodel::core::detect::starts_like_md5(bytes) => {
             // MD5 text that the detector cannot place: say where it goes wrong.
-            let why = match idmodel::md5::mesh::Model::parse(bytes) {
+            let why = match crate::idmodel::md5::mesh::Model::parse(bytes) {
                 Err(e) => format!(
                     "{} (line {}, column {}, at byte {})",
                     e.kind(),

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use idmodel::Engine;
+use crate::idmodel::Engine;
 use idmodel_scene::axes::Axes;
 
 /// The output formats of a conversion.

@@ -7,7 +7,7 @@ use std::path::Path;
 use idmodel_scene::Scene;
 use idmodel_scene::md3::PLAYER_PARTS;
 
-use idmodel::md3::Md3 as Model;
+use crate::idmodel::md3::Md3 as Model;
 use idmodel_scene::md3::{self as adapter, Player};
 
 use crate::failure::Failure;
@@ -236,7 +236,7 @@ pub fn player_info(dir: &Path) -> Result<PlayerInfo, Failure> {
         let path = dir.join(format!("{part}.md3"));
         Md3.info(&Input {
             path: &path,
-            format: idmodel::Format::Md3,
+            format: crate::idmodel::Format::Md3,
             bytes,
         })
         .map_err(|e| Failure::new(format!("{part}.md3: {e}")))

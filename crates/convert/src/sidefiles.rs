@@ -4,11 +4,11 @@
 
 use std::path::Path;
 
-use idmodel::md2::Anm;
-use idmodel::md3::shader::{self, ShaderText};
-use idmodel::md3::{AnimationCfg, EntryKind, Skin};
-use idmodel::md5::cube2::{self, Cfg};
-use idmodel::md5::material::{self, MaterialText};
+use crate::idmodel::md2::Anm;
+use crate::idmodel::md3::shader::{self, ShaderText};
+use crate::idmodel::md3::{AnimationCfg, EntryKind, Skin};
+use crate::idmodel::md5::cube2::{self, Cfg};
+use crate::idmodel::md5::material::{self, MaterialText};
 use idmodel_scene::md3::q3_animations;
 use serde::Serialize;
 
@@ -223,7 +223,8 @@ fn cfg(bytes: &[u8]) -> Result<(SideInfo, Rows), String> {
                 if a.loop_frames > 0 {
                     v.push_str(&format!(", loops the last {}", a.loop_frames));
                 }
-                if id.index() >= q3.from_file() && id.index() < idmodel::md3::MAX_ANIMATIONS {
+                if id.index() >= q3.from_file() && id.index() < crate::idmodel::md3::MAX_ANIMATIONS
+                {
                     v.push_str(" (not in the file: the engine's fill)");
                 }
                 rows.push((format!("  {}", id.name()), v));

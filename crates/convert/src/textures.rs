@@ -6,7 +6,7 @@
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 
-use idmodel::core::detect::Format;
+use crate::idmodel::core::detect::Format;
 use idmodel_assets::textures::{self, ModelRef, Options};
 use idmodel_assets::{GameFs, Profile};
 use idmodel_scene::Scene;
@@ -89,11 +89,17 @@ pub fn apply(
     };
     let mut warnings = Vec::new();
     let game_fs = match crate::archives::memory_of(model) {
-        // Files held in memory: they are the whole game data.
+        // Files held in memory: they are the whole game data, seen from the model's
+        // game root (the folder above its `models/`, `progs/` or `players/`).
         Some((label, files, entry)) => {
+            let (root, game_path) = idmodel_assets::root::split_root(Path::new(&entry));
+            let files = match root.to_str() {
+                Some(r) if r != "." => files.rooted_at(r),
+                _ => files,
+            };
             let mut fs = GameFs::new(profile);
             fs.push_archive(idmodel_assets::Archive::memory(&label, files));
-            Ok((fs, entry))
+            Ok((fs, game_path))
         }
         None => GameFs::for_model(model, choice.game, profile),
     };

@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use idmodel::md2::{self as file, Anm, ENGINES, Md2 as Model};
+use crate::idmodel::md2::{self as file, Anm, ENGINES, Md2 as Model};
 use idmodel_scene::md2::{self as adapter, FPS, RateClip, Sidecars};
 
 use super::{Bounds, Built, Engine, Finding, Info, Input, ModelFormat, Request, Shape, count};

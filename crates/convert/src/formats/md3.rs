@@ -9,7 +9,7 @@
 use core::fmt::Write as _;
 use std::path::Path;
 
-use idmodel::md3::{AnimationCfg, ENGINES, Md3 as Model, Skin};
+use crate::idmodel::md3::{AnimationCfg, ENGINES, Md3 as Model, Skin};
 use idmodel_scene::md3::{self as adapter, CfgUse, Clip, PLAYER_PARTS, Role};
 
 use super::{Bounds, Built, Engine, Finding, Info, Input, ModelFormat, Request, Shape, count};
@@ -202,7 +202,11 @@ impl ModelFormat for Md3 {
             if let Some(skin) = &skin {
                 match skin.shader_for(engine.as_bytes(), Engine::Ioq3) {
                     Some(sh) if !sh.is_empty() => {
-                        let _ = write!(row, "; skin: '{}'", idmodel::core::Name::from_field(sh));
+                        let _ = write!(
+                            row,
+                            "; skin: '{}'",
+                            crate::idmodel::core::Name::from_field(sh)
+                        );
                     }
                     _ => row.push_str("; skin: none (default shader)"),
                 }
@@ -326,7 +330,7 @@ impl ModelFormat for Md3 {
                         // range findings about this part.
                         let n = md3.num_frames();
                         for f in cfg.findings(Some((n, n)), e) {
-                            use idmodel::md3::AnimFindingKind::FramesOutOfRange;
+                            use crate::idmodel::md3::AnimFindingKind::FramesOutOfRange;
                             if !matches!(f.kind, FramesOutOfRange { model, .. } if model != part) {
                                 out.push(Finding::of(&f, Some("animation.cfg")));
                             }

@@ -13,13 +13,13 @@
 
 use core::fmt::Write as _;
 
-use idmodel::Format;
-use idmodel::core::quat::Vec3;
-use idmodel::md5::anim::{self, Anim};
-use idmodel::md5::camera::{self, Camera as CameraFile};
-use idmodel::md5::mesh::{self, Model};
-use idmodel::md5::pose;
-use idmodel::md5::{ENGINES, skinning};
+use crate::idmodel::Format;
+use crate::idmodel::core::quat::Vec3;
+use crate::idmodel::md5::anim::{self, Anim};
+use crate::idmodel::md5::camera::{self, Camera as CameraFile};
+use crate::idmodel::md5::mesh::{self, Model};
+use crate::idmodel::md5::pose;
+use crate::idmodel::md5::{ENGINES, skinning};
 use idmodel_scene::md5::{self as adapter, ZERO_RATE_FPS};
 
 use super::{Bounds, Built, Engine, Finding, Info, Input, ModelFormat, Request, Shape, count};
@@ -265,7 +265,7 @@ impl ModelFormat for Md5 {
 
     fn check(&self, input: &Input<'_>, engine: Option<Engine>) -> Result<Vec<Finding>, Failure> {
         let mut out = Vec::new();
-        let mut sink = |f: idmodel::md5::Finding| {
+        let mut sink = |f: crate::idmodel::md5::Finding| {
             let mut finding = Finding::of(&f, None);
             // The exact place, offset included, rather than the one the message names.
             if let Some(at) = f.at {

@@ -3,7 +3,7 @@
 //! every pose a morph target, clips by frame name and frame group at QuakeSpasm's timing,
 //! palette skins embedded). This module does the I/O, `info` and `check`.
 
-use idmodel::mdl::{self as file, ENGINES, Mdl as Model, SeamRule, WeldedMesh};
+use crate::idmodel::mdl::{self as file, ENGINES, Mdl as Model, SeamRule, WeldedMesh};
 use idmodel_scene::mdl as adapter;
 
 use super::{Bounds, Built, Engine, Finding, Info, Input, ModelFormat, Request, Shape, count};

@@ -13,8 +13,8 @@ pub mod mdl;
 
 use std::path::Path;
 
-use idmodel::Format;
-pub use idmodel::core::{Engine, Severity};
+use crate::idmodel::Format;
+pub use crate::idmodel::core::{Engine, Severity};
 use idmodel_scene::{Options, Scene};
 
 use crate::failure::Failure;

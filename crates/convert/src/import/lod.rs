@@ -3,7 +3,7 @@
 //! the vertices the simplified triangles use, so the LOD has the frames, tags, names and
 //! shaders of the model, and each level can be checked like any MD3.
 
-use idmodel::md3::{Md3, Model, write};
+use crate::idmodel::md3::{Md3, Model, write};
 
 /// The share of triangles LOD `level` keeps: ½ for `_1`, ¼ for `_2`.
 pub(crate) fn ratio(level: u8) -> f32 {
@@ -16,6 +16,7 @@ pub(crate) fn ratio(level: u8) -> f32 {
 
 /// The largest relative error meshoptimizer may introduce (a share of the surface's
 /// extent); it stops earlier when the triangle target is reached.
+#[cfg(not(target_arch = "wasm32"))]
 const TARGET_ERROR: f32 = 0.05;
 
 /// The MD3 in `bytes` with each surface simplified to about `ratio` of its triangles (at

@@ -16,7 +16,7 @@ fn grid() -> Vec<u8> {
     (s.st, s.triangles) = idmodel_test_support::grid(16);
     for (f, frame) in s.frames.iter_mut().enumerate() {
         *frame = (0..n * n)
-            .map(|i| idmodel::md3::Vertex {
+            .map(|i| crate::idmodel::md3::Vertex {
                 xyz: [
                     i16::try_from(i % n).unwrap() * 64,
                     i16::try_from(i / n).unwrap() * 64,

@@ -1,0 +1,218 @@
+//! Whole conversions through `idmodel_convert`, the call the `idmodel` command and the
+//! browser viewer make (the `convert` feature: it needs `std`, an allocator and, for MD3
+//! LODs, the C++ runtime). The result is a buffer this library allocates: release it
+//! with [`idmodel_buffer_free`].
+
+extern crate alloc;
+extern crate std;
+
+use alloc::borrow::ToOwned;
+use alloc::boxed::Box;
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::ffi::{CStr, c_char};
+use std::path::Path;
+
+use crate::message;
+use crate::{
+    IDMODEL_E_CONVERT, IDMODEL_E_NULL, IDMODEL_E_TOO_LARGE, IDMODEL_NO_OFFSET, IDMODEL_OK,
+    IdmodelError,
+};
+
+/// Fills `err` (when given) and returns `code`.
+fn done(err: *mut IdmodelError, code: i32, line: &str) -> i32 {
+    if !err.is_null() && err.is_aligned() {
+        // SAFETY: non-null and aligned; the caller passes null or a pointer to an
+        // `IdmodelError` it owns, which nothing else aliases during the call.
+        let e = unsafe { &mut *err };
+        e.code = code;
+        e.offset = IDMODEL_NO_OFFSET;
+        e.required = 0;
+        message::set_display(&mut e.message, line);
+    }
+    code
+}
+
+/// A NUL-terminated UTF-8 argument, or why not.
+///
+/// # Safety
+/// `s` is null or points to a NUL-terminated string.
+unsafe fn text<'a>(s: *const c_char, what: &str) -> Result<&'a str, (i32, String)> {
+    if s.is_null() {
+        return Err((IDMODEL_E_NULL, alloc::format!("{what} is null")));
+    }
+    // SAFETY: non-null, and the caller's string is NUL-terminated and lives through the call.
+    let c = unsafe { CStr::from_ptr(s) };
+    c.to_str()
+        .map_err(|_| (IDMODEL_E_CONVERT, alloc::format!("{what} is not UTF-8")))
+}
+
+/// Hands `bytes` to the caller as `*out` / `*out_len`.
+fn give(bytes: Vec<u8>, out: *mut *mut u8, out_len: *mut usize) {
+    let len = bytes.len();
+    let ptr = Box::into_raw(bytes.into_boxed_slice()).cast::<u8>();
+    // SAFETY: both checked non-null and aligned by the callers; the caller owns them.
+    unsafe { out.write(ptr) };
+    // SAFETY: as above.
+    unsafe { out_len.write(len) };
+}
+
+/// Whether the out-pointers can be written.
+fn outs_ok(out: *mut *mut u8, out_len: *mut usize) -> bool {
+    !out.is_null() && !out_len.is_null() && out.is_aligned() && out_len.is_aligned()
+}
+
+/// Converts the model at the path `input` (a model file, a Quake III player folder, an
+/// md5mesh, `ARCHIVE:entry`, or a glTF/OBJ on the way back) to the format the path
+/// `output` names by its extension (`.glb`, `.gltf`, `.obj`, `.md3`, `.md2`, `.mdl`,
+/// `.md5mesh`), exactly as `idmodel convert INPUT -o OUTPUT` does, and gives the main
+/// output's bytes in `*out` (`*out_len` bytes) without writing any file. Side files (a
+/// `.gltf`'s `.bin`, an OBJ's `.mtl`) are not returned: use GLB. Release `*out` with
+/// [`idmodel_buffer_free`].
+///
+/// Errors: [`crate::IDMODEL_E_NULL`], [`IDMODEL_E_CONVERT`] (the message is the command's
+/// one line).
+///
+/// # Safety
+///
+/// `input` and `output` are NUL-terminated strings; `out` and `out_len` point to writable
+/// values; `err` is null or points to an [`IdmodelError`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn idmodel_convert(
+    input: *const c_char,
+    output: *const c_char,
+    out: *mut *mut u8,
+    out_len: *mut usize,
+    err: *mut IdmodelError,
+) -> i32 {
+    if !outs_ok(out, out_len) {
+        return done(err, IDMODEL_E_NULL, "out or out_len is null or misaligned");
+    }
+    // SAFETY: the caller's contract: NUL-terminated strings or null.
+    let input = match unsafe { text(input, "input") } {
+        Ok(s) => s,
+        Err((code, m)) => return done(err, code, &m),
+    };
+    // SAFETY: as above.
+    let output = match unsafe { text(output, "output") } {
+        Ok(s) => s,
+        Err((code, m)) => return done(err, code, &m),
+    };
+    let options = idmodel_convert::Options::default();
+    match idmodel_convert::convert(Path::new(input), Path::new(output), &options) {
+        Ok(c) => {
+            give(c.main_bytes(), out, out_len);
+            done(err, IDMODEL_OK, "")
+        }
+        Err(e) => done(err, IDMODEL_E_CONVERT, e.line()),
+    }
+}
+
+/// Converts the model at game path `model` among `count` files held in memory (`names[i]`,
+/// `data[i]`, `sizes[i]` bytes: the model and the files beside it, such as skins, `.skin`
+/// files and `animation.cfg`; a Quake III player folder is named by its folder) to the
+/// format `output` names (`model.glb`), as the browser viewer does, and gives the main
+/// output's bytes in `*out` (`*out_len` bytes). Release `*out` with
+/// [`idmodel_buffer_free`].
+///
+/// Errors: [`crate::IDMODEL_E_NULL`], [`crate::IDMODEL_E_TOO_LARGE`], [`IDMODEL_E_CONVERT`].
+///
+/// # Safety
+///
+/// `names`, `data` and `sizes` point to `count` elements each; every `names[i]` is a
+/// NUL-terminated string and every `data[i]` points to `sizes[i]` readable bytes; `model`
+/// and `output` are NUL-terminated strings; `out` and `out_len` point to writable values;
+/// `err` is null or points to an [`IdmodelError`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn idmodel_convert_files(
+    names: *const *const c_char,
+    data: *const *const u8,
+    sizes: *const usize,
+    count: usize,
+    model: *const c_char,
+    output: *const c_char,
+    out: *mut *mut u8,
+    out_len: *mut usize,
+    err: *mut IdmodelError,
+) -> i32 {
+    if !outs_ok(out, out_len) {
+        return done(err, IDMODEL_E_NULL, "out or out_len is null or misaligned");
+    }
+    let arrays_ok = |p: bool, aligned: bool| count == 0 || (!p && aligned);
+    if !arrays_ok(names.is_null(), names.is_aligned())
+        || !arrays_ok(data.is_null(), data.is_aligned())
+        || !arrays_ok(sizes.is_null(), sizes.is_aligned())
+    {
+        return done(
+            err,
+            IDMODEL_E_NULL,
+            "names, data or sizes is null or misaligned",
+        );
+    }
+    if isize::try_from(count).is_err() {
+        return done(err, IDMODEL_E_TOO_LARGE, "count is too large");
+    }
+    // SAFETY: the caller's contract: NUL-terminated strings or null.
+    let model = match unsafe { text(model, "model") } {
+        Ok(s) => s.to_owned(),
+        Err((code, m)) => return done(err, code, &m),
+    };
+    // SAFETY: as above.
+    let output = match unsafe { text(output, "output") } {
+        Ok(s) => s.to_owned(),
+        Err((code, m)) => return done(err, code, &m),
+    };
+    let (names, data, sizes): (&[*const c_char], &[*const u8], &[usize]) = if count == 0 {
+        (&[], &[], &[])
+    } else {
+        // SAFETY: non-null, aligned, `count` fits in `isize`, and each array holds
+        // `count` elements (the contract) that nothing writes during the call.
+        let n = unsafe { core::slice::from_raw_parts(names, count) };
+        // SAFETY: as above.
+        let d = unsafe { core::slice::from_raw_parts(data, count) };
+        // SAFETY: as above.
+        let z = unsafe { core::slice::from_raw_parts(sizes, count) };
+        (n, d, z)
+    };
+    let mut files: Vec<(String, &[u8])> = Vec::new();
+    for ((&name, &bytes), &size) in names.iter().zip(data).zip(sizes) {
+        // SAFETY: the contract: a NUL-terminated string.
+        let name = match unsafe { text(name, "a file name") } {
+            Ok(s) => s.to_owned(),
+            Err((code, m)) => return done(err, code, &m),
+        };
+        if bytes.is_null() || isize::try_from(size).is_err() {
+            let line = alloc::format!("{name}: its data is null or too large");
+            return done(err, IDMODEL_E_NULL, &line);
+        }
+        // SAFETY: non-null, `size` fits in `isize`, and the caller's buffer holds `size`
+        // readable bytes that nothing writes during the call.
+        let slice = unsafe { core::slice::from_raw_parts(bytes, size) };
+        files.push((name, slice));
+    }
+    let borrowed: Vec<(&str, &[u8])> = files.iter().map(|(n, b)| (n.as_str(), *b)).collect();
+    let options = idmodel_convert::Options::default();
+    match idmodel_convert::convert_bytes(&borrowed, &model, Path::new(&output), &options) {
+        Ok(c) => {
+            give(c.main_bytes(), out, out_len);
+            done(err, IDMODEL_OK, "")
+        }
+        Err(e) => done(err, IDMODEL_E_CONVERT, e.line()),
+    }
+}
+
+/// Releases a buffer [`idmodel_convert`] or [`idmodel_convert_files`] gave (`buf` and its
+/// length `len` as given). Null is ignored.
+///
+/// # Safety
+///
+/// `buf` is null or a buffer this library gave with length `len`, not yet released.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn idmodel_buffer_free(buf: *mut u8, len: usize) {
+    if buf.is_null() {
+        return;
+    }
+    let slice = core::ptr::slice_from_raw_parts_mut(buf, len);
+    // SAFETY: the contract: `buf` and `len` are a boxed slice this library leaked.
+    drop(unsafe { Box::from_raw(slice) });
+}
