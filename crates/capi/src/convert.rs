@@ -47,6 +47,21 @@ unsafe fn text<'a>(s: *const c_char, what: &str) -> Result<&'a str, (i32, String
         .map_err(|_| (IDMODEL_E_CONVERT, alloc::format!("{what} is not UTF-8")))
 }
 
+/// Two string arguments (see [`text`]).
+///
+/// # Safety
+/// Each pointer is null or points to a NUL-terminated string.
+unsafe fn texts<'a>(
+    a: (*const c_char, &str),
+    b: (*const c_char, &str),
+) -> Result<(&'a str, &'a str), (i32, String)> {
+    // SAFETY: the caller's contract, passed on.
+    let first = unsafe { text(a.0, a.1) }?;
+    // SAFETY: as above.
+    let second = unsafe { text(b.0, b.1) }?;
+    Ok((first, second))
+}
+
 /// Hands `bytes` to the caller as `*out` / `*out_len`.
 fn give(bytes: Vec<u8>, out: *mut *mut u8, out_len: *mut usize) {
     let len = bytes.len();
@@ -89,13 +104,8 @@ pub unsafe extern "C" fn idmodel_convert(
         return done(err, IDMODEL_E_NULL, "out or out_len is null or misaligned");
     }
     // SAFETY: the caller's contract: NUL-terminated strings or null.
-    let input = match unsafe { text(input, "input") } {
-        Ok(s) => s,
-        Err((code, m)) => return done(err, code, &m),
-    };
-    // SAFETY: as above.
-    let output = match unsafe { text(output, "output") } {
-        Ok(s) => s,
+    let (input, output) = match unsafe { texts((input, "input"), (output, "output")) } {
+        Ok(pair) => pair,
         Err((code, m)) => return done(err, code, &m),
     };
     let options = idmodel_convert::Options::default();
@@ -153,13 +163,8 @@ pub unsafe extern "C" fn idmodel_convert_files(
         return done(err, IDMODEL_E_TOO_LARGE, "count is too large");
     }
     // SAFETY: the caller's contract: NUL-terminated strings or null.
-    let model = match unsafe { text(model, "model") } {
-        Ok(s) => s.to_owned(),
-        Err((code, m)) => return done(err, code, &m),
-    };
-    // SAFETY: as above.
-    let output = match unsafe { text(output, "output") } {
-        Ok(s) => s.to_owned(),
+    let (model, output) = match unsafe { texts((model, "model"), (output, "output")) } {
+        Ok(pair) => pair,
         Err((code, m)) => return done(err, code, &m),
     };
     let (names, data, sizes): (&[*const c_char], &[*const u8], &[usize]) = if count == 0 {
@@ -192,7 +197,7 @@ pub unsafe extern "C" fn idmodel_convert_files(
     }
     let borrowed: Vec<(&str, &[u8])> = files.iter().map(|(n, b)| (n.as_str(), *b)).collect();
     let options = idmodel_convert::Options::default();
-    match idmodel_convert::convert_bytes(&borrowed, &model, Path::new(&output), &options) {
+    match idmodel_convert::convert_bytes(&borrowed, model, Path::new(output), &options) {
         Ok(c) => {
             give(c.main_bytes(), out, out_len);
             done(err, IDMODEL_OK, "")

@@ -29,6 +29,18 @@ fn message(e: &IdmodelError) -> String {
     String::from_utf8(bytes).unwrap()
 }
 
+/// The bytes the library gave (released), or none when `code` is an error.
+fn taken(code: i32, ptr: *mut u8, len: usize) -> Vec<u8> {
+    if code != IDMODEL_OK {
+        return Vec::new();
+    }
+    // SAFETY: the library gave `len` bytes at `ptr`.
+    let v = unsafe { core::slice::from_raw_parts(ptr, len) }.to_vec();
+    // SAFETY: given by the library, released once.
+    unsafe { idmodel_buffer_free(ptr, len) };
+    v
+}
+
 /// `idmodel_convert(input, output)`: the code, the bytes and the error.
 fn through_c(input: &Path, output: &Path) -> (i32, Vec<u8>, IdmodelError) {
     let i = CString::new(input.to_str().unwrap()).unwrap();
@@ -37,16 +49,7 @@ fn through_c(input: &Path, output: &Path) -> (i32, Vec<u8>, IdmodelError) {
     let mut err = IdmodelError::default();
     // SAFETY: NUL-terminated strings and live out-values.
     let code = unsafe { idmodel_convert(i.as_ptr(), o.as_ptr(), &mut ptr, &mut len, &mut err) };
-    let bytes = if code == IDMODEL_OK {
-        // SAFETY: the library gave `len` bytes at `ptr`.
-        let v = unsafe { core::slice::from_raw_parts(ptr, len) }.to_vec();
-        // SAFETY: given by the library, released once.
-        unsafe { idmodel_buffer_free(ptr, len) };
-        v
-    } else {
-        Vec::new()
-    };
-    (code, bytes, err)
+    (code, taken(code, ptr, len), err)
 }
 
 #[test]
@@ -149,16 +152,7 @@ fn files_through_c(files: &[(String, Vec<u8>)], model: &str) -> (i32, Vec<u8>, I
             &mut err,
         )
     };
-    let bytes = if code == IDMODEL_OK {
-        // SAFETY: the library gave `len` bytes at `ptr`.
-        let v = unsafe { core::slice::from_raw_parts(ptr, len) }.to_vec();
-        // SAFETY: given by the library, released once.
-        unsafe { idmodel_buffer_free(ptr, len) };
-        v
-    } else {
-        Vec::new()
-    };
-    (code, bytes, err)
+    (code, taken(code, ptr, len), err)
 }
 
 #[test]

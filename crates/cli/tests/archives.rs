@@ -357,3 +357,43 @@ fn corpus_kyonshi_pk3_in_place() {
     let (c, _, err) = run(&[&"check", &pk3]);
     assert_eq!(c, 0, "{err}");
 }
+
+#[test]
+fn game_archive_textures_a_player_folder_outside_it() {
+    let Some(pk3) = corpus_subdir(
+        "game_archive_textures_a_player_folder_outside_it",
+        "assets/openarena/kyonshi.pk3",
+    ) else {
+        return;
+    };
+    // The player's models, skins and animation.cfg alone, no image, outside any game
+    // folder: the textures are the archive's.
+    let dir = scratch("game-textures");
+    let player = dir.join("kyonshi");
+    std::fs::create_dir_all(&player).unwrap();
+    let src = pk3.parent().unwrap().join("baseoa/models/players/kyonshi");
+    for f in std::fs::read_dir(&src).unwrap() {
+        let p = f.unwrap().path();
+        let ext = p
+            .extension()
+            .unwrap()
+            .to_string_lossy()
+            .to_ascii_lowercase();
+        if ["md3", "skin", "cfg"].contains(&ext.as_str()) {
+            std::fs::copy(&p, player.join(p.file_name().unwrap())).unwrap();
+        }
+    }
+    let glb = dir.join("k.glb");
+    let (c, bare, err) = run(&[&"convert", &player, &"-o", &glb]);
+    assert_eq!(c, 0, "{err}");
+    assert!(bare.contains(", 0 textures embedded"), "{bare}");
+    let (c, out, err) = run(&[&"convert", &player, &"-o", &glb, &"--game", &pk3]);
+    assert_eq!(c, 0, "{err}");
+    let embedded: usize = out
+        .split(", ")
+        .find_map(|p| p.strip_suffix(" textures embedded"))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    assert!(embedded >= 3, "{out}\n{err}");
+    assert!(!err.contains("texture not found"), "{err}");
+}

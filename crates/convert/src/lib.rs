@@ -39,17 +39,8 @@
 #![forbid(unsafe_code)]
 // A std crate: the std paths are the natural ones here.
 #![allow(clippy::std_instead_of_core, clippy::std_instead_of_alloc)]
-#![cfg_attr(
-    test,
-    allow(
-        clippy::indexing_slicing,
-        clippy::arithmetic_side_effects,
-        clippy::as_conversions,
-        clippy::unwrap_used,
-        clippy::expect_used,
-        clippy::panic
-    )
-)]
+// Unit tests may index, unwrap and compute freely: a panic there is a failed assertion.
+#![cfg_attr(test, allow(clippy::restriction))]
 
 pub mod archives;
 pub mod batch;

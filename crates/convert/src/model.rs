@@ -232,6 +232,7 @@ pub(crate) fn choice(options: &Options) -> Choice<'_> {
         max_bytes: options.max_output,
         no_textures: options.no_textures,
         keep_normals: options.keep_normals,
+        game: &options.game,
     }
 }
 

@@ -30,6 +30,9 @@ pub struct Choice<'a> {
     pub no_textures: bool,
     /// `--keep-normals`: MD2 normals as the file has them.
     pub keep_normals: bool,
+    /// `--game`: game folders and archives searched for textures below the model's own
+    /// game root.
+    pub game: &'a [std::path::PathBuf],
 }
 
 impl<'a> Choice<'a> {

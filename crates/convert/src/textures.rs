@@ -25,7 +25,7 @@ impl<'a> crate::players::Choice<'a> {
     pub fn textures(self) -> TextureChoice<'a> {
         TextureChoice {
             off: self.no_textures,
-            game: &[],
+            game: self.game,
         }
     }
 }

@@ -3,6 +3,8 @@
 // Test code: a panic is a failed assertion, and fixture offsets are small constants.
 #![allow(clippy::restriction)]
 
+mod common;
+
 use idmodel_md3::{
     Engine, ErrorKind, FindingKind, Md3, Model, NormalDecode, Orientation, Severity, Vertex,
     position_on_tag, position_rotated_on_tag, write,
@@ -34,17 +36,7 @@ fn minimal() -> Vec<u8> {
         .i32(OFS_END as i32); // ofsEnd
     assert_eq!(b.len(), OFS_FRAMES);
     // md3Frame_t
-    b.f32(-1.0)
-        .f32(-1.0)
-        .f32(-1.0) // bounds[0] (mins)
-        .f32(1.0)
-        .f32(1.0)
-        .f32(1.0) // bounds[1] (maxs)
-        .f32(0.0)
-        .f32(0.0)
-        .f32(0.0) // localOrigin
-        .f32(2.0) // radius
-        .name("frame0", 16); // name
+    common::unit_frame(&mut b, "frame0");
     assert_eq!(b.len(), OFS_TAGS);
     // md3Tag_t
     b.name("tag_weapon", 64) // name

@@ -13,6 +13,8 @@
 // Test code: a panic is a failed assertion, and fixture offsets are small constants.
 #![allow(clippy::restriction)]
 
+mod common;
+
 use idmodel_md3::{
     Engine, FindingKind, Md3, Severity, check_lod_frames, lod_frame_findings, max_loaded_triangles,
     max_loaded_verts, max_triangles, max_verts,
@@ -58,17 +60,7 @@ fn surface_file(verts: usize, tris: usize, frames: usize) -> Vec<u8> {
     assert_eq!(b.len(), ofs_frames);
     for f in 0..frames {
         // md3Frame_t
-        b.f32(-1.0)
-            .f32(-1.0)
-            .f32(-1.0) // bounds[0] (mins)
-            .f32(1.0)
-            .f32(1.0)
-            .f32(1.0) // bounds[1] (maxs)
-            .f32(0.0)
-            .f32(0.0)
-            .f32(0.0) // localOrigin
-            .f32(2.0) // radius
-            .name(format!("frame{f}"), 16); // name
+        common::unit_frame(&mut b, &format!("frame{f}"));
     }
     assert_eq!(b.len(), ofs_surf);
     // md3Surface_t
