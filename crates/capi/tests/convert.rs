@@ -177,12 +177,13 @@ fn files_in_memory_convert_to_the_library_s_bytes() {
         "{}",
         message(&err)
     );
-    let Some(corpus) = std::env::var_os("IDMODEL_CORPUS").filter(|c| !c.is_empty()) else {
-        eprintln!("notice: IDMODEL_CORPUS is not set; skipping the player folder");
+    let Some(corpus) =
+        idmodel_test_support::corpus_dir("files_in_memory_convert_to_the_library_s_bytes")
+    else {
         return;
     };
     // A Quake III player folder in memory is the player the command assembles from disk.
-    let dir = PathBuf::from(corpus).join("md3/oa_kyonshi");
+    let dir = corpus.join("md3/oa_kyonshi");
     let mut files = Vec::new();
     for e in std::fs::read_dir(&dir).unwrap() {
         let p = e.unwrap().path();

@@ -27,7 +27,14 @@ pub use le_buffer::{LeBuffer, LeScalar, patch, patch_bytes};
 pub fn corpus_dir(test: &str) -> Option<PathBuf> {
     match std::env::var_os("IDMODEL_CORPUS") {
         Some(dir) if !dir.is_empty() => {
+            // A relative path is the workspace root's (cargo runs each crate's tests in
+            // that crate's folder): `IDMODEL_CORPUS=../shared/corpus` works everywhere.
             let dir = PathBuf::from(dir);
+            let dir = if dir.is_relative() {
+                Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(dir)
+            } else {
+                dir
+            };
             assert!(
                 dir.is_dir(),
                 "IDMODEL_CORPUS={} is not a directory",
