@@ -250,3 +250,45 @@ fn the_viewer_and_the_library_make_the_same_glb() {
         );
     }
 }
+
+#[test]
+fn an_md5_folder_is_its_mesh_with_the_md5anims_that_fit() {
+    let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples");
+    let dir = scratch("md5-folder");
+    let folder = dir.join("thing");
+    std::fs::create_dir_all(&folder).unwrap();
+    for f in ["sample.md5mesh", "sample.md5anim"] {
+        std::fs::copy(samples.join(f), folder.join(f)).unwrap();
+    }
+    // An md5anim of another skeleton beside them is left out.
+    std::fs::write(
+        folder.join("other.md5anim"),
+        "MD5Version 10\ncommandline \"\"\nnumFrames 1\nnumJoints 1\nframeRate 24\nnumAnimatedComponents 0\nhierarchy {\n\t\"x\" -1 0 0\n}\nbounds {\n\t( 0 0 0 ) ( 0 0 0 )\n}\nbaseframe {\n\t( 0 0 0 ) ( 0 0 0 )\n}\nframe 0 {\n}\n",
+    )
+    .unwrap();
+    let whole = dir.join("whole.glb");
+    let o = idmodel(&[&"convert", &folder, &"-o", &whole]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        common::stdout(&o).contains("with 1 md5anim of"),
+        "{}",
+        common::stdout(&o)
+    );
+    let one = dir.join("one.glb");
+    let o = idmodel(&[
+        &"convert",
+        &folder.join("sample.md5mesh"),
+        &"--anim",
+        &folder.join("sample.md5anim"),
+        &"-o",
+        &one,
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(std::fs::read(&whole).unwrap() == std::fs::read(&one).unwrap());
+    let lib = idmodel_convert::convert(&folder, &dir.join("lib.glb"), &Options::default()).unwrap();
+    assert!(lib.main_bytes() == std::fs::read(&one).unwrap());
+    // To a folder it stays a batch of models (the md5anims skipped: they need a mesh).
+    let o = idmodel(&[&"convert", &folder, &"-o", &dir.join("batch")]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(dir.join("batch/sample.glb").is_file());
+}

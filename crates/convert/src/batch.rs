@@ -97,12 +97,21 @@ pub fn batch(input: &Path, output: &Path, options: &Options) -> Result<Option<Ba
         let Some((archive, entry)) = archives::lookup(&v) else {
             return Ok(None);
         };
-        if archives::is_file(&v) || formats::md3::is_player_folder(&v) {
+        let to_file = output.extension().is_some() && !output.is_dir();
+        if archives::is_file(&v)
+            || formats::md3::is_player_folder(&v)
+            || (to_file && crate::model::md5_folder(&v).is_some())
+        {
             return Ok(None);
         }
         return archive_batch(Path::new(archive.label()), entry, output, options).map(Some);
     }
     if !input.is_dir() || formats::md3::is_player_folder(input) {
+        return Ok(None);
+    }
+    // An md5 folder written to a file is one model (its mesh with its md5anims).
+    let to_file = output.extension().is_some() && !output.is_dir();
+    if to_file && crate::model::md5_folder(input).is_some() {
         return Ok(None);
     }
     if !options.anims.is_empty() {

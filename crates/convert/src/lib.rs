@@ -5,7 +5,8 @@
 //!
 //! - **Sources**: a model file (`.mdl`, `.md2`, `.md3`, `.md5mesh`, `.md5camera`), a
 //!   Quake III player folder (`lower/upper/head.md3` with their `.skin` files and
-//!   `animation.cfg`), an md5mesh with its md5anims ([`Options::anims`]), an archive entry
+//!   `animation.cfg`), an md5mesh with its md5anims ([`Options::anims`]), an md5 folder
+//!   (one md5mesh and the md5anims that fit it, each a clip), an archive entry
 //!   (`pak0.pk3:models/players/sarge`), a glTF/GLB or OBJ on the way back, or bytes with
 //!   a name and the files beside them in memory ([`convert_bytes`]).
 //! - **Outputs**: GLB, glTF (+ `.bin`), OBJ (+ `.mtl`, PNG skins), MDL, MD2 (+ PCX
@@ -167,6 +168,8 @@ fn convert_uncollected(input: &Path, output: &Path, options: &Options) -> Result
             let folder = path.is_dir() || (archives::is_virtual(path) && !archives::is_file(path));
             if folder && formats::md3::is_player_folder(path) {
                 model::convert_player(path, output, options)
+            } else if let Some(md5) = folder.then(|| model::md5_folder(path)).flatten() {
+                model::convert_md5_folder(path, md5, output, options)
             } else if folder && archives::holds_any(path) == Some(false) {
                 Err(Error::Failed(model::line(path, "no such file or folder")))
             } else if folder {

@@ -427,3 +427,96 @@ pub(crate) fn scene(path: &Path, options: &Options) -> Result<(Scene, Report), E
     report.warnings = pending.into_lines();
     Ok((scene, report))
 }
+
+/// The md5mesh and the md5anims that fit it, when `dir` (a folder on disk or in an
+/// archive) is an md5 folder: its models are exactly one `.md5mesh` and any number of
+/// `.md5anim` (a Doom 3 model's folder). The md5anims are those whose joints are the
+/// mesh's (Doom 3's `CheckModelHierarchy`), in name order; `None` for any other folder.
+pub(crate) fn md5_folder(dir: &Path) -> Option<(PathBuf, Vec<PathBuf>)> {
+    let names: Vec<String> = match crate::archives::file_names(dir) {
+        Some(n) => n,
+        None => std::fs::read_dir(dir)
+            .ok()?
+            .filter_map(|e| e.ok())
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect(),
+    };
+    let ext = |n: &str| {
+        n.rsplit_once('.')
+            .map(|(_, e)| e.to_ascii_lowercase())
+            .unwrap_or_default()
+    };
+    let models: Vec<&String> = names
+        .iter()
+        .filter(|n| crate::MODEL_EXTENSIONS.contains(&ext(n).as_str()))
+        .collect();
+    let meshes: Vec<&&String> = models.iter().filter(|n| ext(n) == "md5mesh").collect();
+    let [mesh] = meshes.as_slice() else {
+        return None;
+    };
+    if models
+        .iter()
+        .any(|n| !["md5mesh", "md5anim"].contains(&ext(n).as_str()))
+    {
+        return None;
+    }
+    let mesh_path = dir.join(mesh);
+    let mesh_bytes = read(&mesh_path).ok()?;
+    let parsed = crate::idmodel::md5::mesh::Model::parse(&mesh_bytes).ok()?;
+    let mut anims: Vec<PathBuf> = models
+        .iter()
+        .filter(|n| ext(n) == "md5anim")
+        .map(|n| dir.join(n))
+        .filter(|a| {
+            read(a).ok().is_some_and(|b| {
+                crate::idmodel::md5::anim::Anim::parse(&b).is_ok_and(|anim| {
+                    matches!(idmodel_scene::md5::mesh::fit(&parsed, &anim), Ok(None))
+                })
+            })
+        })
+        .collect();
+    anims.sort();
+    Some((mesh_path, anims))
+}
+
+/// An md5 folder (see [`md5_folder`]) as one model: its md5mesh with every md5anim that
+/// fits it as a clip. `output` is the file to write, or a folder to write
+/// `<folder name>.<ext>` into.
+pub(crate) fn convert_md5_folder(
+    dir: &Path,
+    (mesh, anims): (PathBuf, Vec<PathBuf>),
+    output: &Path,
+    options: &Options,
+) -> Result<Converted, Error> {
+    if !options.anims.is_empty() {
+        return Err(Error::Usage(
+            "--anim applies to one md5mesh file; an md5 folder takes the md5anims beside its mesh"
+                .into(),
+        ));
+    }
+    let has_ext = output.extension().is_some() && !output.is_dir();
+    let output = if has_ext {
+        output.to_path_buf()
+    } else {
+        let kind = options.to.unwrap_or(OutKind::Glb);
+        let name = dir
+            .file_name()
+            .map_or_else(|| "model".into(), |n| n.to_string_lossy().into_owned());
+        output.join(format!("{name}.{}", kind.ext()))
+    };
+    let kind = kind_of(&output, options.to).map_err(Error::Usage)?;
+    let options = Options {
+        anims,
+        ..options.clone()
+    };
+    let mut done = convert_one(&mesh, &output, &options, kind, has_ext, false)?;
+    done.report.lines.push(format!(
+        "{} with {} md5anim{} of {}",
+        done.report.written,
+        options.anims.len(),
+        if options.anims.len() == 1 { "" } else { "s" },
+        dir.display()
+    ));
+    Ok(done)
+}
