@@ -60,11 +60,31 @@
 //!   md5camera: stored frame N. No clips. [`mesh::frame`] poses the mesh with frame N of
 //!   the first anim (default 0), or the bind pose without anims, as a still scene.
 //! - Everything is in file axes and the file's clockwise winding; the writers convert.
+//! - **Extras** (what glTF cannot say, for the way back, [`back`]; the glTF writer puts
+//!   them in the glTF scene's `extras`):
+//!   - `md5.anims` (with clips: an md5mesh with anims, or an md5anim alone; not with
+//!     [`Options::frame`](crate::Options)): one object per clip, in clip order,
+//!     `{"bounds": [[minx, miny, minz, maxx, maxy, maxz], …], "commandline": "…",
+//!     "frameRate": 24, "frames": 1, "name": "clip"}`: the md5anim's **stored** bounds
+//!     (one per frame; the engine culls with them, whatever the mesh does), its
+//!     `commandline`, `frameRate` and frame count. A non-finite float is the string
+//!     `"bits:XXXXXXXX"` (its `f32` bits in hex). The way back uses a clip's record when
+//!     the clip has that name and comes back with that frame count at that rate (see
+//!     [`back`]).
+//!   - `md5.meshes` (only when a mesh has no vertex or no triangle, which glTF cannot
+//!     hold): one `[shader, drawn]` per md5 mesh in file order, `drawn` false for the
+//!     meshes the scene's primitive cannot carry through glTF. The way back puts empty
+//!     meshes with their shaders back in their places when the scene's other meshes are
+//!     still the recorded ones.
 
 pub mod anim;
+pub mod back;
 pub mod camera;
-pub mod from_scene;
 pub mod mesh;
+
+/// The way back under its earlier name ([`back`]): `idmodel_scene::md5::from_scene::convert`
+/// and the rest stay where other crates call them.
+pub use back as from_scene;
 
 use alloc::string::String;
 use alloc::vec;
@@ -75,7 +95,7 @@ use idmodel_core::vec::{finite_or_zero, quat_conj, quat_continuous, quat_unit, s
 use idmodel_md5::anim::{Anim, flags};
 use idmodel_md5::pose::{self, JointPose};
 
-use crate::{Animation, Channel, ChannelValues, Interpolation, Node};
+use crate::{Animation, Channel, ChannelValues, Extras, Interpolation, Node, Value};
 
 /// Playback rate of an md5anim whose `frameRate` is 0 (Doom divides by zero).
 pub const ZERO_RATE_FPS: f64 = 24.0;
@@ -212,4 +232,142 @@ pub fn clip(name: String, anim: &Anim, first_node: usize) -> Animation {
         });
     }
     Animation { name, channels }
+}
+
+/// An `f32` exactly as an extras value: a number when finite, else `"bits:XXXXXXXX"`.
+fn f_value(f: f32) -> Value {
+    if f.is_finite() {
+        Value::Float(f)
+    } else {
+        Value::Str(alloc::format!("bits:{:08x}", f.to_bits()))
+    }
+}
+
+/// The `f32` of [`f_value`] (a whole number read back as an integer too).
+fn value_f(v: &Value) -> Option<f32> {
+    match v {
+        Value::Float(f) => Some(*f),
+        Value::Int(i) => i32::try_from(*i)
+            .ok()
+            .filter(|i| i.unsigned_abs() <= 1 << 24)
+            .map(|i| narrow(f64::from(i))),
+        Value::Str(s) => s
+            .strip_prefix("bits:")
+            .and_then(|h| u32::from_str_radix(h, 16).ok())
+            .map(f32::from_bits),
+        _ => None,
+    }
+}
+
+/// `f64` → the nearest `f32`.
+#[allow(clippy::as_conversions)] // rounding to the nearest f32 is the point
+fn narrow(x: f64) -> f32 {
+    x as f32
+}
+
+/// The `md5.anims` record of one clip (see the module docs).
+fn anim_record(name: &str, anim: &Anim) -> Value {
+    let bounds = anim
+        .bounds
+        .iter()
+        .map(|[lo, hi]| Value::List(lo.iter().chain(hi).map(|&c| f_value(c)).collect()))
+        .collect();
+    Value::Object(vec![
+        ("bounds".into(), Value::List(bounds)),
+        ("commandline".into(), Value::Str(anim.commandline.clone())),
+        ("frameRate".into(), Value::Int(i64::from(anim.frame_rate))),
+        (
+            "frames".into(),
+            Value::Int(i64::try_from(anim.frames.len()).unwrap_or(i64::MAX)),
+        ),
+        ("name".into(), Value::Str(name.into())),
+    ])
+}
+
+/// Stores the `md5.anims` record of `clips` (`(clip name, anim)`) in `extras`.
+fn record_anims<'a>(extras: &mut Extras, clips: impl Iterator<Item = (&'a str, &'a Anim)>) {
+    let list: Vec<Value> = clips.map(|(n, a)| anim_record(n, a)).collect();
+    if !list.is_empty() {
+        extras.set("md5.anims", Value::List(list));
+    }
+}
+
+/// One clip's `md5.anims` record, read back.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct AnimRecord {
+    /// The stored bounds, one per frame.
+    pub bounds: Vec<[Vec3; 2]>,
+    /// The `commandline`.
+    pub commandline: String,
+    /// The stored `frameRate`.
+    pub frame_rate: i32,
+    /// The frame count.
+    pub frames: usize,
+    /// The clip's name.
+    pub name: String,
+}
+
+/// The `md5.anims` records of `extras` (the well-formed ones, in order; `None` for a
+/// malformed entry).
+pub(crate) fn anim_records(extras: &Extras) -> Vec<Option<AnimRecord>> {
+    let Some(list) = extras.get("md5.anims").and_then(Value::as_list) else {
+        return Vec::new();
+    };
+    list.iter()
+        .map(|v| {
+            let Value::Object(o) = v else { return None };
+            let get = |k: &str| o.iter().find(|(key, _)| key == k).map(|(_, v)| v);
+            let bounds = get("bounds")?
+                .as_list()?
+                .iter()
+                .map(|b| {
+                    let c: Vec<f32> = b.as_list()?.iter().map(value_f).collect::<Option<_>>()?;
+                    match c.as_slice() {
+                        &[a, b, c, d, e, f] => Some([[a, b, c], [d, e, f]]),
+                        _ => None,
+                    }
+                })
+                .collect::<Option<Vec<_>>>()?;
+            let frames = usize::try_from(get("frames")?.as_int()?).ok()?;
+            (bounds.len() == frames).then_some(())?;
+            Some(AnimRecord {
+                bounds,
+                commandline: get("commandline")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .into(),
+                frame_rate: i32::try_from(get("frameRate")?.as_int()?).ok()?,
+                frames,
+                name: get("name")?.as_str()?.into(),
+            })
+        })
+        .collect()
+}
+
+/// Stores the `md5.meshes` record of `model` when one of its meshes cannot go through
+/// glTF (no vertex or no triangle).
+fn record_meshes(extras: &mut Extras, model: &idmodel_md5::mesh::Model) {
+    let drawn = |m: &idmodel_md5::mesh::Mesh| !m.vertices.is_empty() && !m.triangles.is_empty();
+    if model.meshes.iter().all(drawn) {
+        return;
+    }
+    let list = model
+        .meshes
+        .iter()
+        .map(|m| Value::List(vec![Value::Str(m.shader.clone()), Value::Bool(drawn(m))]))
+        .collect();
+    extras.set("md5.meshes", Value::List(list));
+}
+
+/// The `md5.meshes` record: `(shader, drawn)` per md5 mesh, or `None`.
+pub(crate) fn mesh_record(extras: &Extras) -> Option<Vec<(String, bool)>> {
+    extras
+        .get("md5.meshes")?
+        .as_list()?
+        .iter()
+        .map(|v| match v.as_list()? {
+            [s, d] => Some((s.as_str()?.into(), d.as_bool()?)),
+            _ => None,
+        })
+        .collect()
 }

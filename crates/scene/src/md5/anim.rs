@@ -10,7 +10,7 @@ use idmodel_core::vec::{add, cross, dot, finite_or_zero, length, scale, sub};
 use idmodel_md5::anim::Anim;
 use idmodel_md5::pose;
 
-use super::{Bone, anim_local, clip, link_children, node_pose};
+use super::{Bone, anim_local, clip, link_children, node_pose, record_anims};
 use crate::{Error, Node, Options, Primitive, Result, Scene, frame_out_of_range};
 
 /// The frame [`Options::frame`] asks for (default 0), checked against the frame count.
@@ -47,7 +47,8 @@ fn anim_bones(anim: &Anim, frame: usize) -> Vec<Bone> {
 }
 
 /// The skeleton of `anim` as a scene named `name`: joint nodes in frame
-/// [`Options::frame`] (default 0) and, without a frame, one clip named `name`.
+/// [`Options::frame`] (default 0) and, without a frame, one clip named `name` (with its
+/// `md5.anims` record in the extras, see the parent module).
 pub fn scene(anim: &Anim, name: &str, options: &Options) -> Result<Scene> {
     let n = frame_of(anim, options)?;
     let mut nodes: Vec<Node> = anim
@@ -61,7 +62,9 @@ pub fn scene(anim: &Anim, name: &str, options: &Options) -> Result<Scene> {
         })
         .collect();
     link_children(&mut nodes, anim.hierarchy.iter().map(|h| h.parent_index()));
+    let mut extras = crate::Extras::default();
     let animations = if options.frame.is_none() {
+        record_anims(&mut extras, core::iter::once((name, anim)));
         vec![clip(name.to_owned(), anim, 0)]
     } else {
         Vec::new()
@@ -70,6 +73,7 @@ pub fn scene(anim: &Anim, name: &str, options: &Options) -> Result<Scene> {
         name: name.to_owned(),
         nodes,
         animations,
+        extras,
         ..Scene::default()
     })
 }

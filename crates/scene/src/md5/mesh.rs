@@ -16,7 +16,9 @@ use idmodel_md5::normals::DoomTangents;
 use idmodel_md5::pose::{self, Mismatch};
 use idmodel_md5::skinning;
 
-use super::{Bone, anim_local, clip, joint_nodes, node_pose, standard};
+use super::{
+    Bone, anim_local, clip, joint_nodes, node_pose, record_anims, record_meshes, standard,
+};
 use crate::{Error, Material, Mesh, Node, Options, Primitive, Result, Scene, Skin};
 
 /// Largest joint index a 16-bit joint index (glTF's `JOINTS_n`) can hold, plus one.
@@ -198,7 +200,9 @@ fn check_anims(model: &Model, anims: &[(&str, &Anim)]) -> Result<()> {
 /// The md5mesh as a scene named `name`: joint nodes, the skinned mesh node and, per anim
 /// of `anims` (`(clip name, anim)`), one clip; with [`Options::frame`] `N`, the joints in
 /// frame `N` of the first anim and no clips (see the parent module). Each anim must
-/// [`fit`] the mesh (the error names the clip).
+/// [`fit`] the mesh (the error names the clip). The scene's extras hold the clips'
+/// `md5.anims` and, when a mesh cannot go through glTF, the `md5.meshes` record (see
+/// the parent module).
 ///
 /// ```
 /// use idmodel_md5::mesh::Model;
@@ -225,6 +229,7 @@ pub fn scene(
     let bones = mesh_bones(model);
     let mut nodes = joint_nodes(&bones);
     let mut animations = Vec::new();
+    let mut extras = crate::Extras::default();
     match (options.frame, anims.first()) {
         (Some(n), Some((_, anim))) => {
             check_frame(anim, n)?;
@@ -237,8 +242,10 @@ pub fn scene(
             for (clip_name, anim) in anims {
                 animations.push(clip((*clip_name).to_owned(), anim, 0));
             }
+            record_anims(&mut extras, anims.iter().map(|&(n, a)| (n, a)));
         }
     }
+    record_meshes(&mut extras, model);
     let (prims, materials) = primitives(model, &model.bind_pose(), !bones.is_empty());
     let drawable = prims
         .iter()
@@ -281,7 +288,7 @@ pub fn scene(
         skins,
         animations,
         cameras: Vec::new(),
-        extras: crate::Extras::default(),
+        extras,
     })
 }
 

@@ -1,6 +1,7 @@
-//! [`Scene`] → md5 (the way back, issue #16): a skin becomes an md5mesh ([`mesh`]), each
-//! animation an md5anim ([`anim`]), each animated camera an md5camera
-//! ([`cameras`]); [`convert`] does all three. The results are the md5 crate's owned models,
+//! [`Scene`] → md5 (the way back, issue #16; also reachable as `md5::from_scene`, its
+//! earlier name): a skin becomes an md5mesh ([`mesh`]), each animation an md5anim
+//! ([`anim`]), each animated camera an md5camera ([`cameras`]); [`convert`] does all
+//! three. The results are the md5 crate's owned models,
 //! written with its writers (`idmodel_md5::{mesh, anim, camera}::write`), whose numbers
 //! read back through Doom's lexer as the same `f32`s (`idmodel_md5::write::write_f32`).
 //!
@@ -35,12 +36,20 @@
 //!   by the node's rest world transform). Vertices equal in position, UV and weights are
 //!   welded (the forward adapter's mirrored-vertex copies, which Doom makes itself at load,
 //!   merge back). Normals and morph targets are not written: Doom derives its own normals,
-//!   and md5 has no morphs.
-//! - **md5anim per animation**: every frame samples the scene's channels (glTF
+//!   and md5 has no morphs. Meshes without a vertex or a triangle, which glTF cannot hold,
+//!   come back from the scene's `md5.meshes` extras (see the [md5 module docs](super)):
+//!   empty, with their shaders, in their places, when the scene's meshes are still the
+//!   recorded drawn ones (as many, same shaders, same order).
+//! - **md5anim per animation that keys a joint** (or a node above one), one-frame clips
+//!   included (a clip whose channels hold one key each is one frame: every Doom 3 view
+//!   weapon's idle pose): every frame samples the scene's channels (glTF
 //!   semantics: clamped ends, LINEAR lerp/slerp, STEP held) and takes each joint's
 //!   transform relative to its parent joint (a node's own translation and rotation when
 //!   the parent joint is its scene parent, else `parent_world⁻¹·world`); scale is dropped.
-//!   **Frame rate**: [`Md5Options::fps`] when given (resampling); else the smallest whole
+//!   **Frame rate**: [`Md5Options::fps`] when given (resampling); else the clip's recorded
+//!   `frameRate` (`md5.anims` extras) when every key time is a frame at it and the frame
+//!   count is the recorded one; else [`DEFAULT_FPS`] for a clip without a key past its
+//!   first (one frame); else the smallest whole
 //!   rate up to [`MAX_FPS`] that puts every key time within 1/100 of a frame of its grid
 //!   (the keys then are frames, and nothing is lost); else the keys are irregular and are
 //!   **resampled at [`DEFAULT_FPS`]**: frames at `k/fps` s from 0 to the last key (the last
@@ -48,7 +57,11 @@
 //!   flags name only the components (`Tx … Qz`) whose stored value differs from frame 0 in
 //!   some frame by more than 1e-6 of its size (smaller differences are rounding: Doom's `w`
 //!   is recomputed from `x, y, z`, so a joint animating `Qx Qy` moves `Qz` in its last
-//!   bits); an unanimated component keeps frame 0's value. Bounds are each frame's model-space bounds of the mesh as Doom skins it
+//!   bits); an unanimated component keeps frame 0's value. **Bounds**: the md5anim's
+//!   stored bounds (the engine culls with them) from the scene's `md5.anims` extras when
+//!   the clip there has the animation's name and comes back with the recorded frame count
+//!   at the recorded rate (the stored `frameRate`, 0 included, and `commandline` come
+//!   back with them); else each frame's model-space bounds of the mesh as Doom skins it
 //!   with the frame's joints (of the joint positions without a mesh). Quaternions are on
 //!   Doom's `w ≥ 0` hemisphere in every frame (the only form md5 stores); Doom's `Slerp`
 //!   flips the target of a negative dot product, so playback stays on the short way
@@ -63,8 +76,9 @@
 //!   and Doom never interpolates across it. All-STEP cameras on a 16 ms grid are written at
 //!   60 Hz (Doom's `USERCMD_HZ`, stepped without interpolation).
 //! - **Not done**: byte-identical text through `extras` (numbers are exact to the `f32`
-//!   they carry, the text layout is the writer's); mesh names and the `commandline` are
-//!   empty.
+//!   they carry, the text layout is the writer's); mesh names and the md5mesh's
+//!   `commandline` are empty. Two md5 meshes with one shader that an editor merged into
+//!   one primitive (Blender keeps one per material) stay merged.
 
 use alloc::format;
 use alloc::string::String;
@@ -79,7 +93,7 @@ use idmodel_md5::mesh::{Joint, Mesh as Md5Mesh, Model, Vertex, Weight};
 use idmodel_md5::{pose, skinning};
 
 use super::camera::CAMERA_ASPECT;
-use super::seconds;
+use super::{AnimRecord, seconds};
 use crate::{Animation, Channel, ChannelValues, Error, Interpolation, Result, Scene};
 
 /// The most weights a vertex keeps (the largest; the glTF writer keeps as many).
@@ -117,7 +131,8 @@ impl Md5Options {
 pub struct Md5Files {
     /// The md5mesh, when the scene has a mesh.
     pub mesh: Option<Model>,
-    /// One md5anim per animation that moves a joint, with the animation's name.
+    /// One md5anim per animation that keys a joint (one-frame clips included), with the
+    /// animation's name.
     pub anims: Vec<(String, Anim)>,
     /// One md5camera per camera node (and animation moving it), with its name.
     pub cameras: Vec<(String, Md5Camera)>,
@@ -158,13 +173,14 @@ pub fn convert(scene: &Scene, options: &Md5Options) -> Result<Md5Files> {
             None
         };
         for (i, a) in scene.animations.iter().enumerate() {
-            if !moves_any(a, &graph, skel.nodes.iter().flatten().copied()) {
+            // Every clip that keys a joint (or a node above one), one-frame clips too.
+            if !keys_any(a, &graph, skel.nodes.iter().flatten().copied(), 1) {
                 continue;
             }
             let name = clip_name(a, i);
             out.anims.push((
                 name,
-                anim_of(scene, &graph, &skel, a, model.as_ref(), options)?,
+                anim_of(scene, &graph, &skel, (i, a), model.as_ref(), options)?,
             ));
         }
         out.mesh = model;
@@ -214,7 +230,7 @@ pub fn anim(
         .animations
         .get(index)
         .ok_or_else(|| Error::new(format!("animation {index} is not in the scene")))?;
-    anim_of(scene, &graph, skel, a, mesh, options)
+    anim_of(scene, &graph, skel, (index, a), mesh, options)
 }
 
 /// The md5cameras of `scene` (see the module docs).
@@ -619,12 +635,13 @@ fn affines(trs: &[Trs]) -> Vec<Affine> {
 // ---------------------------------------------------------------------------------------
 // Skeleton.
 
-/// Whether an animation moves a node that is not a camera's (so md5anims will be written).
+/// Whether an animation keys a node that is not a camera's (so md5anims will be written,
+/// one-frame clips included).
 fn animates_joints(scene: &Scene) -> bool {
     scene.animations.iter().any(|a| {
         a.channels.iter().any(|c| {
             is_motion(c)
-                && c.times.len() > 1
+                && !c.times.is_empty()
                 && scene.nodes.get(c.node).is_some_and(|n| n.camera.is_none())
         })
     })
@@ -964,8 +981,45 @@ fn mesh_of(scene: &Scene, graph: &Graph, skel: &Skeleton) -> Result<Model> {
     Ok(Model {
         commandline: String::new(),
         joints: skel.joints.clone(),
-        meshes,
+        meshes: with_recorded_meshes(meshes, &scene.extras),
     })
+}
+
+/// `meshes` with the meshes glTF could not hold put back in their places from the
+/// `md5.meshes` record (see the [md5 module docs](super)), when the others are still the
+/// recorded ones (as many, with the recorded shaders, in order); else `meshes` as given.
+fn with_recorded_meshes(meshes: Vec<Md5Mesh>, extras: &crate::Extras) -> Vec<Md5Mesh> {
+    let Some(record) = super::mesh_record(extras) else {
+        return meshes;
+    };
+    let drawn: Vec<&str> = record
+        .iter()
+        .filter(|(_, d)| *d)
+        .map(|(s, _)| s.as_str())
+        .collect();
+    let fits = record.len() != meshes.len()
+        && drawn.len() == meshes.len()
+        && drawn
+            .iter()
+            .zip(&meshes)
+            .all(|(&s, m)| md5_text(s) == m.shader);
+    if !fits {
+        return meshes;
+    }
+    let mut given = meshes.into_iter();
+    record
+        .iter()
+        .filter_map(|(shader, d)| {
+            if *d {
+                given.next()
+            } else {
+                Some(Md5Mesh {
+                    shader: md5_text(shader),
+                    ..Md5Mesh::default()
+                })
+            }
+        })
+        .collect()
 }
 
 fn shader_of(scene: &Scene, material: Option<usize>) -> String {
@@ -1270,11 +1324,22 @@ fn sample(rest: &[Trs], anim: &Animation, t: f32, left: bool) -> Vec<Trs> {
 /// Whether `anim` has a channel of more than one key on one of `nodes` or their
 /// ancestors.
 fn moves_any(anim: &Animation, graph: &Graph, nodes: impl Iterator<Item = usize>) -> bool {
+    keys_any(anim, graph, nodes, 2)
+}
+
+/// Whether `anim` has a motion channel of at least `min_keys` keys on one of `nodes` or
+/// their ancestors.
+fn keys_any(
+    anim: &Animation,
+    graph: &Graph,
+    nodes: impl Iterator<Item = usize>,
+    min_keys: usize,
+) -> bool {
     let mut moving = vec![false; graph.parent.len()];
     for c in anim
         .channels
         .iter()
-        .filter(|c| is_motion(c) && c.times.len() > 1)
+        .filter(|c| is_motion(c) && c.times.len() >= min_keys.max(1))
     {
         if let Some(m) = moving.get_mut(c.node) {
             *m = true;
@@ -1360,11 +1425,12 @@ fn frame_count(last: f32, per_second: f64) -> Result<usize> {
 // ---------------------------------------------------------------------------------------
 // md5anim.
 
+/// The md5anim of `scene.animations[index]` (`(index, anim)`).
 fn anim_of(
     scene: &Scene,
     graph: &Graph,
     skel: &Skeleton,
-    anim: &Animation,
+    (index, anim): (usize, &Animation),
     mesh: Option<&Model>,
     options: &Md5Options,
 ) -> Result<Anim> {
@@ -1372,13 +1438,21 @@ fn anim_of(
         check_channel(c, scene, &format!("animation {:?} channel {i}", anim.name))?;
     }
     let times = key_times(anim.channels.iter());
+    let last = times.last().copied().unwrap_or(0.0);
+    let record = anim_record_of(scene, index, anim);
     let fps = match options.fps {
         Some(0) => return Err(Error::new("a frame rate of 0 fps")),
         Some(f) => f,
-        None => grid_fps(&times, false).unwrap_or(DEFAULT_FPS),
+        None => match record.as_ref().and_then(|r| recorded_rate(r, &times, last)) {
+            Some(f) => f,
+            // A one-frame clip has no key times to measure: Doom 3's usual rate.
+            None if times.is_empty() => DEFAULT_FPS,
+            None => grid_fps(&times, false).unwrap_or(DEFAULT_FPS),
+        },
     };
-    let last = times.last().copied().unwrap_or(0.0);
     let frames = frame_count(last, f64::from(fps))?;
+    // The record still describes the clip: same frame count at the recorded rate.
+    let record = record.filter(|r| r.frames == frames && played_at(r.frame_rate) == Some(fps));
     let joints = skel.joints.len();
     let need = u64::try_from(frames)
         .unwrap_or(u64::MAX)
@@ -1503,8 +1577,53 @@ fn anim_of(
         base_frame,
         frames: frames_out,
     };
-    a.bounds = bounds(&a, mesh);
+    match record {
+        Some(r) => {
+            a.bounds = r.bounds;
+            a.frame_rate = r.frame_rate;
+            a.commandline = md5_text(&r.commandline);
+        }
+        None => a.bounds = bounds(&a, mesh),
+    }
     Ok(a)
+}
+
+/// The `md5.anims` record of `anim` (see the [md5 module docs](super)): the one at its
+/// index when it has the clip's name, else the first with that name.
+fn anim_record_of(scene: &Scene, index: usize, anim: &Animation) -> Option<AnimRecord> {
+    let name = clip_name(anim, index);
+    let mut records = super::anim_records(&scene.extras);
+    let at = records
+        .get(index)
+        .and_then(Option::as_ref)
+        .is_some_and(|r| r.name == name);
+    if at {
+        return records.get_mut(index).and_then(Option::take);
+    }
+    records.into_iter().flatten().find(|r| r.name == name)
+}
+
+/// The rate a stored `frameRate` plays at (0: [`ZERO_RATE_FPS`](super::ZERO_RATE_FPS),
+/// as the forward adapter plays it), or `None` for a negative one.
+fn played_at(frame_rate: i32) -> Option<u32> {
+    match u32::try_from(frame_rate) {
+        Ok(0) => Some(DEFAULT_FPS),
+        Ok(r) => Some(r),
+        Err(_) => None,
+    }
+}
+
+/// The rate of a record when the clip's keys are frames at it and its frame count is the
+/// recorded one: a one-frame clip keeps its rate, and a clip whose keys fit a smaller
+/// rate too keeps the stored one.
+fn recorded_rate(r: &AnimRecord, times: &[f32], last: f32) -> Option<u32> {
+    let fps = played_at(r.frame_rate)?;
+    let f = f64::from(fps);
+    let on_grid = times.iter().all(|&t| {
+        let x = frames_at(t, f);
+        (x - libm::round(x)).abs() <= 0.01
+    });
+    (on_grid && frame_count(last, f).ok() == Some(r.frames)).then_some(fps)
 }
 
 /// Whether a component moved: by more than 1e-6 of its size (at least 1). Smaller
