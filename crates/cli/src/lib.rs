@@ -263,8 +263,9 @@ pub struct ConvertArgs {
     /// the key times' rate, else 24).
     #[arg(long, value_name = "FPS", value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub(crate) fps: Option<u32>,
-    /// glTF → id: keep to this engine's limits (MD3: 999/1999 for quake3 and ioq3
-    /// vertices/triangles per surface); a surface over them is split.
+    /// glTF → id: the engine the written file is for (default: quakespasm for .mdl,
+    /// quake2 for .md2, ioq3 for .md3, doom3 for md5): a file it would refuse is not
+    /// written; MD3 surfaces over 999 vertices or 1,999 triangles are split.
     #[arg(long, value_enum)]
     pub(crate) engine: Option<EngineArg>,
     /// glTF → MD3: put this in front of every shader name made from a material.
@@ -284,6 +285,11 @@ pub struct ConvertArgs {
     /// glTF → MDL: make every clip one frame group with its key intervals.
     #[arg(long)]
     pub(crate) groups: bool,
+    /// glTF → id: write the file even when its target engine would refuse it (the target
+    /// is --engine, else QuakeSpasm for .mdl, quake2 for .md2, ioq3 for .md3, doom3 for
+    /// md5).
+    #[arg(long)]
+    pub(crate) unchecked: bool,
     /// glTF → MD3: the LODs (--lods, --lod1, --lod2).
     #[command(flatten)]
     pub(crate) lods: LodArgs,
@@ -317,6 +323,7 @@ impl ConvertArgs {
                 lod1: self.lods.lod1.clone(),
                 lod2: self.lods.lod2.clone(),
             },
+            unchecked: self.unchecked,
         }
     }
 }

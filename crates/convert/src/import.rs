@@ -36,6 +36,8 @@ pub(crate) struct ImportArgs<'a> {
     /// `--skin NAME`: a player's skin files are `<part>_NAME.skin` (default `default`).
     pub(crate) skin: Option<&'a str>,
     pub(crate) lods: &'a Lods,
+    /// The options as given (the target engine check reads them).
+    pub(crate) options: &'a Options,
 }
 
 impl<'a> ImportArgs<'a> {
@@ -59,6 +61,7 @@ impl<'a> ImportArgs<'a> {
             groups: options.groups,
             skin: options.skin.as_deref(),
             lods: &options.lods,
+            options,
         }
     }
 }
@@ -232,7 +235,8 @@ pub(crate) fn convert(args: &ImportArgs<'_>) -> Result<Converted, Error> {
 /// the usage error.
 fn md3_options(args: &ImportArgs<'_>) -> Result<BackOptions, Error> {
     let limits = match args.engine {
-        None => None,
+        // The default target, ioquake3: surfaces over its limits are split.
+        None => Limits::of(Engine::Ioq3),
         Some(e) => match Limits::of(e) {
             Some(l) => Some(l),
             None => {
@@ -295,7 +299,7 @@ fn player(args: &ImportArgs<'_>) -> Result<Converted, Error> {
         .map(|(n, b)| (args.output.join(n), b))
         .collect();
     all.extend(out);
-    Ok(write_all(args, all, warnings))
+    write_all(args, all, warnings)
 }
 
 /// A player glTF read and split into its folder's files.
@@ -350,7 +354,7 @@ fn md3_with_lods(args: &ImportArgs<'_>) -> Result<Converted, Error> {
         all.push((dir.join(format!("{stem}_{level}.md3")), bytes));
     }
     all.insert(0, (args.output.to_owned(), main));
-    Ok(write_all(args, all, warnings))
+    write_all(args, all, warnings)
 }
 
 /// The files of a conversion: the first is `-o` (for a player folder, every file is
@@ -358,8 +362,11 @@ fn md3_with_lods(args: &ImportArgs<'_>) -> Result<Converted, Error> {
 fn write_all(
     args: &ImportArgs<'_>,
     files: Vec<(PathBuf, Vec<u8>)>,
-    warnings: Vec<String>,
-) -> Converted {
+    mut warnings: Vec<String>,
+) -> Result<Converted, Error> {
+    for (path, bytes) in &files {
+        warnings.extend(crate::target::check_written(path, bytes, args.options)?);
+    }
     let folder = folder_output(args.input, args.output) || args.to == Some(OutKind::Player);
     let mut outputs = Outputs::new(!folder);
     let mut report = Report::new(args.output);
@@ -378,10 +385,10 @@ fn write_all(
             outputs.side(&path, bytes);
         }
     }
-    Converted {
+    Ok(Converted {
         files: outputs.files,
         report,
-    }
+    })
 }
 
 /// glTF → MD2 or MDL (`to_bytes` of `idmodel_scene::md2` / `mdl`), within `--engine`'s
@@ -615,7 +622,7 @@ pub(crate) fn write_with(
         Ok(b) => {
             let mut files = vec![(args.output.to_owned(), b)];
             files.extend(side);
-            Ok(write_all(args, files, warnings))
+            write_all(args, files, warnings)
         }
         Err(e) => Err(Error::Failed(line(args.input, e.message()))),
     }

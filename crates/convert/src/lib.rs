@@ -61,6 +61,7 @@ mod players;
 pub mod read;
 pub mod render;
 mod sidefiles;
+pub mod target;
 mod textures;
 
 use std::path::Path;

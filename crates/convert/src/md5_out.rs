@@ -231,6 +231,10 @@ pub(crate) fn convert(input: &Path, out: &Path, options: &Options) -> Result<Con
         options.max_output,
     )?;
     let mut report = Report::new(out);
+    for f in &files {
+        let warnings = crate::target::check_written(&f.path, &f.bytes, options)?;
+        report.warnings.extend(warnings);
+    }
     let mut outputs = Outputs::new(true);
     for f in files {
         report.lines.push(format!(

@@ -139,6 +139,10 @@ pub struct Options {
     pub groups: bool,
     /// glTF → MD3: the LODs.
     pub lods: Lods,
+    /// glTF → id: write a file even when its target engine would refuse it (the target
+    /// is [`Options::engine`], else the format's usual engine: QuakeSpasm for MDL, Quake
+    /// II for MD2, ioquake3 for MD3, Doom 3 for md5).
+    pub unchecked: bool,
 }
 
 impl Options {

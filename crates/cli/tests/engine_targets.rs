@@ -1,0 +1,85 @@
+//! Files written for an engine are checked against it: a model over the target's limits
+//! is not written (exit 1, one line naming the engine, the limit and the ways out), and
+//! `--unchecked` writes it anyway. The target is `--engine`, else the format's usual
+//! engine (QuakeSpasm for MDL, Quake II for MD2, ioquake3 for MD3).
+// Tests may index, unwrap and compute freely: a panic here is a failed assertion.
+#![allow(clippy::restriction, missing_docs)]
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::{code, idmodel, scratch_dir, stderr};
+
+/// An OBJ grid of `n` × `n` vertices (one UV each) and 2 (n - 1)² triangles.
+fn grid(dir: &Path, n: usize) -> PathBuf {
+    let mut obj = String::from("o grid\n");
+    for y in 0..n {
+        for x in 0..n {
+            obj.push_str(&format!("v {x} {y} {}\n", (x * y) % 7));
+            obj.push_str(&format!(
+                "vt {} {}\n",
+                x as f32 / (n - 1) as f32,
+                y as f32 / (n - 1) as f32
+            ));
+        }
+    }
+    for y in 0..n - 1 {
+        for x in 0..n - 1 {
+            let a = y * n + x + 1;
+            let (b, c, d) = (a + 1, a + n, a + n + 1);
+            obj.push_str(&format!(
+                "f {a}/{a} {b}/{b} {d}/{d}\nf {a}/{a} {d}/{d} {c}/{c}\n"
+            ));
+        }
+    }
+    let path = dir.join(format!("grid{n}.obj"));
+    std::fs::write(&path, obj).unwrap();
+    path
+}
+
+fn convert(args: &[&dyn AsRef<std::ffi::OsStr>]) -> (i32, String) {
+    let o = idmodel(args);
+    (code(&o), stderr(&o))
+}
+
+#[test]
+fn a_model_over_the_target_engine_s_limits_is_not_written() {
+    let dir = scratch_dir("idmodel-engine-targets", "over");
+    let big = grid(&dir, 50); // 2,500 vertices: over QuakeSpasm's 2,000 and Quake II's 2,048
+    for (ext, engine) in [("mdl", "quakespasm"), ("md2", "quake2")] {
+        let out = dir.join(format!("big.{ext}"));
+        let (c, err) = convert(&[&"convert", &big, &"-o", &out]);
+        assert_eq!(c, 1, "{ext}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(&format!("{engine}: refused")), "{err}");
+        assert!(err.contains("--unchecked"), "{err}");
+        assert!(!out.exists(), "{ext}: written although refused");
+        // Written anyway on request; `check` says what the engine would do.
+        let (c, err) = convert(&[&"convert", &big, &"-o", &out, &"--unchecked"]);
+        assert_eq!(c, 0, "{ext}: {err}");
+        let o = idmodel(&[&"check", &"--engine", &engine, &out]);
+        assert_eq!(code(&o), 1, "{ext}: check should refuse it too");
+    }
+    // MD3 surfaces over the engines' 999 vertices are split for the default target, and
+    // the written file passes its check.
+    let out = dir.join("big.md3");
+    let (c, err) = convert(&[&"convert", &big, &"-o", &out]);
+    assert_eq!(c, 0, "{err}");
+    let o = idmodel(&[&"check", &"--engine", &"ioq3", &out]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+}
+
+#[test]
+fn the_named_engine_is_the_target() {
+    let dir = scratch_dir("idmodel-engine-targets", "named");
+    let mid = grid(&dir, 35); // 1,225 vertices: within QuakeSpasm's 2,000, over GLQuake's 1,024
+    let out = dir.join("mid.mdl");
+    let (c, err) = convert(&[&"convert", &mid, &"-o", &out]);
+    assert_eq!(c, 0, "{err}");
+    let out2 = dir.join("mid-gl.mdl");
+    let (c, err) = convert(&[&"convert", &mid, &"-o", &out2, &"--engine", &"glquake"]);
+    assert_eq!(c, 1, "{err}");
+    assert!(err.contains("glquake: refused"), "{err}");
+    assert!(!out2.exists());
+}
