@@ -83,3 +83,33 @@ fn the_named_engine_is_the_target() {
     assert!(err.contains("glquake: refused"), "{err}");
     assert!(!out2.exists());
 }
+
+#[test]
+fn check_catches_a_lod_with_fewer_frames_than_lod_0() {
+    let dir = scratch_dir("idmodel-engine-targets", "lods");
+    let full = idmodel::md3::Model::example();
+    let mut short = full.clone();
+    for s in &mut short.surfaces {
+        s.frames.truncate(2);
+    }
+    short.frames.truncate(2);
+    short
+        .tags
+        .truncate(2 * full.tags.len() / full.frames.len().max(1));
+    assert!(
+        full.frames.len() > 2,
+        "the example needs more than 2 frames"
+    );
+    std::fs::write(dir.join("x.md3"), idmodel::md3::write(&full).unwrap()).unwrap();
+    std::fs::write(dir.join("x_1.md3"), idmodel::md3::write(&full).unwrap()).unwrap();
+    let o = idmodel(&[&"check", &dir.join("x.md3")]);
+    assert_eq!(code(&o), 0, "{}", common::stdout(&o));
+    std::fs::write(dir.join("x_2.md3"), idmodel::md3::write(&short).unwrap()).unwrap();
+    let o = idmodel(&[&"check", &dir.join("x.md3")]);
+    let out = common::stdout(&o);
+    assert_eq!(code(&o), 1, "{out}");
+    assert!(
+        out.contains("quake3, ioq3: hazard: LOD 2 has 2 frames but LOD 0 has 3"),
+        "{out}"
+    );
+}

@@ -167,6 +167,28 @@ pub fn is_player_folder(dir: &Path) -> bool {
         .all(|p| crate::archives::is_file(&dir.join(format!("{p}.md3"))))
 }
 
+/// The frame counts of the LODs of the model at `path` when it is a LOD 0 with LODs
+/// beside it (`x.md3` and `x_1.md3`, `x_2.md3`, as the engines name them): LOD 0's
+/// `frames`, then each LOD's (`None` for one that is missing or does not parse).
+fn lod_frames(path: &Path, frames: usize) -> Option<Vec<Option<usize>>> {
+    let stem = path.file_stem()?.to_str()?;
+    let is_lod = stem
+        .rsplit_once('_')
+        .is_some_and(|(_, n)| n == "1" || n == "2");
+    if is_lod {
+        return None;
+    }
+    let dir = path.parent().unwrap_or(Path::new(""));
+    let count = |k: u8| {
+        let bytes = crate::model::read(&dir.join(format!("{stem}_{k}.md3"))).ok()?;
+        Model::parse(&bytes).ok().map(|m| m.num_frames())
+    };
+    let lods = [count(1), count(2)];
+    lods.iter()
+        .any(Option::is_some)
+        .then(|| [Some(frames), lods[0], lods[1]].to_vec())
+}
+
 // ---------------------------------------------------------------------------------------
 // The four answers
 
@@ -309,10 +331,18 @@ impl ModelFormat for Md3 {
         let cfg_text = (Role::of(&part) != Role::Other)
             .then(|| sidecar(dir, "animation.cfg"))
             .flatten();
+        let lods = lod_frames(input.path, md3.num_frames());
         let mut out = Vec::new();
         for e in super::engines(ENGINES, engine) {
             let refused = |file: &str, err: &dyn std::fmt::Display| Finding::refused(e, file, err);
             out.extend(md3.findings(e).iter().map(|f| Finding::of(f, None)));
+            if let Some(frames) = &lods {
+                out.extend(
+                    crate::idmodel::md3::lod_frame_findings(e, frames)
+                        .iter()
+                        .map(|f| Finding::of(f, None)),
+                );
+            }
             if let Some(file) = &skin_file {
                 match Skin::parse(&file.text) {
                     Ok(skin) => out.extend(
