@@ -62,19 +62,34 @@ unsafe fn texts<'a>(
     Ok((first, second))
 }
 
-/// Hands `bytes` to the caller as `*out` / `*out_len`.
-fn give(bytes: Vec<u8>, out: *mut *mut u8, out_len: *mut usize) {
-    let len = bytes.len();
-    let ptr = Box::into_raw(bytes.into_boxed_slice()).cast::<u8>();
-    // SAFETY: both checked non-null and aligned by the callers; the caller owns them.
-    unsafe { out.write(ptr) };
-    // SAFETY: as above.
-    unsafe { out_len.write(len) };
+/// Runs `convert` and hands its bytes to the caller as `*out` / `*out_len` (checked
+/// first), filling `err` with its failure.
+fn deliver(
+    err: *mut IdmodelError,
+    out: *mut *mut u8,
+    out_len: *mut usize,
+    convert: impl FnOnce() -> Result<Vec<u8>, (i32, String)>,
+) -> i32 {
+    if out.is_null() || out_len.is_null() || !out.is_aligned() || !out_len.is_aligned() {
+        return done(err, IDMODEL_E_NULL, "out or out_len is null or misaligned");
+    }
+    match convert() {
+        Ok(bytes) => {
+            let len = bytes.len();
+            let ptr = Box::into_raw(bytes.into_boxed_slice()).cast::<u8>();
+            // SAFETY: checked non-null and aligned above; the caller owns both.
+            unsafe { out.write(ptr) };
+            // SAFETY: as above.
+            unsafe { out_len.write(len) };
+            done(err, IDMODEL_OK, "")
+        }
+        Err((code, line)) => done(err, code, &line),
+    }
 }
 
-/// Whether the out-pointers can be written.
-fn outs_ok(out: *mut *mut u8, out_len: *mut usize) -> bool {
-    !out.is_null() && !out_len.is_null() && out.is_aligned() && out_len.is_aligned()
+/// A conversion's failure as a code and its line.
+fn failed(e: &idmodel_convert::Error) -> (i32, String) {
+    (IDMODEL_E_CONVERT, e.line().to_owned())
 }
 
 /// Converts the model at the path `input` (a model file, a Quake III player folder, an
@@ -100,22 +115,14 @@ pub unsafe extern "C" fn idmodel_convert(
     out_len: *mut usize,
     err: *mut IdmodelError,
 ) -> i32 {
-    if !outs_ok(out, out_len) {
-        return done(err, IDMODEL_E_NULL, "out or out_len is null or misaligned");
-    }
-    // SAFETY: the caller's contract: NUL-terminated strings or null.
-    let (input, output) = match unsafe { texts((input, "input"), (output, "output")) } {
-        Ok(pair) => pair,
-        Err((code, m)) => return done(err, code, &m),
-    };
-    let options = idmodel_convert::Options::default();
-    match idmodel_convert::convert(Path::new(input), Path::new(output), &options) {
-        Ok(c) => {
-            give(c.main_bytes(), out, out_len);
-            done(err, IDMODEL_OK, "")
-        }
-        Err(e) => done(err, IDMODEL_E_CONVERT, e.line()),
-    }
+    deliver(err, out, out_len, || {
+        // SAFETY: the caller's contract: NUL-terminated strings or null.
+        let (input, output) = unsafe { texts((input, "input"), (output, "output")) }?;
+        let options = idmodel_convert::Options::default();
+        idmodel_convert::convert(Path::new(input), Path::new(output), &options)
+            .map(|c| c.main_bytes())
+            .map_err(|e| failed(&e))
+    })
 }
 
 /// Converts the model at game path `model` among `count` files held in memory (`names[i]`,
@@ -145,9 +152,6 @@ pub unsafe extern "C" fn idmodel_convert_files(
     out_len: *mut usize,
     err: *mut IdmodelError,
 ) -> i32 {
-    if !outs_ok(out, out_len) {
-        return done(err, IDMODEL_E_NULL, "out or out_len is null or misaligned");
-    }
     let arrays_ok = |p: bool, aligned: bool| count == 0 || (!p && aligned);
     if !arrays_ok(names.is_null(), names.is_aligned())
         || !arrays_ok(data.is_null(), data.is_aligned())
@@ -162,48 +166,38 @@ pub unsafe extern "C" fn idmodel_convert_files(
     if isize::try_from(count).is_err() {
         return done(err, IDMODEL_E_TOO_LARGE, "count is too large");
     }
-    // SAFETY: the caller's contract: NUL-terminated strings or null.
-    let (model, output) = match unsafe { texts((model, "model"), (output, "output")) } {
-        Ok(pair) => pair,
-        Err((code, m)) => return done(err, code, &m),
-    };
-    let (names, data, sizes): (&[*const c_char], &[*const u8], &[usize]) = if count == 0 {
-        (&[], &[], &[])
-    } else {
-        // SAFETY: non-null, aligned, `count` fits in `isize`, and each array holds
-        // `count` elements (the contract) that nothing writes during the call.
-        let n = unsafe { core::slice::from_raw_parts(names, count) };
-        // SAFETY: as above.
-        let d = unsafe { core::slice::from_raw_parts(data, count) };
-        // SAFETY: as above.
-        let z = unsafe { core::slice::from_raw_parts(sizes, count) };
-        (n, d, z)
-    };
-    let mut files: Vec<(String, &[u8])> = Vec::new();
-    for ((&name, &bytes), &size) in names.iter().zip(data).zip(sizes) {
-        // SAFETY: the contract: a NUL-terminated string.
-        let name = match unsafe { text(name, "a file name") } {
-            Ok(s) => s.to_owned(),
-            Err((code, m)) => return done(err, code, &m),
+    deliver(err, out, out_len, || {
+        // SAFETY: the caller's contract: NUL-terminated strings or null.
+        let (model, output) = unsafe { texts((model, "model"), (output, "output")) }?;
+        let (names, data, sizes): (&[*const c_char], &[*const u8], &[usize]) = if count == 0 {
+            (&[], &[], &[])
+        } else {
+            // SAFETY: non-null, aligned, `count` fits in `isize`, and each array holds
+            // `count` elements (the contract) that nothing writes during the call.
+            let n = unsafe { core::slice::from_raw_parts(names, count) };
+            // SAFETY: as above.
+            let d = unsafe { core::slice::from_raw_parts(data, count) };
+            // SAFETY: as above.
+            let z = unsafe { core::slice::from_raw_parts(sizes, count) };
+            (n, d, z)
         };
-        if bytes.is_null() || isize::try_from(size).is_err() {
-            let line = alloc::format!("{name}: its data is null or too large");
-            return done(err, IDMODEL_E_NULL, &line);
+        let mut files: Vec<(&str, &[u8])> = Vec::new();
+        for ((&name, &bytes), &size) in names.iter().zip(data).zip(sizes) {
+            // SAFETY: the contract: a NUL-terminated string.
+            let name = unsafe { text(name, "a file name") }?;
+            if bytes.is_null() || isize::try_from(size).is_err() {
+                let line = alloc::format!("{name}: its data is null or too large");
+                return Err((IDMODEL_E_NULL, line));
+            }
+            // SAFETY: non-null, `size` fits in `isize`, and the caller's buffer holds
+            // `size` readable bytes that nothing writes during the call.
+            files.push((name, unsafe { core::slice::from_raw_parts(bytes, size) }));
         }
-        // SAFETY: non-null, `size` fits in `isize`, and the caller's buffer holds `size`
-        // readable bytes that nothing writes during the call.
-        let slice = unsafe { core::slice::from_raw_parts(bytes, size) };
-        files.push((name, slice));
-    }
-    let borrowed: Vec<(&str, &[u8])> = files.iter().map(|(n, b)| (n.as_str(), *b)).collect();
-    let options = idmodel_convert::Options::default();
-    match idmodel_convert::convert_bytes(&borrowed, model, Path::new(output), &options) {
-        Ok(c) => {
-            give(c.main_bytes(), out, out_len);
-            done(err, IDMODEL_OK, "")
-        }
-        Err(e) => done(err, IDMODEL_E_CONVERT, e.line()),
-    }
+        let options = idmodel_convert::Options::default();
+        idmodel_convert::convert_bytes(&files, model, Path::new(output), &options)
+            .map(|c| c.main_bytes())
+            .map_err(|e| failed(&e))
+    })
 }
 
 /// Releases a buffer [`idmodel_convert`] or [`idmodel_convert_files`] gave (`buf` and its

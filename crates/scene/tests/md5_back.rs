@@ -28,20 +28,9 @@ use proptest::prelude::*;
 
 mod common;
 
-/// The scene through a GLB and back (the glTF writer and reader).
-fn via_glb(scene: &Scene) -> Scene {
-    let glb = idmodel_gltf::to_glb(scene, &idmodel_gltf::ExportOptions::default()).unwrap();
-    idmodel_gltf::import::from_glb(
-        &glb,
-        &idmodel_gltf::import::ImportOptions::default(),
-        &mut idmodel_gltf::import::no_files,
-    )
-    .unwrap()
-}
-
 /// The scene as given, and through a GLB.
 fn both_ways(scene: Scene) -> [(&'static str, Scene); 2] {
-    let glb = via_glb(&scene);
+    let glb = common::via_glb(&scene);
     [("scene", scene), ("glb", glb)]
 }
 
@@ -678,7 +667,7 @@ fn a_code_made_skinned_scene_plays_in_md5_as_in_the_scene() {
     // (the script-made GLB of the issue); the reference is the scene's own skinning.
     let scene = three_bones();
     plays_as_the_scene(&scene, &scene);
-    plays_as_the_scene(&scene, &via_glb(&scene));
+    plays_as_the_scene(&scene, &common::via_glb(&scene));
 }
 
 fn plays_as_the_scene(scene: &Scene, converted: &Scene) {

@@ -8,6 +8,8 @@
 // Tests may index, unwrap, cast and compute freely: a panic here is a failed assertion.
 #![allow(clippy::restriction, missing_docs)]
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use idmodel_core::quat::{JointMat, Vec3};
@@ -23,17 +25,6 @@ fn corpus_md5() -> Option<PathBuf> {
 
 fn stem(p: &Path) -> String {
     p.file_stem().unwrap().to_string_lossy().into_owned()
-}
-
-/// The scene through GLB bytes and the glTF reader.
-fn via_glb(scene: &Scene) -> Scene {
-    let glb = idmodel_gltf::to_glb(scene, &idmodel_gltf::ExportOptions::default()).unwrap();
-    idmodel_gltf::import::from_glb(
-        &glb,
-        &idmodel_gltf::import::ImportOptions::default(),
-        &mut idmodel_gltf::import::no_files,
-    )
-    .unwrap()
 }
 
 /// Every md5anim of `dir` that `model` can play (by index, as Doom checks it).
@@ -98,7 +89,7 @@ fn corpus_md5meshes_with_their_anims_keep_everything() {
         let model = Model::parse(&std::fs::read(&path).unwrap()).unwrap();
         let anims = anims_of(&dir, &model);
         let scene = scene_of(&model, &name, &anims);
-        for (way, scene) in [("scene", scene.clone()), ("glb", via_glb(&scene))] {
+        for (way, scene) in [("scene", scene.clone()), ("glb", common::via_glb(&scene))] {
             let what = format!("{name} ({way})");
             let files = back(&scene);
             let mesh = files.mesh.as_ref().unwrap();
@@ -131,7 +122,7 @@ fn corpus_md5anims_alone_keep_their_frames_and_bounds() {
         let name = stem(&path);
         let anim = Anim::parse(&std::fs::read(&path).unwrap()).unwrap();
         let scene = idmodel_scene::md5::anim::scene(&anim, &name, &Options::default()).unwrap();
-        for (way, scene) in [("scene", scene.clone()), ("glb", via_glb(&scene))] {
+        for (way, scene) in [("scene", scene.clone()), ("glb", common::via_glb(&scene))] {
             let what = format!("{name} alone ({way})");
             let files = back(&scene);
             assert!(files.mesh.is_none(), "{what}");
@@ -150,7 +141,7 @@ fn a_one_frame_clip_comes_back() {
     let idle = Anim::parse(&std::fs::read(dir.join("ckit_view_idle.md5anim")).unwrap()).unwrap();
     assert_eq!(idle.frames.len(), 1);
     let anims = vec![("ckit_view_idle".to_string(), idle)];
-    let files = back(&via_glb(&scene_of(&model, "ckit_view", &anims)));
+    let files = back(&common::via_glb(&scene_of(&model, "ckit_view", &anims)));
     same_clips(&anims, &files.anims, "ckit_view");
 }
 
@@ -194,7 +185,7 @@ fn stored_bounds_survive_and_without_extras_are_recomputed() {
         *b = b.map(|c| c.map(|x| x * 2.0 + 1.0));
     }
     let anims = vec![("tyrant_view_fire".to_string(), fire.clone())];
-    let scene = via_glb(&scene_of(&model, "tyrant_view", &anims));
+    let scene = common::via_glb(&scene_of(&model, "tyrant_view", &anims));
     let files = back(&scene);
     same_clips(&anims, &files.anims, "tyrant_view");
 
@@ -221,7 +212,7 @@ fn without_extras_one_frame_clips_still_come_back() {
     let model = Model::parse(&std::fs::read(dir.join("blaster_view.md5mesh")).unwrap()).unwrap();
     let anims = anims_of(&dir, &model);
     assert!(anims.iter().any(|(_, a)| a.frames.len() == 1));
-    let mut scene = via_glb(&scene_of(&model, "blaster_view", &anims));
+    let mut scene = common::via_glb(&scene_of(&model, "blaster_view", &anims));
     scene.extras = Extras::default();
     let files = back(&scene);
     same_meshes(&model, files.mesh.as_ref().unwrap(), "blaster_view");
@@ -245,7 +236,7 @@ fn meshes_glb_cannot_hold_come_back_in_their_places() {
     let Some(dir) = corpus_md5() else { return };
     let model = Model::parse(&std::fs::read(dir.join("BoarMan.md5mesh")).unwrap()).unwrap();
     assert_eq!(model.meshes.len(), 14);
-    let scene = via_glb(&scene_of(&model, "BoarMan", &[]));
+    let scene = common::via_glb(&scene_of(&model, "BoarMan", &[]));
     let files = back(&scene);
     same_meshes(&model, files.mesh.as_ref().unwrap(), "BoarMan");
 

@@ -53,3 +53,14 @@ pub fn bounds(points: impl IntoIterator<Item = [f32; 3]>) -> ([f32; 3], [f32; 3]
     }
     (lo, hi)
 }
+
+/// The scene through GLB bytes and back (the glTF writer and reader, default options).
+pub fn via_glb(scene: &Scene) -> Scene {
+    let glb = idmodel_gltf::to_glb(scene, &idmodel_gltf::ExportOptions::default()).unwrap();
+    idmodel_gltf::import::from_glb(
+        &glb,
+        &idmodel_gltf::import::ImportOptions::default(),
+        &mut idmodel_gltf::import::no_files,
+    )
+    .unwrap()
+}
