@@ -28,10 +28,10 @@
 //! |---|---|---|
 //! | `mdl`, `md2`, `md3`, `md5` (default) | one crate per format: parse, decode, check, write | yes |
 //! | `alloc` (default) | owned models and `Vec` conveniences | yes, with `alloc` |
-//! | `scene` | [`scene`]: the format-independent scene and every format's adapter | yes, with `alloc` |
-//! | `gltf` | [`gltf`]: scene ⇄ glTF 2.0 / GLB | no |
-//! | `assets` | [`assets`]: archives, images, texture resolution as the engines find files | no |
-//! | `convert` | [`convert`]: one call from a model to GLB, glTF, OBJ, MDL, MD2, MD3 or md5 | no |
+//! | `scene` | `idmodel::scene` (`idmodel-scene`): the format-independent scene and every format's adapter | yes, with `alloc` |
+//! | `gltf` | `idmodel::gltf` (`idmodel-gltf`): scene ⇄ glTF 2.0 / GLB | no |
+//! | `assets` | `idmodel::assets` (`idmodel-assets`): archives, images, texture resolution as the engines find files | no |
+//! | `convert` | `idmodel::convert` (`idmodel-convert`): one call from a model to GLB, glTF, OBJ, MDL, MD2, MD3 or md5 | no |
 //!
 //! This facade re-exports one crate per format, each behind a feature of the same name
 //! (all on by default), plus the shared [`core`] crate, and offers [`detect`] to tell

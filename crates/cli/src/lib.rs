@@ -200,7 +200,7 @@ enum Command {
 
 /// `convert`'s arguments.
 #[derive(Debug, clap::Args)]
-pub struct ConvertArgs {
+pub(crate) struct ConvertArgs {
     /// A model file, a folder to convert every model under, an archive (.pak, .pk3,
     /// .pk4) to convert every model inside (Quake III players assembled), or
     /// ARCHIVE:ENTRY for one entry or folder of it, e.g.

@@ -170,7 +170,7 @@ pub fn prepare(path: &Path) -> Result<Option<PathBuf>, String> {
 }
 
 /// Reads `path` (at most `max` bytes): an entry for a virtual path, else the regular file
-/// ([`output::read_regular`]). The failure does not name the file; the caller does.
+/// ([`crate::read::read_regular`]). The failure does not name the file; the caller does.
 pub fn read(path: &Path, max: u64) -> Result<Vec<u8>, Failure> {
     let Some((a, entry)) = lookup(path) else {
         return crate::read::read_regular(path, max);

@@ -1,11 +1,11 @@
-//! The one error type of the command: a sentence saying what is wrong and where.
+//! The error of the format modules: a sentence saying what is wrong and where.
 
 use std::fmt;
 
 /// Why a file could not be read, checked, converted or rendered.
 ///
 /// The message says what is wrong and where (`… (at byte 84)`, `… (line 3, column 7)`);
-/// the command prefixes the file name, so a failure prints as one line:
+/// the conversion prefixes the file name, so a failure is one line:
 /// `idmodel: models/ogre.md2: truncated: needed 68 bytes, 12 available (at byte 0)`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Failure {

@@ -1,5 +1,6 @@
-//! Quake III player folders in `info`, `check`, `render` and batches; what `convert`
-//! says it wrote; the batch's progress labels and skip counts.
+//! Quake III player folders (`lower`, `upper`, `head.md3` with their skins and
+//! `animation.cfg`): read, assembled into one scene, described by `info`; and what a
+//! batch leaves out (md5anims, a player's other MD3s).
 
 use std::fmt;
 use std::path::Path;

@@ -1,10 +1,10 @@
 //! One module per model format, each implementing [`ModelFormat`].
 //!
-//! The command does the file handling (reading, detection, output paths, progress,
-//! exit codes); a format module only turns bytes into the four answers below. What
-//! turns a parsed model into a scene lives in `idmodel_scene` (one module per format);
-//! a format module here reads the files, maps the command's arguments to
-//! `idmodel_scene::Options`, and writes `info` and `check`.
+//! The conversion does the file handling (reading, detection, output paths); a format
+//! module turns bytes into the three answers below. What turns a parsed model into a
+//! scene lives in `idmodel_scene` (one module per format); a format module here reads
+//! the side files, maps the [`Options`](crate::Options) to `idmodel_scene::Options`, and
+//! gives `info` and `check`.
 
 pub mod md2;
 pub mod md3;

@@ -1,4 +1,4 @@
-//! `render --animate` and `--turntable`: the frames of an animated scene posed one by one,
+//! Animated pictures (`--animate`, `--turntable`): the frames of an animated scene posed one by one,
 //! and the animated PNG (APNG) of a list of pictures.
 //!
 //! Posing is what the renderer does not do (it draws base positions): at key `k` of an
