@@ -19,15 +19,16 @@ fi
 (cd web && npm ci --no-audit --no-fund --loglevel=error)
 web/build.sh
 cargo build --release -p idmodel-cli
-node web/tests/viewer.mjs
+bin="${CARGO_TARGET_DIR:-target}/release/idmodel"
+IDMODEL_BIN="$bin" node web/tests/viewer.mjs
 # three.js outside the browser (issue #14): GLTFLoader in Node, with real PNG and JPEG
 # decoders, loads the textures of an OpenArena player and of UFO:AI models as converted.
 if [ -n "${IDMODEL_CORPUS:-}" ] && [ -d "$IDMODEL_CORPUS/assets" ]; then
   out="$(mktemp -d)"
   a="$IDMODEL_CORPUS/assets"
-  target/release/idmodel convert "$a/openarena/baseoa/models/players/kyonshi" -o "$out/kyonshi.glb" -q
-  target/release/idmodel convert "$a/ufoai/base/models/aliens/bloodspider/bloodspider.md2" -o "$out/bloodspider.glb" -q
-  target/release/idmodel convert "$a/ufoai/base/models/civilians/female/body01.md2" -o "$out/body01.glb" -q
+  "$bin" convert "$a/openarena/baseoa/models/players/kyonshi" -o "$out/kyonshi.glb" -q
+  "$bin" convert "$a/ufoai/base/models/aliens/bloodspider/bloodspider.md2" -o "$out/bloodspider.glb" -q
+  "$bin" convert "$a/ufoai/base/models/civilians/female/body01.md2" -o "$out/body01.glb" -q
   node web/tests/three-node.mjs "$out/kyonshi.glb" "$out/bloodspider.glb" "$out/body01.glb"
   rm -rf "$out"
 fi

@@ -26,7 +26,7 @@ fi
 cargo build --release --target wasm32-unknown-unknown -p idmodel-web
 rm -rf "$web/pkg"
 wasm-bindgen --target web --no-typescript --out-dir "$web/pkg" \
-    target/wasm32-unknown-unknown/release/idmodel_web.wasm
+    "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/idmodel_web.wasm"
 
 cd "$web"
 if [ ! -x node_modules/.bin/esbuild ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then

@@ -104,6 +104,23 @@ pub fn run(request: &Request) -> Exit {
             }
         }
     }
+    let found = [summary.unreadable, summary.skipped, summary.archives]
+        .into_iter()
+        .fold(summary.files, usize::saturating_add);
+    if found == 0 {
+        // A gate pointed at the wrong folder must not pass.
+        error_line(format_args!(
+            "nothing was checked: no model files (.{}) in {}",
+            CHECK_EXTENSIONS.join(", ."),
+            request
+                .paths
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+        return Exit::Failed;
+    }
     if walked || request.paths.len() > 1 {
         if request.json {
             error_line(summary.line());

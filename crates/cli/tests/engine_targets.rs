@@ -113,3 +113,33 @@ fn check_catches_a_lod_with_fewer_frames_than_lod_0() {
         "{out}"
     );
 }
+
+#[test]
+fn pictures_are_png_and_an_empty_check_fails() {
+    let dir = scratch_dir("idmodel-engine-targets", "pictures");
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/sample.md2");
+    let jpg = dir.join("x.jpg");
+    let o = idmodel(&[&"render", &sample, &"-o", &jpg]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("name the output .png"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!jpg.exists());
+    // A check of a folder without models fails: a CI gate pointed at the wrong folder.
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    std::fs::write(empty.join("notes.txt"), b"no models here").unwrap();
+    let o = idmodel(&[&"check", &empty]);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    assert!(stderr(&o).contains("nothing was checked"), "{}", stderr(&o));
+    // -o x.fbx names every output there is.
+    let o = idmodel(&[&"convert", &sample, &"-o", &dir.join("x.fbx")]);
+    assert_eq!(code(&o), 2);
+    assert!(
+        stderr(&o).contains(".md3, .md2, .mdl, .md5mesh"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -197,7 +197,7 @@ pub(crate) fn kind_of(output: &Path, to: Option<OutKind>) -> Result<OutKind, Str
             k.ext()
         )),
         (None, Some(_)) | (None, None) => Err(format!(
-            "cannot tell the output format of '{}': name it .glb, .gltf or .obj",
+            "cannot tell the output format of '{}': name it .glb, .gltf or .obj (from a glTF or OBJ: .md3, .md2, .mdl, .md5mesh, .md5anim, .md5camera, or a folder for a Quake III player)",
             output.display()
         )),
     }

@@ -50,6 +50,23 @@ pub fn render_file(
     options: &Options,
     request: &Request,
 ) -> Result<Converted, Error> {
+    // An image format named that is not PNG: PNG bytes under that name would mislead.
+    let other_image = output
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+        .is_some_and(|e| {
+            [
+                "jpg", "jpeg", "gif", "bmp", "tga", "webp", "tif", "tiff", "pcx",
+            ]
+            .contains(&e.as_str())
+        });
+    if other_image {
+        return Err(Error::Usage(format!(
+            "{}: pictures are written as PNG (APNG when animated): name the output .png",
+            output.display()
+        )));
+    }
     let ((result, warnings), inputs) = crate::read::collecting(|| {
         let pending = textures::Pending::default();
         let result = draw(path, options, request, &pending);
