@@ -31,7 +31,9 @@ pub fn corpus_dir(test: &str) -> Option<PathBuf> {
             // that crate's folder): `IDMODEL_CORPUS=../shared/corpus` works everywhere.
             let dir = PathBuf::from(dir);
             let dir = if dir.is_relative() {
-                Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(dir)
+                Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join("../..")
+                    .join(dir)
             } else {
                 dir
             };
