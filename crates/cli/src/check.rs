@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use idmodel_convert::check::{self, CheckError, Summary, check_bytes, text_report};
 use idmodel_convert::{Engine, MODEL_EXTENSIONS as CHECK_EXTENSIONS, Severity};
 
-use crate::commands::{line, usage};
+use crate::usage::{line, usage};
 use crate::{Exit, error_line, out_line};
 
 /// Archive extensions `check FOLDER` names as not checked yet.

@@ -12,6 +12,7 @@ use idmodel_convert::{Converted, Error, Options};
 use rayon::prelude::*;
 
 use crate::output::{self, Plan, Policy, Stop};
+use crate::usage::{line, usage};
 use crate::{Command, Exit, error_line, out_line};
 
 /// Runs one subcommand.
@@ -101,18 +102,6 @@ pub fn run(command: Command) -> Exit {
             finish(done, force, false, |_| {})
         }
     }
-}
-
-/// Prints a usage error (one line, then the subcommand's usage) and returns exit
-/// status 2.
-pub(crate) fn usage(message: impl std::fmt::Display) -> Exit {
-    crate::usage::print(&message.to_string());
-    Exit::Usage
-}
-
-/// A failure that names its file: the line printed for it.
-pub(crate) fn line(path: &Path, failure: impl std::fmt::Display) -> String {
-    format!("{}: {failure}", path.display())
 }
 
 /// Prints a library error (each of its lines) and gives its exit status.

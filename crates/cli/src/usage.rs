@@ -133,6 +133,18 @@ fn write_out(bytes: &[u8]) -> Exit {
     Exit::Ok
 }
 
+/// Prints a usage error (one line, then the subcommand's usage) and returns exit
+/// status 2.
+pub(crate) fn usage(message: impl std::fmt::Display) -> Exit {
+    print(&message.to_string());
+    Exit::Usage
+}
+
+/// A failure that names its file: the line printed for it.
+pub(crate) fn line(path: &std::path::Path, failure: impl std::fmt::Display) -> String {
+    format!("{}: {failure}", path.display())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

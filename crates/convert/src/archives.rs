@@ -18,7 +18,7 @@ use std::sync::{Arc, LazyLock, Mutex, PoisonError};
 use idmodel_assets::{Archive, Limits as ReadLimits, Profile};
 
 use crate::failure::Failure;
-use crate::model::line;
+use crate::failure::line;
 
 /// Extensions read as archives.
 pub const ARCHIVE_EXTENSIONS: [&str; 3] = ["pak", "pk3", "pk4"];
@@ -167,6 +167,15 @@ pub fn prepare(path: &Path) -> Result<Option<PathBuf>, String> {
     };
     open(&archive)?;
     Ok(Some(virtual_path(&archive, &entry)))
+}
+
+/// Files larger than this are refused before reading (no id model comes near it).
+const MAX_FILE: u64 = 1 << 30;
+
+/// Reads a model file or `ARCHIVE:entry`, refusing anything but a regular file (without
+/// blocking on a FIFO) and absurd sizes.
+pub(crate) fn read_file(path: &Path) -> Result<Vec<u8>, Failure> {
+    read(path, MAX_FILE)
 }
 
 /// Reads `path` (at most `max` bytes): an entry for a virtual path, else the regular file
@@ -353,9 +362,4 @@ pub fn check_paths(path: &Path) -> Option<Result<Listed, String>> {
             .collect();
         (models, a.problems().to_vec())
     }))
-}
-
-/// Whether `file` (a virtual path) is a player folder of the batch.
-pub fn is_player(file: &Path) -> bool {
-    is_virtual(file) && !is_file(file) && crate::formats::md3::is_player_folder(file)
 }

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::archives::{self, is_archive_file, player_folders, virtual_path};
-use crate::model::line;
+use crate::failure::line;
 use crate::options::{Options, OutKind};
 use crate::outcome::{Converted, Error};
 use crate::players::Skipped;
@@ -271,7 +271,10 @@ fn output_ok(output: &Path) -> Result<(), Error> {
 
 /// Whether a batch entry is a Quake III player folder (on disk or in an archive).
 fn is_player_entry(file: &Path) -> bool {
-    file.is_dir() || archives::is_player(file)
+    file.is_dir()
+        || (archives::is_virtual(file)
+            && !archives::is_file(file)
+            && formats::md3::is_player_folder(file))
 }
 
 /// Every file under `dir` with one of the extensions `exts` (lowercase), sorted; with

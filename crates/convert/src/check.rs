@@ -16,8 +16,9 @@ use std::path::Path;
 
 use serde::Serialize;
 
+use crate::failure::line;
 use crate::formats::{Engine, Finding, Input, Location, Severity};
-use crate::model::{identify, line};
+use crate::model::identify;
 
 /// One finding, merged over the engines that share it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,6 +1,12 @@
 //! The error of the format modules: a sentence saying what is wrong and where.
 
 use std::fmt;
+use std::path::Path;
+
+/// A failure that names its file: the one line said for it.
+pub(crate) fn line(path: &Path, failure: impl fmt::Display) -> String {
+    format!("{}: {failure}", path.display())
+}
 
 /// Why a file could not be read, checked, converted or rendered.
 ///

@@ -3,6 +3,7 @@
 //! through [`crate::read`] (regular files only, inside the glTF's folder).
 
 mod lod;
+mod md2_skin;
 
 use std::path::{Component, Path, PathBuf};
 
@@ -10,7 +11,8 @@ use crate::idmodel::Engine;
 use idmodel_gltf::import::{ImportOptions, from_bytes};
 use idmodel_scene::md3::{BackOptions, Limits, PlayerBackOptions};
 
-use crate::model::line;
+use crate::failure::line;
+pub(crate) use crate::info::is_obj;
 use crate::options::{Lods, Options, OutKind};
 use crate::outcome::{Converted, Error, Outputs, Report};
 
@@ -216,7 +218,7 @@ pub(crate) fn convert(args: &ImportArgs<'_>) -> Result<Converted, Error> {
             args,
             "MD2",
             crate::idmodel::md2::ENGINES,
-            crate::md2_skin::to_bytes,
+            md2_skin::to_bytes,
         ),
         Target::Mdl => quake(
             args,
@@ -478,12 +480,6 @@ fn read_scene_at(
     from_bytes(&bytes, &options, &mut resolve).map_err(|e| Error::Failed(line(input, e)))
 }
 
-/// Whether `input` is a Wavefront OBJ (by its extension): `convert` reads it as a still
-/// scene (`idmodel_gltf::import::obj`), `info` describes it.
-pub(crate) fn is_obj(input: &Path) -> bool {
-    ext_of(input).as_deref() == Some("obj")
-}
-
 fn is_glb(output: &Path, to: Option<OutKind>) -> bool {
     to == Some(OutKind::Glb) || (to.is_none() && ext_of(output).as_deref() == Some("glb"))
 }
@@ -549,57 +545,6 @@ fn read_obj(
         }
     }
     Ok(scene)
-}
-
-/// `info` of an OBJ (by its extension): objects, vertices, triangles, materials and
-/// bounds of the scene it reads as (without its MTL libraries); `None` for other files.
-pub(crate) fn obj_info(path: &Path, bytes: &[u8], json: bool) -> Option<Result<String, String>> {
-    if !is_obj(path) {
-        return None;
-    }
-    let scene = match idmodel_gltf::import::obj::from_obj(
-        bytes,
-        &ImportOptions::default(),
-        &mut idmodel_gltf::import::no_files,
-    ) {
-        Ok(s) => s,
-        Err(e) => return Some(Err(line(path, e))),
-    };
-    let prims = || scene.meshes.iter().flat_map(|m| &m.primitives);
-    let count = |n: usize| crate::formats::count(n);
-    let materials: Vec<String> = scene.materials.iter().map(|m| m.name.clone()).collect();
-    let info = crate::formats::Info {
-        format: "obj",
-        frames: 1,
-        vertices: count(prims().map(|p| p.positions.len()).sum()),
-        triangles: count(prims().map(|p| p.indices.len() / 3).sum()),
-        bounds: crate::formats::Bounds::of(prims().flat_map(|p| p.positions.iter().copied())),
-        shaders: Some(materials.clone()),
-        details: vec![
-            ("objects".into(), scene.meshes.len().to_string()),
-            ("materials".into(), materials.join(", ")),
-        ],
-        ..crate::formats::Info::default()
-    };
-    if json {
-        return Some(serde_json::to_string(&info).map_err(|e| line(path, e)));
-    }
-    let mut rows = vec![
-        ("vertices".to_owned(), info.vertices.to_string()),
-        ("triangles".to_owned(), info.triangles.to_string()),
-    ];
-    if let Some(b) = info.bounds {
-        rows.push((
-            "bounds (id axes)".into(),
-            format!("{:?} .. {:?}", b.min, b.max),
-        ));
-    }
-    rows.extend(info.details);
-    let mut out = format!("{}: Wavefront OBJ (a still model)", path.display());
-    for (k, v) in rows {
-        out.push_str(&format!("\n  {k:<16}  {v}"));
-    }
-    Some(Ok(out))
 }
 
 /// The converted bytes as the `-o` file.

@@ -144,3 +144,68 @@ pub fn push_rows(out: &mut String, rows: &[(String, String)]) {
         out.push_str(&format!("\n  {k:<width$}  {v}"));
     }
 }
+
+/// A count as `Info` holds it (saturating).
+pub fn count(n: usize) -> u64 {
+    u64::try_from(n).unwrap_or(u64::MAX)
+}
+
+/// Whether `input` is a Wavefront OBJ (by its extension): `convert` reads it as a still
+/// scene (`idmodel_gltf::import::obj`), `info` describes it.
+pub(crate) fn is_obj(input: &Path) -> bool {
+    input
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("obj"))
+}
+
+/// `info` of an OBJ (by its extension): objects, vertices, triangles, materials and
+/// bounds of the scene it reads as (without its MTL libraries); `None` for other files.
+pub(crate) fn obj_info(path: &Path, bytes: &[u8], json: bool) -> Option<Result<String, String>> {
+    if !is_obj(path) {
+        return None;
+    }
+    let scene = match idmodel_gltf::import::obj::from_obj(
+        bytes,
+        &idmodel_gltf::import::ImportOptions::default(),
+        &mut idmodel_gltf::import::no_files,
+    ) {
+        Ok(s) => s,
+        Err(e) => return Some(Err(crate::failure::line(path, e))),
+    };
+    let prims = || scene.meshes.iter().flat_map(|m| &m.primitives);
+    let count = |n: usize| count(n);
+    let materials: Vec<String> = scene.materials.iter().map(|m| m.name.clone()).collect();
+    let info = Info {
+        format: "obj",
+        frames: 1,
+        vertices: count(prims().map(|p| p.positions.len()).sum()),
+        triangles: count(prims().map(|p| p.indices.len() / 3).sum()),
+        bounds: Bounds::of(prims().flat_map(|p| p.positions.iter().copied())),
+        shaders: Some(materials.clone()),
+        details: vec![
+            ("objects".into(), scene.meshes.len().to_string()),
+            ("materials".into(), materials.join(", ")),
+        ],
+        ..Info::default()
+    };
+    if json {
+        return Some(serde_json::to_string(&info).map_err(|e| crate::failure::line(path, e)));
+    }
+    let mut rows = vec![
+        ("vertices".to_owned(), info.vertices.to_string()),
+        ("triangles".to_owned(), info.triangles.to_string()),
+    ];
+    if let Some(b) = info.bounds {
+        rows.push((
+            "bounds (id axes)".into(),
+            format!("{:?} .. {:?}", b.min, b.max),
+        ));
+    }
+    rows.extend(info.details);
+    let mut out = format!("{}: Wavefront OBJ (a still model)", path.display());
+    for (k, v) in rows {
+        out.push_str(&format!("\n  {k:<16}  {v}"));
+    }
+    Some(Ok(out))
+}

@@ -51,7 +51,6 @@ mod findings;
 pub mod formats;
 mod import;
 mod info;
-mod md2_skin;
 mod md5_out;
 mod memory;
 mod model;
@@ -122,7 +121,7 @@ pub(crate) fn route(input: &Path, output: &Path, options: &Options) -> Result<Ro
     if !options.anim_out.is_empty() {
         return usage("--anim-out applies to md5 outputs (.md5mesh)");
     }
-    if import::is_target(input, output, options.to) || import::is_obj(input) {
+    if import::is_target(input, output, options.to) || info::is_obj(input) {
         return Ok(Route::Import);
     }
     if options.lods.any() {
@@ -172,7 +171,7 @@ fn convert_uncollected(input: &Path, output: &Path, options: &Options) -> Result
             } else if let Some(md5) = folder.then(|| model::md5_folder(path)).flatten() {
                 model::convert_md5_folder(path, md5, output, options)
             } else if folder && archives::holds_any(path) == Some(false) {
-                Err(Error::Failed(model::line(path, "no such file or folder")))
+                Err(Error::Failed(failure::line(path, "no such file or folder")))
             } else if folder {
                 Err(Error::Usage(format!(
                     "{} is a folder of models: convert it as a batch (batch::batch)",
@@ -205,7 +204,7 @@ pub fn scene(path: &Path, options: &Options) -> Result<(Scene, Report), Error> {
 /// # Errors
 /// The one line naming the file.
 pub fn read_model(path: &Path) -> Result<Vec<u8>, String> {
-    model::read(path).map_err(|f| model::line(path, f))
+    archives::read_file(path).map_err(|f| failure::line(path, f))
 }
 
 /// What `idmodel info` says of `path` (a model, a side file, an OBJ, a Quake III player

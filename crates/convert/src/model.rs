@@ -10,26 +10,14 @@ use idmodel_scene::Scene;
 use idmodel_scene::axes::Axes;
 use idmodel_scene::obj;
 
-use crate::failure::Failure;
+use crate::archives::read_file as read;
+use crate::failure::{Failure, line};
+use crate::formats::Choice;
 use crate::formats::{self, Input, ModelFormat, Shape};
 use crate::options::{Options, OutKind};
 use crate::outcome::{Converted, Error, Outputs, Report};
-use crate::players::{self, Choice};
+use crate::players;
 use crate::textures;
-
-/// Files larger than this are refused before reading (no id model comes near it).
-const MAX_FILE: u64 = 1 << 30;
-
-/// A failure that names its file: the line printed for it.
-pub(crate) fn line(path: &Path, failure: impl std::fmt::Display) -> String {
-    format!("{}: {failure}", path.display())
-}
-
-/// Reads a model file, refusing anything but a regular file (without blocking on a
-/// FIFO) and absurd sizes.
-pub(crate) fn read(path: &Path) -> Result<Vec<u8>, Failure> {
-    crate::archives::read(path, MAX_FILE)
-}
 
 /// What `bytes` is, and the module that reads it.
 pub(crate) fn identify(bytes: &[u8]) -> Result<(Format, &'static dyn ModelFormat), Failure> {
@@ -159,7 +147,7 @@ pub fn info_report(path: &Path, bytes: &[u8], json: bool) -> Result<String, Stri
     if let Some(report) = crate::sidefiles::info_report(path, bytes, json) {
         return report;
     }
-    if let Some(report) = crate::import::obj_info(path, bytes, json) {
+    if let Some(report) = crate::info::obj_info(path, bytes, json) {
         return report;
     }
     let (format, module) = identify(bytes).map_err(|f| line(path, f))?;

@@ -15,44 +15,6 @@ use crate::failure::Failure;
 use crate::formats::md3::{self, MAX_SIDECAR, Md3, SkinFile, sidecar, skin_names};
 use crate::formats::{Info, Input, ModelFormat, Request, Shape};
 
-/// What `convert` and `render` were asked for beyond the files: `--frame`, `--clip`,
-/// `--skin` and the texture choices.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Choice<'a> {
-    /// `--frame N`.
-    pub frame: Option<usize>,
-    /// `--clip NAME`.
-    pub clip: Option<&'a str>,
-    /// `--skin NAME`.
-    pub skin: Option<&'a str>,
-    /// `--max-output BYTES`: the budget of an animated scene (`None`: the default).
-    pub max_bytes: Option<u64>,
-    /// `--no-textures`: no images in the output or the picture.
-    pub no_textures: bool,
-    /// `--keep-normals`: MD2 normals as the file has them.
-    pub keep_normals: bool,
-    /// `--game`: game folders and archives searched for textures below the model's own
-    /// game root.
-    pub game: &'a [std::path::PathBuf],
-}
-
-impl<'a> Choice<'a> {
-    /// The request for a format module, with the `--anim` files `anims`.
-    pub fn request<'r>(self, anims: &'r [Input<'r>]) -> Request<'r>
-    where
-        'a: 'r,
-    {
-        Request {
-            anims,
-            frame: self.frame,
-            clip: self.clip,
-            skin: self.skin,
-            max_bytes: self.max_bytes,
-            keep_normals: self.keep_normals,
-        }
-    }
-}
-
 /// The files a folder conversion leaves out, by why.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Skipped {

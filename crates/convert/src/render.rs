@@ -13,11 +13,13 @@ pub use idmodel_scene::render::RenderOptions;
 use idmodel_scene::render::{self, Picture};
 
 use crate::failure::Failure;
+use crate::failure::line;
+use crate::formats::Choice;
 use crate::formats::{self, Shape};
-use crate::model::{Loaded, anims_apply, choice, line, load_anims};
+use crate::model::{Loaded, anims_apply, choice, load_anims};
 use crate::options::Options;
 use crate::outcome::{Converted, Error, Outputs, Report};
-use crate::players::{self, Choice};
+use crate::players;
 use crate::textures;
 
 /// What to draw beside the model choices of [`Options`].

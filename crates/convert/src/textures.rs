@@ -20,7 +20,7 @@ pub struct TextureChoice<'a> {
     pub game: &'a [PathBuf],
 }
 
-impl<'a> crate::players::Choice<'a> {
+impl<'a> crate::formats::Choice<'a> {
     /// The texture part of the command's choices.
     pub fn textures(self) -> TextureChoice<'a> {
         TextureChoice {

@@ -23,7 +23,7 @@ fn anm_clips(model: &Path) -> Result<Option<Vec<RateClip>>, Failure> {
     if !path.is_file() {
         return Ok(None);
     }
-    let text = crate::model::read(&path)?;
+    let text = crate::archives::read_file(&path)?;
     let anm = Anm::parse(&text).map_err(|e| Failure::new(format!("{}: {e}", path.display())))?;
     Ok(Some(RateClip::from_anm(&anm)))
 }

@@ -180,7 +180,7 @@ fn lod_frames(path: &Path, frames: usize) -> Option<Vec<Option<usize>>> {
     }
     let dir = path.parent().unwrap_or(Path::new(""));
     let count = |k: u8| {
-        let bytes = crate::model::read(&dir.join(format!("{stem}_{k}.md3"))).ok()?;
+        let bytes = crate::archives::read_file(&dir.join(format!("{stem}_{k}.md3"))).ok()?;
         Model::parse(&bytes).ok().map(|m| m.num_frames())
     };
     let lods = [count(1), count(2)];

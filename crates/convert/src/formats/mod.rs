@@ -44,10 +44,7 @@ impl Input<'_> {
     }
 }
 
-/// A count as `Info` holds it (saturating).
-pub fn count(n: usize) -> u64 {
-    u64::try_from(n).unwrap_or(u64::MAX)
-}
+pub use crate::info::count;
 
 /// What `convert` and `render` ask for beyond the file itself.
 #[derive(Debug, Clone, Copy, Default)]
@@ -76,6 +73,44 @@ impl Request<'_> {
             clip: self.clip.map(str::to_owned),
             skin: self.skin.map(str::to_owned),
             max_bytes: self.max_bytes,
+        }
+    }
+}
+
+/// What `convert` and `render` were asked for beyond the files: `--frame`, `--clip`,
+/// `--skin` and the texture choices.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Choice<'a> {
+    /// `--frame N`.
+    pub frame: Option<usize>,
+    /// `--clip NAME`.
+    pub clip: Option<&'a str>,
+    /// `--skin NAME`.
+    pub skin: Option<&'a str>,
+    /// `--max-output BYTES`: the budget of an animated scene (`None`: the default).
+    pub max_bytes: Option<u64>,
+    /// `--no-textures`: no images in the output or the picture.
+    pub no_textures: bool,
+    /// `--keep-normals`: MD2 normals as the file has them.
+    pub keep_normals: bool,
+    /// `--game`: game folders and archives searched for textures below the model's own
+    /// game root.
+    pub game: &'a [std::path::PathBuf],
+}
+
+impl<'a> Choice<'a> {
+    /// The request for a format module, with the `--anim` files `anims`.
+    pub fn request<'r>(self, anims: &'r [Input<'r>]) -> Request<'r>
+    where
+        'a: 'r,
+    {
+        Request {
+            anims,
+            frame: self.frame,
+            clip: self.clip,
+            skin: self.skin,
+            max_bytes: self.max_bytes,
+            keep_normals: self.keep_normals,
         }
     }
 }

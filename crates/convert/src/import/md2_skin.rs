@@ -19,8 +19,8 @@ use idmodel_assets::root::split_root;
 use idmodel_scene::back::BackOptions;
 use idmodel_scene::{AlphaMode, Error, Scene};
 
-use crate::import::{ImportArgs, Made};
-use crate::model::line;
+use super::{ImportArgs, Made};
+use crate::failure::line;
 
 /// The largest palette file read (a PCX of Quake II's 640×480 with its palette is far
 /// smaller).
