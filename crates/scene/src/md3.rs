@@ -108,8 +108,8 @@ pub use clips::{
     CfgUse, Clip, DEFAULT_FPS, MAX_CLIP_KEYS, Role, cfg_clips, clips, part_name, player_clips,
     q3_animations,
 };
-pub use parts::{MARKER_LENGTH, MAX_MORPH_BYTES, shader_uri};
-pub use player::{IDLE_CLIPS, PLAYER_PARTS, PartFrame, Player, player_frame, player_scene, pose};
+pub use parts::{MARKER_LENGTH, MAX_MORPH_BYTES, PartFrame, shader_uri};
+pub use player::{IDLE_CLIPS, PLAYER_PARTS, Player, player_frame, pose};
 pub use player_back::{
     PART_EXTRAS, PlayerBackOptions, PlayerFiles, is_player, part_scene, player_files, player_parts,
 };
@@ -283,6 +283,26 @@ pub fn frame(
         primitives.extend(parts::tag_markers(md3, frame));
     }
     Ok(frame_scene(name, primitives, materials.0))
+}
+
+/// The player as one scene: a root node named after the player holding `lower`;
+/// `upper` hangs under lower's `tag_torso` node and `head` under upper's `tag_head` node
+/// (a missing tag places the part at its parent's origin, as the engine does). LEGS_*
+/// clips drive lower and its tags, TORSO_* clips upper and its tags, BOTH_* clips both;
+/// without a usable Quake III `animation.cfg`, one clip of all frames per animated part
+/// (`lower`, `upper`).
+///
+/// Reads `options.frame` (that frame of lower and upper as the base, no animation) and
+/// `options.clip` (only that clip; an error names the clips when none has that name).
+/// `options.skin` is not read: the caller passes the skins it chose in
+/// [`Player::skins`].
+pub fn player_scene(player: &Player<'_>, options: &Options) -> Result<Scene, Error> {
+    let mut scene = player::player_scene_unrecorded(player, options)?;
+    if options.frame.is_none() {
+        // What glTF cannot say, for `player_files` (the way back).
+        player_back::record_player(&mut scene, player);
+    }
+    Ok(scene)
 }
 
 #[cfg(test)]

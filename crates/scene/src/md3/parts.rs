@@ -10,6 +10,7 @@ use idmodel_core::vec::{axpy, cross, dot, finite_or_zero, quat_continuous, quat_
 use idmodel_md3::{Md3, Name, NormalDecode, Orientation, Skin, Surface};
 
 use super::clips::{Clip, mesh_frame, tag_frame};
+use super::tag_frames::tag_scale;
 use crate::{
     Channel, ChannelValues, Error, Image, Interpolation, Material, Mesh, MorphTarget, Node,
     Primitive, Scene, frame_out_of_range,
@@ -168,27 +169,6 @@ fn tag_at(md3: &Md3<'_>, t: usize, frame: usize) -> Orientation {
         .map_or(Orientation::IDENTITY, |tag| {
             sane(Orientation::from_tag(tag))
         })
-}
-
-/// The scale a tag node carries beside its rotation: the lengths of the axis rows (1
-/// where within 10⁻⁴ of it), the third negative when the axes are left-handed, so
-/// that rotation × scale gives back axes that are scaled rotations (trem's are 1.56
-/// long). An axis of zero length keeps scale 1 (the rotation cannot say it anyway).
-pub(crate) fn tag_scale(o: &Orientation) -> [f32; 3] {
-    let len = |v: [f32; 3]| {
-        let l = libm::sqrtf(dot(v, v));
-        if !l.is_finite() || l < 1e-6 || (l - 1.0).abs() <= 1e-4 {
-            1.0
-        } else {
-            l
-        }
-    };
-    let [fwd, left, up] = o.axis;
-    let mut s = [len(fwd), len(left), len(up)];
-    if dot(cross(fwd, left), up) < 0.0 {
-        s[2] = -s[2];
-    }
-    s
 }
 
 /// The index of the first tag called `name` in frame 0 (`R_GetTag` takes the first).
@@ -448,12 +428,7 @@ pub(crate) fn add_part(
 /// Rests an animated part (added by [`add_part`] with base frame 0) at another frame
 /// without moving its base: the node's rest weights pick `at.mesh`'s morph target and the
 /// tag nodes take `at.tag`'s transforms, so a viewer that plays nothing shows that frame.
-pub(crate) fn rest_part(
-    scene: &mut Scene,
-    md3: &Md3<'_>,
-    part: &PartNodes,
-    at: super::player::PartFrame,
-) {
+pub(crate) fn rest_part(scene: &mut Scene, md3: &Md3<'_>, part: &PartNodes, at: PartFrame) {
     if part.targets > 0 && at.mesh > 0 {
         let mut w = alloc::vec![0.0f32; part.targets];
         if let Some(x) = at.mesh.checked_sub(1).and_then(|i| w.get_mut(i)) {
@@ -526,6 +501,26 @@ pub(crate) fn part_channels(
         });
     }
     channels
+}
+
+/// The frame a part is drawn at: its mesh frame and the frame its tags are read from
+/// (they differ only for an animation frame outside the model: the mesh shows frame 0,
+/// the tags the last frame, as the engine draws them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PartFrame {
+    /// The frame of the surfaces.
+    pub mesh: usize,
+    /// The frame of the tags.
+    pub tag: usize,
+}
+
+impl PartFrame {
+    pub(crate) fn at(frame: i64, md3: &Md3<'_>) -> PartFrame {
+        PartFrame {
+            mesh: mesh_frame(frame, md3.num_frames()),
+            tag: tag_frame(frame, md3.num_frames()),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -5,10 +5,10 @@ use alloc::vec::Vec;
 
 use idmodel_md3::{Md3, Orientation, Skin, position_on_tag};
 
-use super::clips::{Clip, mesh_frame, player_clips, tag_frame};
+use super::clips::{Clip, player_clips};
 use super::parts::{
-    Materials, PartNodes, add_part, check_budget, frame_of, frame_primitives, part_channels,
-    rest_part, sane, tag_index,
+    Materials, PartFrame, PartNodes, add_part, check_budget, frame_of, frame_primitives,
+    part_channels, rest_part, sane, tag_index,
 };
 use super::{frame_scene, select_clips, usable};
 use crate::{Animation, Error, Node, Options, Scene};
@@ -49,18 +49,11 @@ impl Player<'_> {
     }
 }
 
-/// The player as one scene: a root node named after the player holding `lower`;
-/// `upper` hangs under lower's `tag_torso` node and `head` under upper's `tag_head` node
-/// (a missing tag places the part at its parent's origin, as the engine does). LEGS_*
-/// clips drive lower and its tags, TORSO_* clips upper and its tags, BOTH_* clips both;
-/// without a usable Quake III `animation.cfg`, one clip of all frames per animated part
-/// (`lower`, `upper`).
-///
-/// Reads `options.frame` (that frame of lower and upper as the base, no animation) and
-/// `options.clip` (only that clip; an error names the clips when none has that name).
-/// `options.skin` is not read: the caller passes the skins it chose in
-/// [`Player::skins`].
-pub fn player_scene(player: &Player<'_>, options: &Options) -> Result<Scene, Error> {
+/// [`player_scene`](super::player_scene) without the extras of the way back.
+pub(crate) fn player_scene_unrecorded(
+    player: &Player<'_>,
+    options: &Options,
+) -> Result<Scene, Error> {
     let (lower, upper, head) = (&player.lower, &player.upper, &player.head);
     let base = player.frame(options.frame)?;
     let animated = options.frame.is_none();
@@ -160,10 +153,6 @@ pub fn player_scene(player: &Player<'_>, options: &Options) -> Result<Scene, Err
         }
     }
     scene.materials = materials.0;
-    if animated {
-        // What glTF cannot say, for `player_files` (the way back).
-        super::player_back::record_player(&mut scene, player);
-    }
     Ok(scene)
 }
 
@@ -205,26 +194,6 @@ pub fn player_frame(player: &Player<'_>, options: &Options) -> Result<Scene, Err
         ));
     }
     Ok(frame_scene(player.name, primitives, materials.0))
-}
-
-/// The frame a part is drawn at: its mesh frame and the frame its tags are read from
-/// (they differ only for an animation frame outside the model: the mesh shows frame 0,
-/// the tags the last frame, as the engine draws them).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PartFrame {
-    /// The frame of the surfaces.
-    pub mesh: usize,
-    /// The frame of the tags.
-    pub tag: usize,
-}
-
-impl PartFrame {
-    fn at(frame: i64, md3: &Md3<'_>) -> PartFrame {
-        PartFrame {
-            mesh: mesh_frame(frame, md3.num_frames()),
-            tag: tag_frame(frame, md3.num_frames()),
-        }
-    }
 }
 
 /// The clip names of the standing idle a player shows by default (Quake III's
@@ -285,6 +254,7 @@ pub fn pose(player: &Player<'_>, options: &Options) -> Result<(PartFrame, PartFr
 mod tests {
     use super::*;
     use crate::ChannelValues;
+    use crate::md3::player_scene;
     use alloc::string::String;
     use alloc::vec;
     use idmodel_md3::{Model, TagInfo, write};

@@ -29,6 +29,7 @@ use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
 
+use idmodel_core::vec::{cross, dot};
 use idmodel_md3::Orientation;
 
 pub use crate::scene::{TAG_FRAMES_PREFIX as PREFIX, editor_name, is_tag_frames};
@@ -188,7 +189,7 @@ pub fn tag_frames_trs(
     let trs = placements
         .iter()
         .zip(rotations)
-        .map(|(o, q)| (o.origin, q, super::parts::tag_scale(o)))
+        .map(|(o, q)| (o.origin, q, tag_scale(o)))
         .collect();
     Some((helper, trs))
 }
@@ -223,6 +224,27 @@ pub(crate) fn agree(a: &Orientation, b: &Orientation) -> bool {
             .iter()
             .zip(&b.axis)
             .all(|(x, y)| d(unit(*x), unit(*y)) <= AGREE_AXIS)
+}
+
+/// The scale a tag node carries beside its rotation: the lengths of the axis rows (1
+/// where within 10⁻⁴ of it), the third negative when the axes are left-handed, so
+/// that rotation × scale gives back axes that are scaled rotations (trem's are 1.56
+/// long). An axis of zero length keeps scale 1 (the rotation cannot say it anyway).
+pub(crate) fn tag_scale(o: &Orientation) -> [f32; 3] {
+    let len = |v: [f32; 3]| {
+        let l = libm::sqrtf(dot(v, v));
+        if !l.is_finite() || l < 1e-6 || (l - 1.0).abs() <= 1e-4 {
+            1.0
+        } else {
+            l
+        }
+    };
+    let [fwd, left, up] = o.axis;
+    let mut s = [len(fwd), len(left), len(up)];
+    if dot(cross(fwd, left), up) < 0.0 {
+        s[2] = -s[2];
+    }
+    s
 }
 
 #[cfg(test)]
