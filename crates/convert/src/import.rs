@@ -464,14 +464,14 @@ fn read_scene_at(
     warnings: &mut Vec<String>,
 ) -> Result<idmodel_scene::Scene, Error> {
     let bytes =
-        crate::read::read_regular(input, MAX_FILE).map_err(|f| Error::Failed(line(input, f)))?;
+        crate::archives::read(input, MAX_FILE).map_err(|f| Error::Failed(line(input, f)))?;
     if is_obj(input) {
         return read_obj(input, &bytes, args.keep_axes, warnings);
     }
     let dir = input.parent().unwrap_or(Path::new("")).to_owned();
     let mut resolve = |uri: &str| {
         let path = inside(&dir, uri)?;
-        crate::read::read_regular(&path, MAX_FILE).ok()
+        crate::archives::read(&path, MAX_FILE).ok()
     };
     let options = ImportOptions {
         keep_axes: args.keep_axes,
@@ -514,7 +514,7 @@ fn read_obj(
     warnings: &mut Vec<String>,
 ) -> Result<idmodel_scene::Scene, Error> {
     let dir = input.parent().unwrap_or(Path::new("")).to_owned();
-    let read = |name: &str| crate::read::read_regular(&beside(&dir, name)?, MAX_FILE).ok();
+    let read = |name: &str| crate::archives::read(&beside(&dir, name)?, MAX_FILE).ok();
     let options = ImportOptions {
         keep_axes,
         read_images: true,

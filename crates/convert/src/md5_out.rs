@@ -195,7 +195,7 @@ fn resolver(dir: PathBuf) -> impl FnMut(&str) -> Option<Vec<u8>> {
         if !plain {
             return None;
         }
-        crate::read::read_regular(&dir.join(rel), MAX_INPUT).ok()
+        crate::archives::read(&dir.join(rel), MAX_INPUT).ok()
     }
 }
 
@@ -214,7 +214,7 @@ pub(crate) fn convert(input: &Path, out: &Path, options: &Options) -> Result<Con
             input.display()
         )));
     }
-    let bytes = crate::read::read_regular(input, MAX_INPUT)
+    let bytes = crate::archives::read(input, MAX_INPUT)
         .map_err(|e| Error::Failed(format!("{}: {e}", input.display())))?;
     let dir = input.parent().map_or_else(PathBuf::new, Path::to_path_buf);
     let import = idmodel_gltf::import::ImportOptions {

@@ -80,3 +80,30 @@ fn unlabel(e: Error, label: &str) -> Error {
         Error::Refused(s) => Error::Refused(fix(s)),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_gltf_in_memory_goes_back_to_the_id_file_it_came_from() {
+        let md3 = include_bytes!("../../../samples/sample.md3");
+        let files = [("models/x/sample.md3", &md3[..])];
+        let glb = convert_bytes(
+            &files,
+            "models/x/sample.md3",
+            Path::new("s.glb"),
+            &Options::default(),
+        )
+        .unwrap()
+        .main_bytes();
+        let files = [("s.glb", glb.as_slice())];
+        let back = convert_bytes(&files, "s.glb", Path::new("s.md3"), &Options::default()).unwrap();
+        assert_eq!(back.main_bytes(), md3);
+        assert_eq!(back.files.len(), 1);
+        // A missing model names itself, without the memory archive's label.
+        let e =
+            convert_bytes(&files, "t.glb", Path::new("t.md3"), &Options::default()).unwrap_err();
+        assert!(e.line().starts_with("t.glb: "), "{e}");
+    }
+}
