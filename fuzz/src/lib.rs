@@ -1385,7 +1385,10 @@ pub mod convert_call {
                 Err(e) => {
                     let line = e.line();
                     assert!(!line.contains(['\n', '\r']), "not one line: {line:?}");
-                    assert!(!line.contains("memory-"), "names the memory archive: {line}");
+                    assert!(
+                        !line.contains("memory-"),
+                        "names the memory archive: {line}"
+                    );
                 }
             }
         }
