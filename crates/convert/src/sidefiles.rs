@@ -8,7 +8,7 @@ use crate::idmodel::md2::Anm;
 use crate::idmodel::md3::shader::{self, ShaderText};
 use crate::idmodel::md3::{AnimationCfg, EntryKind, Skin};
 use crate::idmodel::md5::cube2::{self, Cfg};
-use crate::idmodel::md5::material::{self, MaterialText};
+use idmodel_assets::textures::mtr::{self as material, MaterialText};
 use idmodel_scene::md3::q3_animations;
 use serde::Serialize;
 

@@ -2,7 +2,7 @@
 //! stages name, and the glTF alpha mode both map to.
 //!
 //! `idmodel_md3::shader` re-exports these as `BlendFactor` and `AlphaMode`,
-//! `idmodel_md5::material` as `GlFactor` and `AlphaMode`.
+//! `idmodel_assets::textures::mtr` as `GlFactor` and `AlphaMode`.
 //!
 //! ```
 //! use idmodel_core::shading::{AlphaMode, BlendFactor};

@@ -12,8 +12,6 @@
 //!   `alloc`) are the owned forms, with writers through `core::fmt::Write` such that
 //!   `parse(write(x)) == x`.
 //! * [`cube2`]: Cube 2's `md5.cfg` / `md3.cfg` model configs (skins, bump maps, clips).
-//! * [`material`]: Doom 3 `.mtr` declarations (decls, stages, image programs) and
-//!   their glTF view.
 //! * [`skinning`]: vertex positions from weights, as Doom's `TransformVerts` computes them.
 //! * [`pose`]: frame → parent-relative → model-space joints, Doom's slerp between frames,
 //!   `ConvertTimeToFrame`, optional root-motion extraction, and the mesh/anim
@@ -71,7 +69,6 @@ pub mod check;
 pub mod cube2;
 pub mod error;
 pub mod lexer;
-pub mod material;
 pub mod mesh;
 pub mod normals;
 mod parse;

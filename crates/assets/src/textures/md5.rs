@@ -285,11 +285,11 @@ pub(super) fn flip_green(image: Image) -> Option<Image> {
     invert_channel(image, 1)
 }
 
-/// Doom 3 declarations read with `idmodel_md5::material` (idLexer tokens, Doom's
+/// Doom 3 declarations read with [`crate::textures::mtr`] (idLexer tokens, Doom's
 /// grammar and image programs), turned into [`Decl`].
 pub(super) mod mtr {
     use super::Decl;
-    use idmodel_md5::material::{AlphaTest, ImageProgram, MaterialText, Node, Op};
+    use crate::textures::mtr::{AlphaTest, ImageProgram, MaterialText, Node, Op};
 
     /// The file image of a program: the innermost first image, `None` for a generated
     /// image (`_white`, `_flat`, …) or, with `bump`, a bare `heightmap` (a height image,

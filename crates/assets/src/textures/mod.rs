@@ -19,12 +19,16 @@
 //! Engines resolve names from the game root, not the model's folder; where a name has no
 //! folder at all (Cube 2's MD2 skins, Bob's md5 shaders), the model's folder is tried
 //! after the root, as the last, warned fallback of §5.
+//!
+//! Doom 3's `.mtr` declarations themselves (decls, stages, image programs, their glTF
+//! view) are read by [`mtr`].
 
 mod load;
 mod md2;
 mod md3;
 mod md5;
 mod mdl;
+pub mod mtr;
 
 use idmodel_scene::{Image, Material, Scene};
 

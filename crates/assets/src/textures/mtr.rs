@@ -1,10 +1,14 @@
-//! Doom 3 `.mtr` material declarations (ASSETS.md §4.1–§4.5): zero-copy, no allocation.
+//! Doom 3 `.mtr` material declarations, read as the engine reads them: zero-copy, no
+//! allocation. The grammar is that of Doom 3's GPL source: the decl walk of
+//! `neo/framework/DeclManager.cpp`, the material parser of `neo/renderer/Material.cpp`
+//! and the image programs of `neo/renderer/Image_program.cpp`, over the tokens of
+//! `idLexer` (`neo/idlib/Lexer.cpp`, here [`idmodel_md5::lexer`]).
 //!
 //! * [`MaterialText::decls`] walks a file as `idDeclFile::LoadAndParse` does, with
-//!   idLexer's rules ([`crate::lexer`], comment quirk included): `[type] name { … }`,
-//!   where a missing type means `material`; `table`, `skin`, `sound`, `entityDef` and
-//!   the other decl types are returned with their [`DeclType`] and skipped by brace
-//!   counting; a decl without a name is skipped.
+//!   idLexer's rules (the `/* */` comment quirk included): `[type] name { … }`, where a
+//!   missing type means `material`; `table`, `skin`, `sound`, `entityDef` and the other
+//!   decl types are returned with their [`DeclType`] and skipped by brace counting; a
+//!   decl without a name is skipped.
 //! * **First definition wins** ([`MaterialText::find`], [`find_in_files`]): names are
 //!   compared canonically (`MakeNameCanonical`: ASCII lower case, `\` = `/`, everything
 //!   from the last `.` removed), and a name seen again is ignored, as Doom's "previously
@@ -16,10 +20,13 @@
 //!   stage), `qer_editorimage`. Image programs become [`ImageProgram`]s: a span of the
 //!   text read as a small tree on demand ([`ImageProgram::node`]). What would make Doom
 //!   default the material (an unknown keyword) is kept as [`Material::failure`].
-//! * [`Material::gltf`] gives what a glTF material needs (ASSETS.md §5).
+//! * [`Material::gltf`] gives what a glTF material needs: base colour, normal and
+//!   specular programs, alpha mode, double-sidedness and clamping ([`GltfMaterial`]).
+//!
+//! Errors are the md5 lexer's ([`idmodel_md5::Md5Error`]: byte offset, line, column).
 //!
 //! ```
-//! use idmodel_md5::material::{AlphaMode, MaterialText, Node, Op};
+//! use idmodel_assets::textures::mtr::{AlphaMode, MaterialText, Node, Op};
 //! let text = b"table sinTable { { 0, 1 } }
 //! models/monsters/imp/imp {
 //!     qer_editorimage models/monsters/imp/imp_d.tga
@@ -46,9 +53,8 @@ pub use idmodel_core::shading::AlphaMode;
 /// The GL blend factor of a stage's `blend`, shared with Quake III shaders.
 pub use idmodel_core::shading::BlendFactor as GlFactor;
 
-use crate::error::{Expected, Found, Md5Error, Md5ErrorKind, Result};
-use crate::lexer::{Lexer, Parser, Token, TokenKind};
-use crate::types::CommentRule;
+use idmodel_md5::error::{Expected, Found, Md5Error, Md5ErrorKind, Result};
+use idmodel_md5::lexer::{CommentRule, Lexer, Parser, Token, TokenKind};
 
 /// The stages kept per material (Doom allows 256; more are counted, not kept).
 pub const MAX_KEPT_STAGES: usize = 16;
@@ -405,8 +411,9 @@ impl<'a> Op<'a> {
             .map_or(Op::Other(name), |&(_, o)| o)
     }
 
-    /// True for the functions ASSETS.md §4.5 finds reproducible by a converter (all of
-    /// Doom 3's).
+    /// True for the functions Doom 3's image programs have (`R_ParseImageProgram_r` in
+    /// `neo/renderer/Image_program.cpp`), all of which a converter can reproduce; false
+    /// for [`Op::Other`].
     pub fn is_reproducible(&self) -> bool {
         !matches!(self, Op::Other(_))
     }
@@ -414,7 +421,7 @@ impl<'a> Op<'a> {
 
 /// An image program read one level deep.
 #[derive(Debug, Clone)]
-#[allow(clippy::large_enum_variant)] // made on demand and dropped: no boxing without alloc
+#[allow(clippy::large_enum_variant)] // made on demand and dropped: not worth a box
 pub enum Node<'a> {
     /// An image name (a game path; Doom appends `.tga` when it has no extension).
     Image(&'a [u8]),
@@ -551,8 +558,8 @@ impl<'a> ImageProgram<'a> {
     }
 
     /// The innermost first image argument (`addnormals(a, …)` → `a`,
-    /// `heightmap(b, 4)` → `b`): the fallback ASSETS.md §4.5 suggests when an operation
-    /// is not carried out.
+    /// `heightmap(b, 4)` → `b`): the image to fall back to when a converter does not
+    /// carry out the operation.
     pub fn first_image(&self) -> &'a [u8] {
         let mut at = *self;
         for _ in 0..MAX_PROGRAM_DEPTH {
@@ -578,7 +585,8 @@ impl<'a> ImageProgram<'a> {
     }
 
     /// True for a plain image name that is one of Doom's generated images (`_white`,
-    /// `_flat`, `_black`, `_default`, …: §4.3), not a file.
+    /// `_flat`, `_black`, `_default`, …, made in code by `idImageManager::Init` in
+    /// `neo/renderer/Image_init.cpp`), not a file.
     pub fn is_generated(&self) -> bool {
         match self.node() {
             Node::Image(i) => i.first() == Some(&b'_'),
@@ -604,12 +612,12 @@ pub struct Failure<'a> {
 impl Failure<'_> {
     /// 1-based line.
     pub fn line(&self) -> u32 {
-        crate::error::line_column(self.src, self.offset).0
+        idmodel_md5::error::line_column(self.src, self.offset).0
     }
 
     /// 1-based column, in bytes.
     pub fn column(&self) -> u32 {
-        crate::error::line_column(self.src, self.offset).1
+        idmodel_md5::error::line_column(self.src, self.offset).1
     }
 }
 
@@ -642,7 +650,8 @@ pub struct GltfMaterial<'a> {
     pub base_color: Option<ImageProgram<'a>>,
     /// The base colour comes from `qer_editorimage`.
     pub from_editor_image: bool,
-    /// The first bump stage's program (green to be inverted, §4.6); `None` for `_flat`.
+    /// The first bump stage's program (its green channel is to be inverted for glTF, whose
+    /// normal maps point green the other way); `None` for `_flat`.
     pub normal: Option<ImageProgram<'a>>,
     /// The first specular stage's program.
     pub specular: Option<ImageProgram<'a>>,
@@ -672,7 +681,8 @@ impl<'a> Material<'a> {
             .find(|s| s.blend == Some(blend) && s.map.is_some())
     }
 
-    /// The glTF view (ASSETS.md §5).
+    /// The glTF view: which programs give the base colour, normal and specular textures,
+    /// and the alpha mode, double-sidedness and clamping ([`GltfMaterial`]'s fields).
     pub fn gltf(&self) -> GltfMaterial<'a> {
         let diffuse = self
             .first(StageBlend::DiffuseMap)
@@ -700,7 +710,7 @@ impl<'a> Material<'a> {
                 } else {
                     0.5
                 };
-                let cutoff = (libm::floorf(v * 255.0) + 0.5) / 255.0;
+                let cutoff = ((v * 255.0).floor() + 0.5) / 255.0;
                 AlphaMode::Mask {
                     cutoff: cutoff.min(1.0),
                 }
@@ -1164,12 +1174,16 @@ impl<'a> Decl<'a> {
     }
 }
 
+// Tests may index, unwrap and panic: a panic is a failed assertion.
 #[cfg(test)]
+#[allow(
+    clippy::float_cmp,
+    clippy::indexing_slicing,
+    clippy::panic,
+    clippy::unwrap_used
+)]
 mod tests {
-    extern crate alloc;
     use super::*;
-    use alloc::string::ToString;
-    use alloc::vec::Vec;
 
     fn one(text: &[u8]) -> Material<'_> {
         MaterialText::new(text)
