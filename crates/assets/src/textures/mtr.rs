@@ -4,6 +4,9 @@
 //! and the image programs of `neo/renderer/Image_program.cpp`, over the tokens of
 //! `idLexer` (`neo/idlib/Lexer.cpp`, here [`idmodel_md5::lexer`]).
 //!
+//! One file because it is one grammar: the material language, its stages and its image
+//! programs are read by one recursive walk whose pieces share the token stream.
+//!
 //! * [`MaterialText::decls`] walks a file as `idDeclFile::LoadAndParse` does, with
 //!   idLexer's rules (the `/* */` comment quirk included): `[type] name { … }`, where a
 //!   missing type means `material`; `table`, `skin`, `sound`, `entityDef` and the other

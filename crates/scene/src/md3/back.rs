@@ -3,6 +3,10 @@
 //! [`Scene::extras`] what glTF cannot say, so MD3 → scene → glTF → scene → MD3 gives back
 //! the file byte for byte.
 //!
+//! One file because it is one conversion: surfaces, frames, tags and the record that
+//! makes an unedited trip byte-identical are rebuilt together and checked against each
+//! other.
+//!
 //! What [`from_scene`] makes of a scene:
 //!
 //! - **Surfaces**: one per primitive (with vertices and triangles) of every node that

@@ -1,9 +1,12 @@
-//! [`Scene`] → md5 (the way back, issue #16; also reachable as `md5::from_scene`, its
-//! earlier name): a skin becomes an md5mesh ([`mesh`]), each animation an md5anim
+//! [`Scene`] → md5 (the way back; also reachable as `md5::from_scene`, its earlier
+//! name): a skin becomes an md5mesh ([`mesh`]), each animation an md5anim
 //! ([`anim`]), each animated camera an md5camera ([`cameras`]); [`convert`] does all
 //! three. The results are the md5 crate's owned models,
 //! written with its writers (`idmodel_md5::{mesh, anim, camera}::write`), whose numbers
 //! read back through Doom's lexer as the same `f32`s (`idmodel_md5::write::write_f32`).
+//!
+//! One file because it is one conversion: the skeleton, the meshes, the clips and the
+//! cameras are recovered from the same scene walk and checked against each other.
 //!
 //! What is written, and why:
 //!
