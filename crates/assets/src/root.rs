@@ -1,5 +1,5 @@
-//! Finding a model's game root (issue #14 item 2; ASSETS.md §5): engines resolve every texture
-//! name from the root, never from the model's folder.
+//! Finding a model's game root: engines resolve every texture name from the root (the
+//! folder their file system is mounted at), never from the model's folder.
 
 use std::path::{Component, Path, PathBuf};
 

@@ -3,8 +3,7 @@
 //!
 //! This module does the I/O (side files next to the model, player folders), the `info`
 //! text and the `check` findings; turning a model into a scene is
-//! [`idmodel_scene::md3`], whose module docs say what the outputs hold (the conventions
-//! issue #7 asks to document).
+//! [`idmodel_scene::md3`], whose module docs say what the outputs hold.
 
 use core::fmt::Write as _;
 use std::path::Path;

@@ -1,4 +1,4 @@
-//! [`Scene`] → Quake II MD2 (the way back, issue #15).
+//! [`Scene`] → Quake II MD2 (the way back).
 //!
 //! - **With fitting extras** (what [`scene`](super::scene) records under `md2.*` when it
 //!   exports every frame): the model is rebuilt from them — skin size and names, the

@@ -1,4 +1,4 @@
-//! [`Scene`] → Quake MDL (the way back, issue #15).
+//! [`Scene`] → Quake MDL (the way back).
 //!
 //! - **With fitting extras** (what [`scene`](super::scene) records under `mdl.*` when it
 //!   exports every pose): the header fields (`mdl.scale`, `mdl.origin`, `mdl.radius`,
