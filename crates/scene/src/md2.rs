@@ -1,6 +1,6 @@
 //! Quake II MD2 (`idmodel_md2`) → [`Scene`].
 //!
-//! What the scene holds (the conventions, documented):
+//! What the scene holds:
 //!
 //! - **Topology**: the software renderer's triangle list with its st coordinates, one
 //!   vertex per distinct (`index_xyz`, `index_st`) pair (`Md2::soft_mesh`), as one

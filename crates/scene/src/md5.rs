@@ -1,7 +1,7 @@
 //! Doom 3 MD5 (`.md5mesh`, `.md5anim`, `.md5camera`, parsed by `idmodel_md5`) →
 //! [`Scene`](crate::Scene): [`mesh`], [`anim`] and [`camera`].
 //!
-//! What the scenes hold (the conventions, documented):
+//! What the scenes hold:
 //!
 //! - **md5mesh → a skin** ([`mesh::scene`]). One node per joint, named after it, in file order, forming
 //!   the file's hierarchy. Each node's translation and rotation are **parent-relative**,

@@ -1,6 +1,6 @@
 //! Quake MDL (`idmodel_mdl`) → [`Scene`].
 //!
-//! What the scene holds (the conventions, documented):
+//! What the scene holds:
 //!
 //! - **Topology**: QuakeSpasm's welded mesh (`Mdl::welded_mesh` with the GL seam rule):
 //!   one vertex per (source vertex, seam side) in order of first use, where back-facing
