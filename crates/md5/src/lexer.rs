@@ -1,5 +1,10 @@
 //! Doom 3's `idLexer`, as the MD5 loaders configure it (FORMATS.md §4.1 and Errata 2, 3, 7).
 //!
+//! One file, a little over 1,000 lines, because it is one concept: the idLexer-exact
+//! tokenizer. The [`Lexer`]'s number reading, the fast paths the [`Parser`] tries first
+//! and the exact path they fall back to must give Doom's value byte for byte, so they are
+//! read side by side (the tests are apart, in `lexer/tests.rs`).
+//!
 //! The [`Lexer`] turns bytes into [`Token`]s that borrow from the input; the [`Parser`]
 //! adds `ExpectTokenString`, `ParseInt` and `ParseFloat` with Doom's rules. Nothing here
 //! allocates, and line numbers are computed only when an error is built.

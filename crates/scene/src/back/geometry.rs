@@ -1,0 +1,49 @@
+//! Whether two scenes draw the same geometry ([`same_geometry`]): what decides that the
+//! extras still describe a scene.
+
+use crate::Scene;
+
+fn close(a: f32, b: f32, tol: f32) -> bool {
+    let d = a - b;
+    let scale = 1.0 + a.abs().max(b.abs());
+    (d.abs() <= tol * scale) || (a == b)
+}
+
+fn close3(a: &[[f32; 3]], b: &[[f32; 3]], tol: f32) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|(p, q)| p.iter().zip(q).all(|(x, y)| close(*x, *y, tol)))
+}
+
+/// Whether `a` and `b` draw the same single-mesh geometry: one mesh of one primitive,
+/// equal indices, and positions, UVs and morph displacements within `tol` (relative to
+/// `1 + |value|`). Normals are not compared (glTF writers renormalise them).
+pub fn same_geometry(a: &Scene, b: &Scene, tol: f32) -> bool {
+    let (Some(ma), Some(mb)) = (a.meshes.first(), b.meshes.first()) else {
+        return false;
+    };
+    if a.meshes.len() != 1 || b.meshes.len() != 1 {
+        return false;
+    }
+    let (Some(pa), Some(pb)) = (ma.primitives.first(), mb.primitives.first()) else {
+        return false;
+    };
+    if ma.primitives.len() != 1 || mb.primitives.len() != 1 {
+        return false;
+    }
+    pa.indices == pb.indices
+        && close3(&pa.positions, &pb.positions, tol)
+        && pa.uvs.len() == pb.uvs.len()
+        && pa
+            .uvs
+            .iter()
+            .zip(&pb.uvs)
+            .all(|(p, q)| close(p[0], q[0], tol) && close(p[1], q[1], tol))
+        && pa.targets.len() == pb.targets.len()
+        && pa
+            .targets
+            .iter()
+            .zip(&pb.targets)
+            .all(|(x, y)| close3(&x.positions, &y.positions, tol))
+}
