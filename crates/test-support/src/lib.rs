@@ -28,7 +28,7 @@ pub fn corpus_dir(test: &str) -> Option<PathBuf> {
     match std::env::var_os("IDMODEL_CORPUS") {
         Some(dir) if !dir.is_empty() => {
             // A relative path is the workspace root's (cargo runs each crate's tests in
-            // that crate's folder): `IDMODEL_CORPUS=../shared/corpus` works everywhere.
+            // that crate's folder): a path relative to the workspace works in every crate.
             let dir = PathBuf::from(dir);
             let dir = if dir.is_relative() {
                 Path::new(env!("CARGO_MANIFEST_DIR"))
