@@ -19,7 +19,7 @@ fi
 (cd web && npm ci --no-audit --no-fund --loglevel=error)
 web/build.sh
 cargo build --release -p idmodel-cli
-bin="${CARGO_TARGET_DIR:-target}/release/idmodel"
+bin="$(realpath "${CARGO_TARGET_DIR:-target}/release/idmodel")"
 IDMODEL_BIN="$bin" node web/tests/viewer.mjs
 # three.js outside the browser (issue #14): GLTFLoader in Node, with real PNG and JPEG
 # decoders, loads the textures of an OpenArena player and of UFO:AI models as converted.

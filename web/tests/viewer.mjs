@@ -11,7 +11,7 @@ import { createServer } from 'node:http';
 import { readFile, mkdir } from 'node:fs/promises';
 import { existsSync, statSync } from 'node:fs';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { join, extname, dirname, basename } from 'node:path';
+import { join, extname, dirname, basename, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
@@ -19,7 +19,8 @@ const web = join(dirname(fileURLToPath(import.meta.url)), '..');
 const root = join(web, '..');
 const dist = join(web, 'dist');
 const shots = join(web, 'screenshots');
-const bin = process.env.IDMODEL_BIN ?? join(root, 'target/release/idmodel');
+// Absolute: `info` runs beside each file, so a relative path would not resolve.
+const bin = resolve(process.env.IDMODEL_BIN ?? join(root, 'target/release/idmodel'));
 const corpus = process.env.IDMODEL_CORPUS;
 const FIRST_FRAME_BUDGET_MS = 200;
 
@@ -56,6 +57,7 @@ function check(name, ok, detail = '') {
 function info(path) {
   // Run beside the file, so that messages name it as the page does (by its file name).
   const r = spawnSync(bin, ['info', '--json', basename(path)], { encoding: 'utf8', cwd: dirname(path) });
+  if (r.error) throw new Error(`${bin}: ${r.error.message}`);
   return r.status === 0 ? JSON.parse(r.stdout) : { error: r.stderr.trim().replace(/^idmodel: /, '') };
 }
 
