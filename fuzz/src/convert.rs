@@ -39,14 +39,14 @@ fn scenes(data: &[u8]) -> Vec<Scene> {
         Some(Format::Md3) => {
             if let Ok(m) = idmodel::md3::Md3::parse(data) {
                 let side = md3::Sidecars::default();
-                keep(md3::scene(&m, "m", &side, &all));
-                keep(md3::frame(&m, "m", &side, &all));
+                keep(md3::scene_with(&m, "m", &all, &side));
+                keep(md3::frame_with(&m, "m", &all, &side));
             }
         }
         Some(Format::Md5Mesh) => {
             if let Ok(m) = idmodel::md5::mesh::Model::parse(data) {
-                keep(md5::mesh::scene(&m, "m", &[], &all));
-                keep(md5::mesh::frame(&m, "m", &[], &all));
+                keep(md5::mesh::scene(&m, "m", &all));
+                keep(md5::mesh::frame(&m, "m", &all));
             }
         }
         Some(Format::Md5Anim) => {

@@ -12,7 +12,7 @@ fn scene(data: &[u8]) -> Option<Scene> {
     match idmodel::detect(data) {
         Some(Format::Md5Mesh) => {
             let m = mesh::Model::parse(data).ok()?;
-            md5::mesh::scene(&m, "m", &[], &all).ok()
+            md5::mesh::scene(&m, "m", &all).ok()
         }
         Some(Format::Md5Anim) => {
             let a = anim::Anim::parse(data).ok()?;

@@ -102,7 +102,7 @@ fn openarena_pk3_kyonshi_parts_are_textured_from_the_archive() {
             animation_cfg: None,
         };
         let mut scene =
-            idmodel_scene::md3::scene(&md3, part, &sidecars, &Default::default()).unwrap();
+            idmodel_scene::md3::scene_with(&md3, part, &Default::default(), &sidecars).unwrap();
         let model = ModelRef {
             format: Format::Md3,
             game_path: &path,

@@ -62,10 +62,7 @@ fn corpus_scenes() -> Vec<(String, Scene)> {
     let mut out = Vec::new();
     if let Some(b) = read("md3/oa_kyonshi/upper.md3") {
         let m = idmodel_md3::Md3::parse(&b).unwrap();
-        out.push((
-            "upper.md3".into(),
-            md3::scene(&m, "m", &md3::Sidecars::default(), &o).unwrap(),
-        ));
+        out.push(("upper.md3".into(), md3::scene(&m, "m", &o).unwrap()));
     }
     if let Some(b) = read("md2/faerie.md2") {
         let m = idmodel_md2::Md2::parse(&b).unwrap();

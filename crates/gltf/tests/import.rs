@@ -31,10 +31,10 @@ fn scenes_of(path: &std::path::Path) -> Vec<Scene> {
             .and_then(|m| md2::scene(&m, "m", &o).ok()),
         "md3" => idmodel_md3::Md3::parse(&data)
             .ok()
-            .and_then(|m| md3::scene(&m, "m", &md3::Sidecars::default(), &o).ok()),
+            .and_then(|m| md3::scene(&m, "m", &o).ok()),
         "md5mesh" => idmodel_md5::mesh::Model::parse(&data)
             .ok()
-            .and_then(|m| md5::mesh::scene(&m, "m", &[], &o).ok()),
+            .and_then(|m| md5::mesh::scene(&m, "m", &o).ok()),
         "md5anim" => idmodel_md5::anim::Anim::parse(&data)
             .ok()
             .and_then(|a| md5::anim::scene(&a, "m", &o).ok()),
@@ -427,7 +427,7 @@ fn truncated_and_mutated_glb_never_panics() {
 fn rest_weights_come_back_and_a_wrong_count_is_refused() {
     let bytes = idmodel_md3::write(&idmodel_md3::Model::example()).unwrap();
     let m = idmodel_md3::Md3::parse(&bytes).unwrap();
-    let mut scene = md3::scene(&m, "m", &md3::Sidecars::default(), &Options::default()).unwrap();
+    let mut scene = md3::scene(&m, "m", &Options::default()).unwrap();
     let node = scene.nodes.iter().position(|n| n.mesh.is_some()).unwrap();
     let targets = scene.meshes[scene.nodes[node].mesh.unwrap()].primitives[0]
         .targets

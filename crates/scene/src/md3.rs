@@ -206,16 +206,33 @@ fn frame_scene(name: &str, primitives: Vec<Primitive>, materials: Vec<Material>)
 /// use idmodel_scene::{Options, md3};
 /// let bytes = write(&Model::example())?; // samples/sample.md3
 /// let model = Md3::parse(&bytes)?;
-/// let scene = md3::scene(&model, "sample", &md3::Sidecars::default(), &Options::default())?;
+/// let scene = md3::scene(&model, "sample", &Options::default())?;
 /// assert_eq!(scene.nodes[1].name, "tag_weapon");
 /// assert_eq!(scene.animations[0].name, "all");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn scene(
+pub fn scene(md3: &Md3<'_>, name: &str, options: &Options) -> Result<Scene, Error> {
+    scene_with(md3, name, options, &Sidecars::default())
+}
+
+/// [`scene`] with what travels beside the model ([`Sidecars`]): the skin it uses, the
+/// player part it is and the `animation.cfg` its clips come from.
+///
+/// ```
+/// use idmodel_md3::{Md3, Model, write};
+/// use idmodel_scene::{Options, md3};
+/// let bytes = write(&Model::example())?;
+/// let model = Md3::parse(&bytes)?;
+/// let side = md3::Sidecars::default();
+/// let scene = md3::scene_with(&model, "sample", &Options::default(), &side)?;
+/// assert_eq!(scene.nodes[1].name, "tag_weapon");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn scene_with(
     md3: &Md3<'_>,
     name: &str,
-    sidecars: &Sidecars<'_>,
     options: &Options,
+    sidecars: &Sidecars<'_>,
 ) -> Result<Scene, Error> {
     let base = frame_of(md3, options.frame)?;
     let skin = usable(sidecars.skin.as_ref());
@@ -259,11 +276,17 @@ pub fn scene(
 ///
 /// Reads `options.frame` and, without it, `options.clip` (the clip's first frame; an
 /// error names the clips when none has that name).
-pub fn frame(
+pub fn frame(md3: &Md3<'_>, name: &str, options: &Options) -> Result<Scene, Error> {
+    frame_with(md3, name, options, &Sidecars::default())
+}
+
+/// [`frame`] with [`Sidecars`]: their skin, and [`Options::clip`] names a clip of their
+/// `animation.cfg`.
+pub fn frame_with(
     md3: &Md3<'_>,
     name: &str,
-    sidecars: &Sidecars<'_>,
     options: &Options,
+    sidecars: &Sidecars<'_>,
 ) -> Result<Scene, Error> {
     let frame = match (options.frame, &options.clip) {
         (None, Some(_)) => {
@@ -325,7 +348,7 @@ mod tests {
             skin: Some(skin),
             animation_cfg: None,
         };
-        let s = scene(&md3, "sample", &sidecars, &Options::default()).unwrap();
+        let s = scene_with(&md3, "sample", &Options::default(), &sidecars).unwrap();
         assert_eq!(s.materials.len(), 1);
         assert_eq!(s.materials[0].name, "models/x/arm2");
         let prims = &s.meshes[0].primitives;
@@ -335,7 +358,7 @@ mod tests {
             skin: Some(Skin::parse(b"tag_weapon,\n").unwrap()),
             ..sidecars
         };
-        let f = frame(&md3, "sample", &tags_only, &Options::default()).unwrap();
+        let f = frame_with(&md3, "sample", &Options::default(), &tags_only).unwrap();
         assert_eq!(f.materials.len(), 2);
     }
 
@@ -344,7 +367,7 @@ mod tests {
         let bytes = example();
         let md3 = Md3::parse(&bytes).unwrap();
         let side = Sidecars::default();
-        let s = scene(&md3, "m", &side, &Options::default()).unwrap();
+        let s = scene_with(&md3, "m", &Options::default(), &side).unwrap();
         assert_eq!(s.meshes[0].target_names, ["frame1", "frame2"]);
         assert_eq!(s.meshes[0].primitives[0].targets.len(), 2);
         assert_eq!(s.animations.len(), 1);
@@ -352,10 +375,10 @@ mod tests {
             frame: Some(2),
             ..Options::default()
         };
-        let s = scene(&md3, "m", &side, &one).unwrap();
+        let s = scene_with(&md3, "m", &one, &side).unwrap();
         assert!(s.animations.is_empty());
         assert!(s.meshes[0].primitives[0].targets.is_empty());
-        let posed = frame(&md3, "m", &side, &one).unwrap();
+        let posed = frame_with(&md3, "m", &one, &side).unwrap();
         assert_eq!(
             posed.meshes[0].primitives[0].positions,
             s.meshes[0].primitives[0].positions
@@ -365,8 +388,14 @@ mod tests {
             ..Options::default()
         };
         let want = "frame 3 is out of range: the model has 3 frames (0 to 2)";
-        assert_eq!(scene(&md3, "m", &side, &past).unwrap_err().message(), want);
-        assert_eq!(frame(&md3, "m", &side, &past).unwrap_err().message(), want);
+        assert_eq!(
+            scene_with(&md3, "m", &past, &side).unwrap_err().message(),
+            want
+        );
+        assert_eq!(
+            frame_with(&md3, "m", &past, &side).unwrap_err().message(),
+            want
+        );
     }
 
     #[test]
@@ -375,9 +404,9 @@ mod tests {
         model.surfaces.clear();
         let bytes = write(&model).unwrap();
         let md3 = Md3::parse(&bytes).unwrap();
-        let posed = frame(&md3, "hand", &Sidecars::default(), &Options::default()).unwrap();
+        let posed = frame(&md3, "hand", &Options::default()).unwrap();
         assert_eq!(posed.meshes[0].primitives.len(), 1);
-        let s = scene(&md3, "hand", &Sidecars::default(), &Options::default()).unwrap();
+        let s = scene(&md3, "hand", &Options::default()).unwrap();
         assert!(s.meshes.is_empty());
         assert_eq!(s.nodes.len(), 2);
     }
@@ -390,9 +419,9 @@ mod tests {
             clip: Some("TORSO_ATTACK".into()),
             ..Options::default()
         };
-        let e = scene(&md3, "m", &Sidecars::default(), &options).unwrap_err();
+        let e = scene(&md3, "m", &options).unwrap_err();
         assert_eq!(e.message(), "no clip named 'TORSO_ATTACK' (the clips: all)");
-        let e = frame(&md3, "m", &Sidecars::default(), &options).unwrap_err();
+        let e = frame(&md3, "m", &options).unwrap_err();
         assert_eq!(e.message(), "no clip named 'TORSO_ATTACK' (the clips: all)");
     }
 
@@ -418,10 +447,10 @@ mod tests {
             frame: Some(2),
             ..Options::default()
         };
-        let posed = frame(&md3, "m", &side, &clip).unwrap();
-        let want = frame(&md3, "m", &side, &two).unwrap();
+        let posed = frame_with(&md3, "m", &clip, &side).unwrap();
+        let want = frame_with(&md3, "m", &two, &side).unwrap();
         assert_eq!(posed.meshes[0].primitives, want.meshes[0].primitives);
-        let zero = frame(&md3, "m", &side, &Options::default()).unwrap();
+        let zero = frame_with(&md3, "m", &Options::default(), &side).unwrap();
         assert_ne!(posed.meshes[0].primitives, zero.meshes[0].primitives);
     }
 }

@@ -7,7 +7,7 @@
 use idmodel_gltf::import::{ImportOptions, from_glb, no_files};
 use idmodel_gltf::{ExportOptions, to_glb};
 use idmodel_md3::{Engine, Md3, Model, write};
-use idmodel_scene::md3::{BackOptions, Limits, Sidecars, from_scene};
+use idmodel_scene::md3::{BackOptions, Limits, from_scene};
 use idmodel_scene::{Options, md3};
 
 /// The MD3 files of the corpus (the md3 folder and the assets).
@@ -23,8 +23,7 @@ fn corpus_md3() -> Vec<std::path::PathBuf> {
 
 fn via_glb(bytes: &[u8]) -> Result<Vec<u8>, String> {
     let m = Md3::parse(bytes).map_err(|e| e.to_string())?;
-    let scene = md3::scene(&m, "m", &Sidecars::default(), &Options::default())
-        .map_err(|e| e.to_string())?;
+    let scene = md3::scene(&m, "m", &Options::default()).map_err(|e| e.to_string())?;
     let glb = to_glb(&scene, &ExportOptions::default()).map_err(|e| e.to_string())?;
     let back =
         from_glb(&glb, &ImportOptions::default(), &mut no_files).map_err(|e| e.to_string())?;
@@ -78,7 +77,7 @@ fn the_old_normal_exception_list_still_round_trips() {
     for path in corpus_md3() {
         let bytes = std::fs::read(&path).unwrap();
         let Ok(m) = Md3::parse(&bytes) else { continue };
-        let mut scene = md3::scene(&m, "m", &Sidecars::default(), &Options::default()).unwrap();
+        let mut scene = md3::scene(&m, "m", &Options::default()).unwrap();
         let Some(raw) = scene.extras.get("md3.normals_raw").cloned() else {
             continue;
         };
@@ -417,7 +416,7 @@ mod property {
             let scene = scene_of(base.clone(), disp.clone());
             let bytes = write(&from_scene(&scene, &BackOptions::default()).unwrap()).unwrap();
             let m = Md3::parse(&bytes).unwrap();
-            let back = md3::scene(&m, "m", &Sidecars::default(), &Options::default()).unwrap();
+            let back = md3::scene(&m, "m", &Options::default()).unwrap();
             prop_assert_eq!(m.num_frames(), disp.len() + 1);
             let p = &back.meshes[0].primitives[0];
             let q = &scene.meshes[0].primitives[0];
@@ -462,7 +461,7 @@ fn md3_patches_apply_by_digest_and_by_the_older_fnv_hash() {
     assert_eq!(bytes[8 + 63], 0);
     bytes[8 + 63] = b'X';
     let m = Md3::parse(&bytes).unwrap();
-    let scene = md3::scene(&m, "m", &Sidecars::default(), &Options::default()).unwrap();
+    let scene = md3::scene(&m, "m", &Options::default()).unwrap();
     assert!(scene.extras.get("md3.patches").is_some());
     assert!(scene.extras.get("md3.hash").is_none());
     let back =

@@ -217,8 +217,7 @@ fn corpus_md5meshes_come_back() {
     for path in idmodel_test_support::files_with_ext(&dir, "md5mesh") {
         let orig = Model::parse(&std::fs::read(&path).unwrap()).unwrap();
         let name = stem(&path);
-        let scene =
-            idmodel_scene::md5::mesh::scene(&orig, &name, &[], &Options::default()).unwrap();
+        let scene = idmodel_scene::md5::mesh::scene(&orig, &name, &Options::default()).unwrap();
         for (way, scene) in both_ways(scene) {
             let files = from_scene::convert(&scene, &Md5Options::default()).unwrap();
             let back = files.mesh.unwrap();
@@ -290,7 +289,7 @@ fn corpus_md5anims_come_back_with_their_mesh_and_alone() {
             continue;
         }
         let scene =
-            idmodel_scene::md5::mesh::scene(&model, m, &[(&name, &orig)], &Options::default())
+            idmodel_scene::md5::mesh::scene_with(&model, m, &Options::default(), &[(&name, &orig)])
                 .unwrap();
         for (way, scene) in both_ways(scene) {
             let what = format!("{name} on {m} ({way})");

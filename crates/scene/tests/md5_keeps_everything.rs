@@ -40,7 +40,7 @@ fn anims_of(dir: &Path, model: &Model) -> Vec<(String, Anim)> {
 
 fn scene_of(model: &Model, name: &str, anims: &[(String, Anim)]) -> Scene {
     let refs: Vec<(&str, &Anim)> = anims.iter().map(|(n, a)| (n.as_str(), a)).collect();
-    idmodel_scene::md5::mesh::scene(model, name, &refs, &Options::default()).unwrap()
+    idmodel_scene::md5::mesh::scene_with(model, name, &Options::default(), &refs).unwrap()
 }
 
 fn back(scene: &Scene) -> Md5Files {

@@ -8,7 +8,7 @@
 use idmodel_gltf::import::{ImportOptions, from_glb, no_files};
 use idmodel_gltf::{ExportOptions, to_glb};
 use idmodel_md3::{Md3, Model, TagInfo, write};
-use idmodel_scene::md3::{self, BackOptions, Sidecars};
+use idmodel_scene::md3::{self, BackOptions};
 use idmodel_scene::{ChannelValues, Extras, Options, Scene};
 
 /// A model of 9 frames (the example's body, moved up a little per frame) whose tag moves
@@ -125,7 +125,7 @@ fn resampled(scene: &Scene, step: f32) -> Scene {
 fn scene_of(m: &Model) -> Scene {
     let bytes = write(m).unwrap();
     let md3 = Md3::parse(&bytes).unwrap();
-    md3::scene(&md3, "m", &Sidecars::default(), &Options::default()).unwrap()
+    md3::scene(&md3, "m", &Options::default()).unwrap()
 }
 
 /// `scene` through a GLB (the import restores a resampled animation), without extras.

@@ -376,10 +376,10 @@ impl ModelFormat for Md3 {
         let md3 = Model::parse(input.bytes)?;
         let side = SingleSidecars::read(input, &md3, request.skin)?;
         let build = match shape {
-            Shape::Scene => adapter::scene,
-            Shape::Frame => adapter::frame,
+            Shape::Scene => adapter::scene_with,
+            Shape::Frame => adapter::frame_with,
         };
-        build(&md3, &input.name(), &side.sidecars(), &request.options()).map_err(Failure::from)
+        build(&md3, &input.name(), &request.options(), &side.sidecars()).map_err(Failure::from)
     }
 }
 

@@ -310,11 +310,11 @@ impl ModelFormat for Md5 {
                 }
                 let anims = mesh_anims(&model, request)?;
                 let build = if frame {
-                    adapter::mesh::frame
+                    adapter::mesh::frame_with
                 } else {
-                    adapter::mesh::scene
+                    adapter::mesh::scene_with
                 };
-                Ok(build(&model, &name, &named(&anims), &options)?)
+                Ok(build(&model, &name, &options, &named(&anims))?)
             }
             Format::Md5Anim => {
                 no_anims(request)?;

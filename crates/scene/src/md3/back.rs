@@ -461,7 +461,7 @@ pub(crate) fn unhex(s: &str) -> Option<Vec<u8>> {
 /// use idmodel_md3::{Md3, Model, write};
 /// use idmodel_scene::{Options, md3};
 /// let bytes = write(&Model::example())?;
-/// let scene = md3::scene(&Md3::parse(&bytes)?, "m", &md3::Sidecars::default(), &Options::default())?;
+/// let scene = md3::scene(&Md3::parse(&bytes)?, "m", &Options::default())?;
 /// assert_eq!(md3::to_bytes(&scene, &md3::BackOptions::default())?, bytes);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -601,7 +601,7 @@ fn frame_times(scene: &Scene, node: usize, frames: usize) -> Vec<Option<(usize, 
 /// use idmodel_scene::{Options, md3};
 /// let bytes = write(&Model::example())?;
 /// let model = Md3::parse(&bytes)?;
-/// let scene = md3::scene(&model, "m", &md3::Sidecars::default(), &Options::default())?;
+/// let scene = md3::scene(&model, "m", &Options::default())?;
 /// let back = md3::from_scene(&scene, &md3::BackOptions::default())?;
 /// assert_eq!(write(&back)?, bytes);
 /// # Ok::<(), Box<dyn std::error::Error>>(())

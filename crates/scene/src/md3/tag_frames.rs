@@ -162,7 +162,7 @@ pub(crate) fn read(scene: &Scene, tag: &str, frames: usize) -> Option<Vec<Orient
 /// use idmodel_md3::{Md3, Model, write};
 /// use idmodel_scene::{Options, md3};
 /// let bytes = write(&Model::example())?;
-/// let scene = md3::scene(&Md3::parse(&bytes)?, "m", &md3::Sidecars::default(), &Options::default())?;
+/// let scene = md3::scene(&Md3::parse(&bytes)?, "m", &Options::default())?;
 /// let tag = scene.nodes.iter().position(|n| n.name == "tag_weapon").unwrap();
 /// let (_, frames) = md3::tag_frames_trs(&scene, tag).unwrap();
 /// assert_eq!(frames.len(), 3);

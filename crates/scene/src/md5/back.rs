@@ -153,7 +153,7 @@ pub struct Md5Files {
 ///     numtris 1\ntri 0 0 1 2\nnumweights 3\n\
 ///     weight 0 0 1 ( 0 0 0 )\nweight 1 0 1 ( 0 1 0 )\nweight 2 0 1 ( 0 0 1 )\n}\n";
 /// let model = Model::parse(text.as_bytes())?;
-/// let scene = idmodel_scene::md5::mesh::scene(&model, "tri", &[], &Default::default())?;
+/// let scene = idmodel_scene::md5::mesh::scene(&model, "tri", &Default::default())?;
 /// let back = idmodel_scene::md5::from_scene::convert(&scene, &Default::default())?;
 /// let mesh = back.mesh.unwrap();
 /// assert_eq!(mesh.joints[0].name, "root");

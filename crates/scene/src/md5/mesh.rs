@@ -197,12 +197,8 @@ fn check_anims(model: &Model, anims: &[(&str, &Anim)]) -> Result<()> {
     Ok(())
 }
 
-/// The md5mesh as a scene named `name`: joint nodes, the skinned mesh node and, per anim
-/// of `anims` (`(clip name, anim)`), one clip; with [`Options::frame`] `N`, the joints in
-/// frame `N` of the first anim and no clips (see the parent module). Each anim must
-/// [`fit`] the mesh (the error names the clip). The scene's extras hold the clips'
-/// `md5.anims` and, when a mesh cannot go through glTF, the `md5.meshes` record (see
-/// the parent module).
+/// The md5mesh alone as a scene named `name`, in its bind pose: joint nodes and the
+/// skinned mesh node ([`scene_with`] adds anims as clips).
 ///
 /// ```
 /// use idmodel_md5::mesh::Model;
@@ -213,16 +209,40 @@ fn check_anims(model: &Model, anims: &[(&str, &Anim)]) -> Result<()> {
 ///     numtris 1\ntri 0 0 1 2\nnumweights 3\n\
 ///     weight 0 0 1 ( 0 0 0 )\nweight 1 0 1 ( 0 1 0 )\nweight 2 0 1 ( 0 0 1 )\n}\n";
 /// let model = Model::parse(text.as_bytes())?;
-/// let scene = idmodel_scene::md5::mesh::scene(&model, "tri", &[], &Default::default())?;
+/// let scene = idmodel_scene::md5::mesh::scene(&model, "tri", &Default::default())?;
 /// assert_eq!(scene.nodes.len(), 2); // the joint and the mesh node
 /// assert_eq!(scene.skins[0].joints, vec![0]);
 /// # Ok::<(), Box<dyn core::error::Error>>(())
 /// ```
-pub fn scene(
+pub fn scene(model: &Model, name: &str, options: &Options) -> Result<Scene> {
+    scene_with(model, name, options, &[])
+}
+
+/// The md5mesh as a scene named `name` with what travels beside it, its md5anims: joint
+/// nodes, the skinned mesh node and, per anim of `anims` (`(clip name, anim)`), one clip;
+/// with [`Options::frame`] `N`, the joints in frame `N` of the first anim and no clips
+/// (see the parent module). Each anim must [`fit`] the mesh (the error names the clip).
+/// The scene's extras hold the clips' `md5.anims` and, when a mesh cannot go through
+/// glTF, the `md5.meshes` record (see the parent module).
+///
+/// ```
+/// use idmodel_md5::mesh::Model;
+/// let text = "MD5Version 10\ncommandline \"\"\nnumJoints 1\nnumMeshes 1\n\
+///     joints {\n\"root\" -1 ( 0 0 0 ) ( 0 0 0 )\n}\n\
+///     mesh {\nshader \"skin\"\nnumverts 3\n\
+///     vert 0 ( 0 0 ) 0 1\nvert 1 ( 1 0 ) 1 1\nvert 2 ( 0 1 ) 2 1\n\
+///     numtris 1\ntri 0 0 1 2\nnumweights 3\n\
+///     weight 0 0 1 ( 0 0 0 )\nweight 1 0 1 ( 0 1 0 )\nweight 2 0 1 ( 0 0 1 )\n}\n";
+/// let model = Model::parse(text.as_bytes())?;
+/// let scene = idmodel_scene::md5::mesh::scene_with(&model, "tri", &Default::default(), &[])?;
+/// assert!(scene.animations.is_empty()); // no anims, no clips
+/// # Ok::<(), Box<dyn core::error::Error>>(())
+/// ```
+pub fn scene_with(
     model: &Model,
     name: &str,
-    anims: &[(&str, &Anim)],
     options: &Options,
+    anims: &[(&str, &Anim)],
 ) -> Result<Scene> {
     check_joints(model)?;
     check_anims(model, anims)?;
@@ -306,14 +326,20 @@ fn check_frame(anim: &Anim, n: usize) -> Result<()> {
     Ok(())
 }
 
-/// The mesh posed as a still scene named `name` (unskinned, for the renderer and the OBJ
-/// writer): by frame [`Options::frame`] (default 0) of the first of `anims`, or in the
-/// bind pose without anims. Each anim must [`fit`] the mesh.
-pub fn frame(
+/// The mesh in its bind pose as a still scene named `name` (unskinned, for the renderer
+/// and the OBJ writer); [`frame_with`] poses it by an anim.
+pub fn frame(model: &Model, name: &str, options: &Options) -> Result<Scene> {
+    frame_with(model, name, options, &[])
+}
+
+/// The mesh posed as a still scene named `name` (unskinned): by frame [`Options::frame`]
+/// (default 0) of the first of `anims`, or in the bind pose without anims. Each anim must
+/// [`fit`] the mesh.
+pub fn frame_with(
     model: &Model,
     name: &str,
-    anims: &[(&str, &Anim)],
     options: &Options,
+    anims: &[(&str, &Anim)],
 ) -> Result<Scene> {
     check_anims(model, anims)?;
     let joints = match anims.first() {
@@ -394,14 +420,14 @@ mod tests {
             "{e}"
         );
         // The scene refuses it too, naming the clip.
-        let e = scene(&model, "m", &[("bend", &short)], &Options::default()).unwrap_err();
+        let e = scene_with(&model, "m", &Options::default(), &[("bend", &short)]).unwrap_err();
         assert!(e.message().starts_with("md5anim bend: "), "{e}");
     }
 
     #[test]
     fn the_skinned_scene_has_joints_binds_and_clips() {
         let (model, anim) = sample();
-        let s = scene(&model, "m", &[("bend", &anim)], &Options::default()).unwrap();
+        let s = scene_with(&model, "m", &Options::default(), &[("bend", &anim)]).unwrap();
         assert_eq!(s.nodes.len(), model.joints.len() + 1);
         let mesh_node = &s.nodes[model.joints.len()];
         assert_eq!((mesh_node.mesh, mesh_node.skin), (Some(0), Some(0)));
@@ -420,12 +446,12 @@ mod tests {
             frame: Some(2),
             ..Options::default()
         };
-        let posed = scene(&model, "m", &[("bend", &anim)], &one).unwrap();
+        let posed = scene_with(&model, "m", &one, &[("bend", &anim)]).unwrap();
         assert!(posed.animations.is_empty());
         // Frame 2 of the sample bends "upper" (qx 0.25) and moves the origin (ty 1).
         assert_ne!(posed.nodes[2].rotation, s.nodes[2].rotation);
         assert_eq!(posed.nodes[0].translation, [0.0, 1.0, 0.0]);
-        let e = scene(&model, "m", &[], &one).unwrap_err();
+        let e = scene_with(&model, "m", &one, &[]).unwrap_err();
         assert_eq!(
             e.message(),
             "frame 2 is out of range: an md5mesh holds only its bind pose (frame 0); give --anim for more"
@@ -434,7 +460,7 @@ mod tests {
             frame: Some(5),
             ..Options::default()
         };
-        let e = frame(&model, "m", &[("bend", &anim)], &far).unwrap_err();
+        let e = frame_with(&model, "m", &far, &[("bend", &anim)]).unwrap_err();
         assert_eq!(
             e.message(),
             "frame 5 is out of range: the first --anim has 5 frames (0 to 4)"
@@ -444,12 +470,12 @@ mod tests {
     #[test]
     fn a_frame_is_the_mesh_posed_without_skinning() {
         let (model, anim) = sample();
-        let bind = frame(&model, "m", &[], &Options::default()).unwrap();
+        let bind = frame_with(&model, "m", &Options::default(), &[]).unwrap();
         let last = Options {
             frame: Some(4),
             ..Options::default()
         };
-        let bent = frame(&model, "m", &[("bend", &anim)], &last).unwrap();
+        let bent = frame_with(&model, "m", &last, &[("bend", &anim)]).unwrap();
         let (b, p) = (&bind.meshes[0].primitives[0], &bent.meshes[0].primitives[0]);
         assert!(b.influences.is_empty() && p.influences.is_empty());
         assert_eq!(b.positions.len(), p.positions.len());

@@ -30,7 +30,7 @@ pub fn mdl_scene(name: &str, bytes: &[u8]) -> Scene {
 pub fn md3_scene(name: &str, bytes: &[u8]) -> Scene {
     let md3 = idmodel_md3::Md3::parse(bytes).unwrap();
     let sidecars = idmodel_scene::md3::Sidecars::default();
-    idmodel_scene::md3::scene(&md3, name, &sidecars, &Options::default()).unwrap()
+    idmodel_scene::md3::scene_with(&md3, name, &Options::default(), &sidecars).unwrap()
 }
 
 /// Asserts that a writer's refusal `message` starts with `prefix` and names `number`
