@@ -16,6 +16,15 @@
 //! `#![no_std]` with `alloc`, no `unsafe`, no panics, no I/O: side files (`.skin`,
 //! `animation.cfg`, md5anims) arrive parsed; textures arrive as names the caller
 //! resolves.
+//!
+//! Every format's adapter has the same calls: `scene(model, name, &Options)` for the
+//! whole model (morph targets or skins, clips, the extras the way back reads),
+//! `frame(model, name, &Options)` for one posed frame as a still mesh, and, where side
+//! files add to a model, `scene_with` and `frame_with` taking them as a last argument
+//! ([`md2::Sidecars`], [`md3::Sidecars`], an md5mesh's anims). The way back lives in each
+//! format's `back` source file: [`mdl::from_scene`], [`md2::from_scene`],
+//! [`md3::from_scene`], [`md5::back`]. For any file, the `idmodel-convert` crate picks
+//! the adapter from the bytes and finds the side files.
 #![no_std]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
