@@ -10,10 +10,13 @@
 //!
 //! The archive file itself is noted as an input of the conversion
 //! ([`Report::inputs`](crate::Report)), so a tool can refuse to write over it. Archives
-//! stay open for the process (keyed by path), so a batch reads each directory once.
+//! stay open for the process (keyed by path), so a batch reads each directory once; one
+//! that changed on disk (length or modification time) is read again when next opened, and
+//! a long-lived caller frees them with [`close`] or [`close_all`].
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, LazyLock, Mutex, PoisonError};
+use std::time::SystemTime;
 
 use idmodel_assets::{Archive, Limits as ReadLimits, Profile};
 
@@ -32,8 +35,19 @@ const SIDE_EXTENSIONS: [&str; 4] = ["skin", "cfg", "anm", "mtr"];
 /// Extensions counted as images in `info ARCHIVE`.
 const IMAGE_EXTENSIONS: [&str; 8] = ["tga", "jpg", "jpeg", "png", "pcx", "wal", "bmp", "dds"];
 
-/// The archives open in this run: (the path as given, the archive).
-type Registry = Vec<(String, Arc<Archive>)>;
+/// An open archive: the path as given, what the file was when opened (`None` for files
+/// held in memory), the archive.
+struct Opened {
+    label: String,
+    stamp: Option<Stamp>,
+    archive: Arc<Archive>,
+}
+
+/// A file's length and modification time: when either changed, the archive is read again.
+type Stamp = (u64, Option<SystemTime>);
+
+/// The archives open in this run.
+type Registry = Vec<Opened>;
 
 /// See [`Registry`].
 static OPEN: LazyLock<Mutex<Registry>> = LazyLock::new(|| Mutex::new(Vec::new()));
@@ -71,41 +85,69 @@ pub fn is_archive_file(path: &Path) -> bool {
 /// One line naming the archive.
 pub fn open(path: &Path) -> Result<Arc<Archive>, String> {
     let label = path.display().to_string();
-    {
-        let open = OPEN.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some((_, a)) = open.iter().find(|(l, _)| *l == label) {
-            return Ok(Arc::clone(a));
-        }
-    }
     let meta = std::fs::metadata(path).map_err(|e| line(path, format!("cannot read: {e}")))?;
     if let Some(why) = crate::read::not_regular(meta.file_type()) {
         return Err(line(path, why));
     }
     crate::read::note(path);
-    let a = Arc::new(Archive::open(
+    let stamp = Some((meta.len(), meta.modified().ok()));
+    {
+        let open = OPEN.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(o) = open.iter().find(|o| o.label == label && o.stamp == stamp) {
+            return Ok(Arc::clone(&o.archive));
+        }
+    }
+    let archive = Arc::new(Archive::open(
         path,
         profile_for(path),
         ReadLimits::default(),
     )?);
+    let mut open = OPEN.lock().unwrap_or_else(PoisonError::into_inner);
+    open.retain(|o| o.label != label);
+    open.push(Opened {
+        label,
+        stamp,
+        archive: Arc::clone(&archive),
+    });
+    Ok(archive)
+}
+
+/// Forgets the archive opened from `path` (as it was given), freeing its directory once
+/// no conversion holds it; `false` when none was open. The next conversion naming it
+/// opens it again.
+pub fn close(path: &Path) -> bool {
+    let label = path.display().to_string();
+    let mut open = OPEN.lock().unwrap_or_else(PoisonError::into_inner);
+    let before = open.len();
+    open.retain(|o| o.label != label || o.stamp.is_none());
+    open.len() != before
+}
+
+/// Forgets every archive opened from a path (see [`close`]); the files a running
+/// [`convert_bytes`](crate::convert_bytes) holds in memory stay until it returns.
+pub fn close_all() {
     OPEN.lock()
         .unwrap_or_else(PoisonError::into_inner)
-        .push((label, Arc::clone(&a)));
-    Ok(a)
+        .retain(|o| o.stamp.is_none());
 }
 
 /// Registers files held in memory as an archive named `label` (replacing one of that
 /// name), so that `label:/entry` paths read them.
 pub(crate) fn register_memory(label: &str, files: idmodel_assets::MemFiles) {
     let mut open = OPEN.lock().unwrap_or_else(PoisonError::into_inner);
-    open.retain(|(l, _)| l != label);
-    open.push((label.to_owned(), Arc::new(Archive::memory(label, files))));
+    open.retain(|o| o.label != label);
+    open.push(Opened {
+        label: label.to_owned(),
+        stamp: None,
+        archive: Arc::new(Archive::memory(label, files)),
+    });
 }
 
 /// Forgets the archive registered as `label`.
 pub(crate) fn unregister(label: &str) {
     OPEN.lock()
         .unwrap_or_else(PoisonError::into_inner)
-        .retain(|(l, _)| l != label);
+        .retain(|o| o.label != label);
 }
 
 /// The files in memory and the entry a virtual path of a memory archive names.
@@ -130,9 +172,13 @@ pub(crate) fn lookup(path: &Path) -> Option<(Arc<Archive>, String)> {
     let s = path.to_str()?;
     let open = OPEN.lock().unwrap_or_else(PoisonError::into_inner);
     open.iter()
-        .filter_map(|(label, a)| {
-            let rest = s.strip_prefix(label.as_str())?.strip_prefix(':')?;
-            Some((label.len(), a, rest.strip_prefix('/').unwrap_or(rest)))
+        .filter_map(|o| {
+            let rest = s.strip_prefix(o.label.as_str())?.strip_prefix(':')?;
+            Some((
+                o.label.len(),
+                &o.archive,
+                rest.strip_prefix('/').unwrap_or(rest),
+            ))
         })
         .max_by_key(|(n, _, _)| *n)
         .map(|(_, a, e)| (Arc::clone(a), e.to_owned()))
@@ -362,4 +408,44 @@ pub fn check_paths(path: &Path) -> Option<Result<Listed, String>> {
             .collect();
         (models, a.problems().to_vec())
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_changed_archive_is_read_again_and_close_forgets_it() {
+        let dir = std::env::temp_dir().join(format!("idmodel-archives-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("game.pak");
+        let pak = |files: &[(&str, &[u8])]| idmodel_assets::pak::write(files).unwrap();
+        std::fs::write(&path, pak(&[("progs/a.mdl", b"IDPO")])).unwrap();
+        assert_eq!(open(&path).unwrap().names(), ["progs/a.mdl"]);
+        // Opened once: the same archive again.
+        let again = open(&path).unwrap();
+        assert!(Arc::ptr_eq(&again, &open(&path).unwrap()));
+        std::fs::write(
+            &path,
+            pak(&[("progs/a.mdl", b"IDPO"), ("progs/b.mdl", b"IDPO")]),
+        )
+        .unwrap();
+        assert_eq!(open(&path).unwrap().names(), ["progs/a.mdl", "progs/b.mdl"]);
+        assert!(is_virtual(&virtual_path(&path, "progs/b.mdl")));
+        assert!(close(&path));
+        assert!(!close(&path));
+        assert!(!is_virtual(&virtual_path(&path, "progs/b.mdl")));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn close_all_keeps_the_files_a_running_conversion_holds_in_memory() {
+        let label = format!("memory-{}", std::process::id());
+        register_memory(&label, idmodel_assets::MemFiles::default());
+        close_all();
+        assert!(is_virtual(&PathBuf::from(format!("{label}:/x.mdl"))));
+        assert!(!close(Path::new(&label)));
+        unregister(&label);
+        assert!(!is_virtual(&PathBuf::from(format!("{label}:/x.mdl"))));
+    }
 }
