@@ -5,6 +5,7 @@
 use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, PoisonError};
 
 use idmodel_convert::batch::{self, Batch};
 use idmodel_convert::render::{Motion, RenderOptions};
@@ -229,6 +230,9 @@ fn convert_batch(b: &Batch, options: &Options, quiet: bool, force: bool) -> Exit
         indicatif::ProgressBar::hidden()
     };
     let panicked = AtomicBool::new(false);
+    // Warnings are printed in the folder's order whatever order the threads finish in, so
+    // two runs print the same: each item's wait until those before it are printed.
+    let warnings = Mutex::new(InOrder::default());
     // Largest inputs first, each thread taking the next file when it is free (greedy
     // list scheduling: `par_bridge` hands the files out in this order). A batch takes
     // as long as its busiest thread; in the folder's order, or with `par_iter`'s halves,
@@ -248,17 +252,20 @@ fn convert_batch(b: &Batch, options: &Options, quiet: bool, force: bool) -> Exit
         .map(|(i, item)| {
             bar.set_message(b.label(item));
             let result = std::panic::catch_unwind(|| {
-                let done = b.convert(item, options).map_err(String::from)?;
-                let report = write_derived(done, force).map_err(String::from)?;
-                if !quiet {
-                    for w in &report.warnings {
-                        bar.suspend(|| error_line(w));
-                    }
-                }
-                Ok(())
+                let done = b.convert(item, options).map_err(String::from);
+                let report = done.and_then(|d| write_derived(d, force).map_err(String::from));
+                let said = match (&report, quiet) {
+                    (Ok(r), false) => r.warnings.clone(),
+                    _ => Vec::new(),
+                };
+                let mut w = warnings.lock().unwrap_or_else(PoisonError::into_inner);
+                w.add(i, said, |line| bar.suspend(|| error_line(line)));
+                report.map(drop)
             })
             .unwrap_or_else(|_| {
                 panicked.store(true, Ordering::Relaxed);
+                let mut w = warnings.lock().unwrap_or_else(PoisonError::into_inner);
+                w.add(i, Vec::new(), |line| bar.suspend(|| error_line(line)));
                 Err(line(
                     &item.input,
                     "internal error while converting (see above)",
@@ -294,6 +301,26 @@ fn convert_batch(b: &Batch, options: &Options, quiet: bool, force: bool) -> Exit
     Exit::Failed
 }
 
+/// Lines that come in any order, each batch item's under its index, printed in the
+/// items' order: an item's lines wait until every item before it has given its own.
+#[derive(Default)]
+struct InOrder {
+    next: usize,
+    waiting: std::collections::BTreeMap<usize, Vec<String>>,
+}
+
+impl InOrder {
+    /// Item `i`'s lines (none is fine: it still lets the items after it go); prints with
+    /// `print` every line now due.
+    fn add(&mut self, i: usize, lines: Vec<String>, mut print: impl FnMut(&str)) {
+        self.waiting.insert(i, lines);
+        while let Some(lines) = self.waiting.remove(&self.next) {
+            lines.iter().for_each(|l| print(l));
+            self.next = self.next.saturating_add(1);
+        }
+    }
+}
+
 /// [`write`] for a batch item: its output's name was derived, so an existing file is
 /// replaced only with `--force`.
 fn write_derived(done: Converted, force: bool) -> Result<idmodel_convert::Report, Stop> {
@@ -307,4 +334,24 @@ fn write_derived(done: Converted, force: bool) -> Result<idmodel_convert::Report
     plan.files(done.files);
     plan.commit()?;
     Ok(done.report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::InOrder;
+
+    #[test]
+    fn batch_lines_come_out_in_the_items_order() {
+        let mut printed = Vec::new();
+        let mut w = InOrder::default();
+        w.add(2, vec!["c".into()], |l| printed.push(l.to_owned()));
+        w.add(1, vec![], |l| printed.push(l.to_owned()));
+        assert!(printed.is_empty(), "item 0 has not finished");
+        w.add(0, vec!["a1".into(), "a2".into()], |l| {
+            printed.push(l.to_owned())
+        });
+        assert_eq!(printed, ["a1", "a2", "c"]);
+        w.add(3, vec!["d".into()], |l| printed.push(l.to_owned()));
+        assert_eq!(printed, ["a1", "a2", "c", "d"]);
+    }
 }
