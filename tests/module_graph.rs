@@ -305,6 +305,21 @@ fn facts(text: &str, module: &Mod) -> Facts {
         Some(Tok::Id(s)) => Some(s.as_str()),
         _ => None,
     };
+    // The path starting at the identifier `t[i]` (`a::b::c`) and the index after it.
+    let path_at = |mut i: usize| {
+        let mut p = vec![id(i).unwrap_or_default().to_owned()];
+        i += 1;
+        while t.get(i) == Some(&Tok::Sep) {
+            match id(i + 1) {
+                Some(s) => {
+                    p.push(s.to_owned());
+                    i += 2;
+                }
+                None => break,
+            }
+        }
+        (p, i)
+    };
     while i < t.len() {
         let (scope, body) = open.last().cloned().unwrap();
         let item = depth == body;
@@ -346,17 +361,8 @@ fn facts(text: &str, module: &Mod) -> Facts {
                     && !after_sep
                     && t.get(i + 1) == Some(&Tok::Sep) =>
             {
-                let mut p = vec![k.clone()];
-                i += 1;
-                while t.get(i) == Some(&Tok::Sep) {
-                    match id(i + 1) {
-                        Some(s) => {
-                            p.push(s.to_owned());
-                            i += 2;
-                        }
-                        None => break,
-                    }
-                }
+                let p;
+                (p, i) = path_at(i);
                 f.paths.push((scope.clone(), p));
             }
             Tok::Id(k)
@@ -384,17 +390,8 @@ fn facts(text: &str, module: &Mod) -> Facts {
                     && (matches!(t.get(i + 1), Some(Tok::Sep) | Some(Tok::P('(')))
                         || k.starts_with(|c: char| c.is_uppercase())) =>
             {
-                let mut p = vec![k.clone()];
-                i += 1;
-                while t.get(i) == Some(&Tok::Sep) {
-                    match id(i + 1) {
-                        Some(s) => {
-                            p.push(s.to_owned());
-                            i += 2;
-                        }
-                        None => break,
-                    }
-                }
+                let p;
+                (p, i) = path_at(i);
                 f.bare.push((scope.clone(), p));
             }
             _ => i += 1,
