@@ -278,6 +278,20 @@ int32_t idmodel_convert_files(const char *const *names,
 void idmodel_buffer_free(uint8_t *buf, size_t len);
 #endif
 
+#if defined(IDMODEL_CONVERT)
+// Closes the archive (`.pak`, `.pk3`, `.pk4`) at `path` (as given to
+// [`idmodel_convert`] in `ARCHIVE:entry`), or every archive when `path` is null. Archives
+// stay open between conversions, so a batch reads each directory once; a long-running
+// program that is done with them frees them here (one changed on disk is read again
+// anyway). Returns 1 when it closed an archive (always for null), 0 when none by that
+// name was open.
+//
+// # Safety
+//
+// `path` is null or a NUL-terminated string.
+int32_t idmodel_archives_close(const char *path);
+#endif
+
 // The size in bytes of [`IdmodelModel`], the storage [`idmodel_parse`] fills. Callers
 // that allocate handles themselves (an arena, a pool) reserve this many bytes, aligned
 // to 8.

@@ -215,3 +215,27 @@ pub unsafe extern "C" fn idmodel_buffer_free(buf: *mut u8, len: usize) {
     // SAFETY: the contract: `buf` and `len` are a boxed slice this library leaked.
     drop(unsafe { Box::from_raw(slice) });
 }
+
+/// Closes the archive (`.pak`, `.pk3`, `.pk4`) at `path` (as given to
+/// [`idmodel_convert`] in `ARCHIVE:entry`), or every archive when `path` is null. Archives
+/// stay open between conversions, so a batch reads each directory once; a long-running
+/// program that is done with them frees them here (one changed on disk is read again
+/// anyway). Returns 1 when it closed an archive (always for null), 0 when none by that
+/// name was open.
+///
+/// # Safety
+///
+/// `path` is null or a NUL-terminated string.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn idmodel_archives_close(path: *const c_char) -> i32 {
+    if path.is_null() {
+        idmodel_convert::archives::close_all();
+        return 1;
+    }
+    // SAFETY: the caller's contract: a NUL-terminated string.
+    let path = unsafe { CStr::from_ptr(path) };
+    match path.to_str() {
+        Ok(p) => i32::from(idmodel_convert::archives::close(Path::new(p))),
+        Err(_) => 0,
+    }
+}

@@ -11,8 +11,8 @@ use std::ffi::CString;
 use std::path::{Path, PathBuf};
 
 use idmodel_capi::{
-    IDMODEL_E_CONVERT, IDMODEL_E_NULL, IDMODEL_OK, IdmodelError, idmodel_buffer_free,
-    idmodel_convert, idmodel_convert_files,
+    IDMODEL_E_CONVERT, IDMODEL_E_NULL, IDMODEL_OK, IdmodelError, idmodel_archives_close,
+    idmodel_buffer_free, idmodel_convert, idmodel_convert_files,
 };
 
 fn samples() -> PathBuf {
@@ -78,6 +78,33 @@ fn a_file_converts_to_the_library_s_bytes() {
             assert!(!bytes.is_empty());
         }
     }
+}
+
+#[test]
+fn an_archive_entry_converts_and_the_archive_closes() {
+    let dir = std::env::temp_dir().join(format!("idmodel-capi-pak-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pak = dir.join("game.pak");
+    let mdl = std::fs::read(samples().join("sample.mdl")).unwrap();
+    std::fs::write(
+        &pak,
+        idmodel_assets::pak::write(&[("progs/sample.mdl", &mdl)]).unwrap(),
+    )
+    .unwrap();
+    let entry = PathBuf::from(format!("{}:progs/sample.mdl", pak.display()));
+    let (code, bytes, err) = through_c(&entry, &dir.join("s.glb"));
+    assert_eq!(code, IDMODEL_OK, "{}", message(&err));
+    let (_, alone, _) = through_c(&samples().join("sample.mdl"), &dir.join("s.glb"));
+    assert!(bytes == alone, "the entry converts as the file does");
+    let c = CString::new(pak.to_str().unwrap()).unwrap();
+    assert_eq!(unsafe { idmodel_archives_close(c.as_ptr()) }, 1);
+    assert_eq!(
+        unsafe { idmodel_archives_close(c.as_ptr()) },
+        0,
+        "already closed"
+    );
+    assert_eq!(unsafe { idmodel_archives_close(std::ptr::null()) }, 1);
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
