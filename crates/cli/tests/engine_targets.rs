@@ -143,3 +143,38 @@ fn pictures_are_png_and_an_empty_check_fails() {
         stderr(&o)
     );
 }
+
+#[test]
+fn an_md2_without_gl_commands_gets_them_when_written_for_quake2() {
+    let dir = scratch_dir("idmodel-engine-targets", "glcmds");
+    let model = idmodel::md2::Model {
+        gl_commands: false,
+        ..idmodel::md2::Model::example()
+    };
+    let original = dir.join("bare.md2");
+    std::fs::write(&original, idmodel::md2::write(&model).unwrap()).unwrap();
+    let glb = dir.join("bare.glb");
+    let (c, err) = convert(&[&"convert", &original, &"-o", &glb]);
+    assert_eq!(c, 0, "{err}");
+    // The default target: the exact file, and the hazard with its way out.
+    let same = dir.join("same.md2");
+    let (c, err) = convert(&[&"convert", &glb, &"-o", &same]);
+    assert_eq!(c, 0, "{err}");
+    assert!(
+        err.contains("no GL commands") && err.contains("--engine quake2 writes one"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read(&same).unwrap(),
+        std::fs::read(&original).unwrap()
+    );
+    // Written for Quake II: a list, and nothing the engine minds.
+    let fixed = dir.join("fixed.md2");
+    let (c, err) = convert(&[&"convert", &glb, &"-o", &fixed, &"--engine", &"quake2"]);
+    assert_eq!(c, 0, "{err}");
+    assert!(!err.contains("GL commands"), "{err}");
+    let o = idmodel(&[&"check", &"--engine", &"quake2", &fixed]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let bytes = std::fs::read(&fixed).unwrap();
+    assert!(idmodel::md2::Md2::parse(&bytes).unwrap().has_gl_commands());
+}

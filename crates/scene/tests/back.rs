@@ -306,6 +306,46 @@ fn engine_limits_refuse_naming_the_limit() {
 }
 
 #[test]
+fn an_md2_without_gl_commands_gets_them_when_written_for_quake2() {
+    let model = idmodel_md2::Model {
+        gl_commands: false,
+        ..idmodel_md2::Model::example()
+    };
+    let bytes = idmodel_md2::write(&model).unwrap();
+    let bare = Md2::parse(&bytes).unwrap();
+    assert!(!bare.has_gl_commands());
+    let scene = md2_scene("m", &bytes);
+    // Without an engine: the exact file.
+    assert_eq!(
+        idmodel_scene::md2::to_bytes(&scene, &BackOptions::default()).unwrap(),
+        bytes
+    );
+    let quake2 = BackOptions {
+        engine: Some(Engine::Quake2),
+        ..BackOptions::default()
+    };
+    let out = idmodel_scene::md2::to_bytes(&scene, &quake2).unwrap();
+    let md2 = Md2::parse(&out).unwrap();
+    assert!(md2.has_gl_commands());
+    // The list draws the triangle list's triangles (else `findings` says so) in every frame.
+    assert!(
+        md2.findings(Engine::Quake2).is_empty(),
+        "{:?}",
+        md2.findings(Engine::Quake2)
+    );
+    assert_eq!(md2.gl_triangle_count(), model.triangles.len());
+    // Nothing else changed: the same frames, skins and triangles as the original.
+    let back = idmodel_scene::md2::from_scene(&md2_scene("m", &out), &BackOptions::default());
+    assert_eq!(
+        back.unwrap(),
+        idmodel_md2::Model {
+            gl_commands: true,
+            ..model
+        }
+    );
+}
+
+#[test]
 fn every_written_file_passes_check_for_its_engine() {
     // Files the engine already loads cleanly come back identical and clean; written
     // from the geometry alone they are clean too (or the write is refused).

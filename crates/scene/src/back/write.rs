@@ -17,7 +17,8 @@ pub struct BackOptions {
     /// The engine whose limits the written file must keep (`--engine`): the write is
     /// refused, naming the first finding, when the format's `check` reports a hazard or a
     /// refusal for it. `None`: no engine check (an exact round trip of a file that already
-    /// breaks a limit stays possible).
+    /// breaks a limit stays possible). The model also gets what that engine needs and
+    /// the original may lack: an MD2 written for Quake II carries GL commands.
     pub engine: Option<Engine>,
     /// Ignore the `md2.*` / `mdl.*` extras and build the model from the geometry alone.
     pub ignore_extras: bool,
@@ -70,6 +71,11 @@ pub(crate) trait Back: Sized {
     fn scene_of(bytes: &[u8]) -> Option<Scene>;
     /// `Err` naming every hazard and refusal `engine` has with `bytes`.
     fn check(bytes: &[u8], engine: Engine) -> Result<(), Error>;
+    /// Adds what `engine` needs that an exact copy of the original file may lack (MD2:
+    /// the GL command list Quake II's GL renderer walks).
+    fn complete_for(&mut self, engine: Engine) {
+        let _ = engine;
+    }
 }
 
 /// The [`Back`] impl of an adapter's way back: `$model` is the owned model, `$view` the
@@ -77,7 +83,7 @@ pub(crate) trait Back: Sized {
 /// messages; the module's `fresh`, `file::write`, `MAX_PATCHED_BYTES` and `super::scene`
 /// do the rest.
 macro_rules! back_impl {
-    ($model:ty, $view:ident, $patch:literal, $name:literal, $from_extras:ident) => {
+    ($model:ty, $view:ident, $patch:literal, $name:literal, $from_extras:ident $(, $complete:ident)?) => {
         impl $crate::back::Back for $model {
             const PATCH: &'static str = $patch;
             const LIMIT: usize = MAX_PATCHED_BYTES;
@@ -100,14 +106,27 @@ macro_rules! back_impl {
             fn check(bytes: &[u8], engine: Engine) -> Result<()> {
                 refuse_findings($name, &$view::parse(bytes)?.findings(engine))
             }
+            $(fn complete_for(&mut self, engine: Engine) {
+                $complete(self, engine)
+            })?
         }
     };
 }
 pub(crate) use back_impl;
 
 /// The model of `scene`: from the extras when they give back its geometry (within a
-/// hundred-thousandth relative), else from the geometry.
+/// hundred-thousandth relative), else from the geometry; completed for
+/// [`BackOptions::engine`] ([`Back::complete_for`]).
 fn build<B: Back>(scene: &Scene, options: &BackOptions) -> Result<B, Error> {
+    let mut model = exact_or_fresh::<B>(scene, options)?;
+    if let Some(engine) = options.engine {
+        model.complete_for(engine);
+    }
+    Ok(model)
+}
+
+/// The model of `scene`, as [`build`] without the engine's completion.
+fn exact_or_fresh<B: Back>(scene: &Scene, options: &BackOptions) -> Result<B, Error> {
     if !options.ignore_extras {
         if let Some(model) = B::from_extras(scene) {
             let fits = model

@@ -397,7 +397,20 @@ fn model_from_extras_with(scene: &Scene, known: Option<Recovered>) -> Option<Mod
     Some(model)
 }
 
-back_impl!(Model, Md2, "md2.patch", "MD2", model_from_extras);
+back_impl!(
+    Model,
+    Md2,
+    "md2.patch",
+    "MD2",
+    model_from_extras,
+    with_gl_commands
+);
+
+/// Quake II's GL renderer walks the GL command list whatever `num_glcmds` says: a model
+/// written for it carries one, built when the original file had none.
+fn with_gl_commands(model: &mut Model, _: Engine) {
+    model.gl_commands = true;
+}
 
 /// The owned MD2 model of `scene` (see the module docs), checked against
 /// [`BackOptions::engine`]'s limits.
