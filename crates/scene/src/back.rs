@@ -17,8 +17,9 @@
 //! geometry comparison (`geometry`); the merged mesh and its posed frames (`merge`); the
 //! frames of the animations (`frames`); the sampler of node and skin animation
 //! (`sampler`); the recovery of packed vertices (`recover`); the packing of positions and
-//! normals (`quantise`); the palette metric and quantiser (`palette`); and the memo
-//! behind the nearest-normal and nearest-colour searches (`memo`).
+//! normals (`quantise`); the palette metric and quantiser (`palette`); the skin sizes
+//! the engines accept and the resampling to them (`skin`); and the memo behind the
+//! nearest-normal and nearest-colour searches (`memo`).
 
 mod base64;
 mod digest;
@@ -31,6 +32,7 @@ mod patch;
 mod quantise;
 mod recover;
 mod sampler;
+mod skin;
 mod write;
 
 pub(crate) use base64::blob;
@@ -47,5 +49,6 @@ pub use sampler::MAX_SAMPLED_FRAMES;
 pub(crate) use sampler::{
     IDENTITY, Mat4, apply, at, locals, mul, sample_times, skin_matrices, skin_point, worlds,
 };
+pub use skin::{MAX_SKIN_HEIGHT, md2_skin_size, mdl_skin_size, resample_nearest};
 pub use write::BackOptions;
 pub(crate) use write::{Back, back_impl, bytes_of, model_of, refuse_findings};

@@ -9,14 +9,15 @@
 //! (`idmodel_assets::images::quantise_quake2`); index 255, which Quake II draws
 //! transparent, only for texels with alpha below half of a masked material. A model
 //! rebuilt from its own extras (an unedited round trip) keeps its own skin names, and then
-//! no PCX is written.
+//! no PCX is written. A skin taller than Quake II's 480 texels is scaled down with its
+//! aspect, as the MD2's header says (`idmodel_scene::back::md2_skin_size`).
 
 use std::path::{Path, PathBuf};
 
 use crate::idmodel::md2::Md2;
 use idmodel_assets::images::{palette_file, pcx_encode, quantise_quake2};
 use idmodel_assets::root::split_root;
-use idmodel_scene::back::BackOptions;
+use idmodel_scene::back::{BackOptions, MAX_SKIN_HEIGHT, md2_skin_size, resample_nearest};
 use idmodel_scene::{AlphaMode, Error, Scene};
 
 use super::{ImportArgs, Made};
@@ -106,7 +107,17 @@ pub(crate) fn to_bytes(
     if !referenced {
         return (out, None);
     }
-    let image = quantise_quake2(&rgba, width, height, &palette, holes);
+    // The size the MD2's header was given (Quake II refuses skins over 480 tall).
+    let (w, h) = md2_skin_size(width, height);
+    let rgba = if (w, h) == (width, height) {
+        rgba
+    } else {
+        warnings.push(format!(
+            "warning: the {width}×{height} skin is written at {w}×{h} (Quake II loads skins at most {MAX_SKIN_HEIGHT} tall)"
+        ));
+        resample_nearest(&rgba, width, height, w, h).into()
+    };
+    let image = quantise_quake2(&rgba, w, h, &palette, holes);
     match pcx_encode(&image, &palette) {
         Ok(bytes) => (out, Some((path, bytes))),
         Err(e) => (Err(Error::new(e)), None),
@@ -116,6 +127,58 @@ pub(crate) fn to_bytes(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_skin_taller_than_quake_2_loads_is_scaled_with_the_header() {
+        let dir = std::env::temp_dir().join(format!("idmodel-md2-tall-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let palette_path = dir.join("palette.lmp");
+        let ramp: Vec<u8> = (0..=255u8).flat_map(|i| [i, 255 - i, i / 2]).collect();
+        std::fs::write(&palette_path, &ramp).unwrap();
+        let model = crate::idmodel::md2::Model {
+            gl_commands: false,
+            ..crate::idmodel::md2::Model::example()
+        };
+        let bytes = crate::idmodel::md2::write(&model).unwrap();
+        let md2 = Md2::parse(&bytes).unwrap();
+        let mut scene =
+            idmodel_scene::md2::scene(&md2, "m", &idmodel_scene::Options::default()).unwrap();
+        scene.extras = idmodel_scene::Extras::default(); // as if made elsewhere
+        let (width, height) = (700, 500);
+        let pixels = (0..width * height)
+            .flat_map(|i| [(i % 251) as u8, 0, 0, 255])
+            .collect();
+        scene.materials[0].image = Some(idmodel_scene::Image::Rgba8 {
+            width,
+            height,
+            pixels,
+        });
+        let output = dir.join("tall.md2");
+        let options = crate::Options {
+            palette: Some(palette_path),
+            ..crate::Options::default()
+        };
+        let args = ImportArgs::new(Path::new("tall.glb"), &output, &options);
+        let mut warnings = Vec::new();
+        let (out, side) = to_bytes(&args, &scene, &BackOptions::default(), &mut warnings);
+        let out = out.unwrap();
+        let written = Md2::parse(&out).unwrap();
+        assert_eq!((written.skin_width(), written.skin_height()), (672, 480));
+        assert!(written.findings(crate::Engine::Quake2).is_empty());
+        let (path, pcx) = side.unwrap();
+        assert_eq!(path, output.with_extension("pcx"));
+        let (w, h) = (
+            u16::from_le_bytes([pcx[8], pcx[9]]),
+            u16::from_le_bytes([pcx[10], pcx[11]]),
+        );
+        assert_eq!((w + 1, h + 1), (672, 480), "the PCX is the header's size");
+        assert!(
+            warnings
+                .iter()
+                .any(|w| w.contains("700×500 skin is written at 672×480"))
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn the_pcx_is_named_by_its_game_path() {

@@ -21,8 +21,10 @@
 //!   `v = rint((p − translate) / scale)` clamped to 0..=255); normals to the nearest of
 //!   the 162 table normals (largest dot product); the skin size from the first
 //!   material's embedded image (else the `md2.skinwidth`/`md2.skinheight` extras, else
-//!   the grid the texture coordinates sit on — see [`texel_grid`] —, else 256 × 256); skins referenced by [`BackOptions::skin_names`], else by the material
-//!   names (the library writes no image: the `idmodel` command writes the skin as an
+//!   the grid the texture coordinates sit on — see [`texel_grid`] —, else 256 × 256;
+//!   an image's size is scaled with its aspect to at most 480 texels tall,
+//!   [`md2_skin_size`], as Quake II refuses taller skins); skins referenced by
+//!   [`BackOptions::skin_names`], else by the material names (the library writes no image: the `idmodel` command writes the skin as an
 //!   8-bit PCX in Quake II's palette, `idmodel_assets::images::quantise_quake2` with the
 //!   MDL quantiser's redmean metric, and references it); GL commands
 //!   generated as qdata does (`idmodel_md2::build_gl_commands`: strips and fans).
@@ -40,8 +42,8 @@ use idmodel_core::findings::Engine;
 
 use crate::back::{
     BackOptions, apply_vertex_fixes, back_impl, base64_encode, blob, bounds, bytes_of, make_patch,
-    merge, model_of, nearest_normal, quantise, recover_target_vertices, refuse_findings,
-    sample_frames, target_frame_bounds, vertex_fixes,
+    md2_skin_size, merge, model_of, nearest_normal, quantise, recover_target_vertices,
+    refuse_findings, sample_frames, target_frame_bounds, vertex_fixes,
 };
 use crate::{Error, Image, Options, Result, Scene, Value};
 
@@ -443,14 +445,17 @@ pub fn to_bytes(scene: &Scene, options: &BackOptions) -> Result<Vec<u8>> {
     bytes_of::<Model>(scene, options)
 }
 
-/// The skin size: the first material's embedded image, else the extras, else the grid
-/// the texture coordinates sit on ([`texel_grid`]), else 256².
+/// The skin size: the first material's embedded image's, scaled to Quake II's height
+/// limit ([`md2_skin_size`]: the PCX skin is written at that size), else the extras,
+/// else the grid the texture coordinates sit on ([`texel_grid`]: the original file's
+/// size, kept even when the engine refuses it), else 256².
 fn skin_size(scene: &Scene, material: Option<usize>, uvs: &[[f32; 2]]) -> (i32, i32) {
     let image = material
         .and_then(|m| scene.materials.get(m))
         .or(scene.materials.first())
         .and_then(|m| m.image.as_ref());
     if let Some((width, height)) = image.and_then(Image::pixel_size) {
+        let (width, height) = md2_skin_size(width, height);
         if let (Ok(w), Ok(h)) = (i32::try_from(width), i32::try_from(height)) {
             return (w, h);
         }

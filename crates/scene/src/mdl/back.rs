@@ -54,16 +54,16 @@ use idmodel_mdl::{
 use idmodel_core::findings::Engine;
 
 use crate::back::{
-    BackOptions, apply_vertex_fixes, back_impl, base64_encode, blob, bytes_of, make_patch, merge,
-    model_of, recover_target_vertices, refuse_findings, sample_frames, vertex_fixes,
+    BackOptions, apply_vertex_fixes, back_impl, base64_encode, blob, bytes_of, make_patch,
+    mdl_skin_size, merge, model_of, recover_target_vertices, refuse_findings, resample_nearest,
+    sample_frames, vertex_fixes,
 };
 use crate::{AlphaMode, Error, Image, Options, Result, Scene, Value};
 
 /// The largest patch length [`to_bytes`] accepts: 64 MiB.
 pub const MAX_PATCHED_BYTES: usize = 64 << 20;
 
-/// The largest skin height the engines load (WinQuake and GLQuake refuse more).
-pub const MAX_SKIN_HEIGHT: u32 = 480;
+pub use crate::back::MAX_SKIN_HEIGHT;
 
 fn floats(v: &[f32]) -> Value {
     Value::List(v.iter().map(|&f| Value::Float(f)).collect())
@@ -657,32 +657,8 @@ fn skin(scene: &Scene, material: Option<usize>) -> (u32, u32, Vec<u8>, bool) {
     else {
         return (4, 4, vec![0; 16], false);
     };
-    let nw = w.max(1).div_ceil(4).saturating_mul(4);
-    let nh = h.clamp(1, MAX_SKIN_HEIGHT);
-    let wide = |v: u32| usize::try_from(v).unwrap_or(0);
-    let mut rgba = Vec::with_capacity(wide(nw).saturating_mul(wide(nh)).saturating_mul(4));
-    for y in 0..nh {
-        // Nearest-neighbour source row and column (identity when the size is kept).
-        let sy = u64::from(y)
-            .saturating_mul(u64::from(h))
-            .checked_div(u64::from(nh))
-            .unwrap_or(0);
-        for x in 0..nw {
-            let sx = u64::from(x)
-                .saturating_mul(u64::from(w))
-                .checked_div(u64::from(nw))
-                .unwrap_or(0);
-            let at = sy
-                .saturating_mul(u64::from(w))
-                .saturating_add(sx)
-                .saturating_mul(4);
-            let at = usize::try_from(at).unwrap_or(usize::MAX);
-            let px = pixels
-                .get(at..at.saturating_add(4))
-                .unwrap_or(&[0, 0, 0, 255]);
-            rgba.extend_from_slice(px);
-        }
-    }
+    let (nw, nh) = mdl_skin_size(w, h);
+    let rgba = resample_nearest(&pixels, w, h, nw, nh);
     (nw, nh, quantise_rgba(&rgba, holey), holey)
 }
 
