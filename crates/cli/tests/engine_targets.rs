@@ -178,3 +178,41 @@ fn an_md2_without_gl_commands_gets_them_when_written_for_quake2() {
     let bytes = std::fs::read(&fixed).unwrap();
     assert!(idmodel::md2::Md2::parse(&bytes).unwrap().has_gl_commands());
 }
+
+#[test]
+fn an_md3_from_a_textured_gltf_brings_its_texture_where_the_game_finds_it() {
+    let dir = scratch_dir("idmodel-engine-targets", "md3-textures");
+    let glb = dir.join("sample.glb");
+    let (c, err) = convert(&[&"convert", &common::sample_file("mdl"), &"-o", &glb]);
+    assert_eq!(c, 0, "{err}");
+    let folder = dir.join("baseq3/models/thing");
+    std::fs::create_dir_all(&folder).unwrap();
+    let md3 = folder.join("thing.md3");
+    let (c, err) = convert(&[&"convert", &glb, &"-o", &md3]);
+    assert_eq!(c, 0, "{err}");
+    let bytes = std::fs::read(&md3).unwrap();
+    let model = idmodel::md3::Md3::parse(&bytes).unwrap();
+    let shaders: Vec<String> = model
+        .surfaces()
+        .flat_map(|s| {
+            s.shaders()
+                .iter()
+                .map(|sh| sh.name().to_string())
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert!(!shaders.is_empty());
+    for shader in &shaders {
+        assert!(
+            shader.starts_with("models/thing/thing_") && shader.ends_with(".png"),
+            "{shader}"
+        );
+        let file = dir.join("baseq3").join(shader);
+        assert!(file.is_file(), "{} not written", file.display());
+    }
+    // Read back from its game folder, the MD3 is textured by the images written for it.
+    let back = dir.join("back.glb");
+    let (c, err) = convert(&[&"convert", &md3, &"-o", &back]);
+    assert_eq!(c, 0, "{err}");
+    assert!(!err.contains("texture not found"), "{err}");
+}

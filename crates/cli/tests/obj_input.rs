@@ -107,6 +107,17 @@ fn png_file() -> Vec<u8> {
     out
 }
 
+/// The pixels of a PNG file as RGBA (palette and RGB expanded).
+fn rgba(png_bytes: &[u8]) -> (u32, u32, Vec<u8>) {
+    let mut d = png::Decoder::new(std::io::Cursor::new(png_bytes));
+    d.set_transformations(png::Transformations::EXPAND | png::Transformations::ALPHA);
+    let mut r = d.read_info().unwrap();
+    let mut buf = vec![0; r.output_buffer_size().unwrap()];
+    let info = r.next_frame(&mut buf).unwrap();
+    buf.truncate(info.buffer_size());
+    (info.width, info.height, buf)
+}
+
 const QUADS: &str = "# a box without its bottom, written by hand
 mtllib box.mtl
 o box
@@ -147,13 +158,18 @@ fn hand_written_obj_with_quads_and_negative_indices() {
     assert_eq!(j["triangles"], 10);
     assert_eq!(j["shaders"], serde_json::json!(["crate", "metal"]));
 
-    // MD3: one surface per material, quads as two triangles each, id axes.
+    // MD3: one surface per material, quads as two triangles each, id axes. The texture
+    // goes beside the MD3, named by the shader; the material without one keeps its name.
     let md3 = dir.join("box.md3");
     run_ok(&[&"convert", &obj, &"-o", &md3, &"-q"]);
     let s = surfaces(&std::fs::read(&md3).unwrap());
     assert_eq!(s.len(), 2);
-    assert_eq!(s[0].0, b"crate");
+    assert_eq!(s[0].0, b"box_crate.png");
     assert_eq!(s[1].0, b"metal");
+    assert_eq!(
+        rgba(&std::fs::read(dir.join("box_crate.png")).unwrap()),
+        rgba(&png_file())
+    );
     assert_eq!((s[0].3.len(), s[1].3.len()), (6, 4));
     // OBJ (x, y, z) = (-8, 16, -8) is id (z, x, y) = (-8, -8, 16).
     assert!(s[0].1.contains(&[-8.0, -8.0, 16.0]), "{:?}", s[0].1);

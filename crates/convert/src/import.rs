@@ -4,6 +4,7 @@
 
 mod lod;
 mod md2_skin;
+mod md3_images;
 
 use std::path::{Component, Path, PathBuf};
 
@@ -327,16 +328,63 @@ fn md3(args: &ImportArgs<'_>) -> Result<Converted, Error> {
     }
     let back = md3_options(args)?;
     let mut warnings = Vec::new();
-    let scene = read_scene(args, &mut warnings)?;
-    write(args, idmodel_scene::md3::to_bytes(&scene, &back), warnings)
+    let mut scene = read_scene(args, &mut warnings)?;
+    let images = md3_images(args, &mut scene, &mut warnings);
+    match idmodel_scene::md3::to_bytes(&scene, &back) {
+        Ok(bytes) => {
+            let mut files = vec![(args.output.to_owned(), bytes)];
+            files.extend(images);
+            write_all(args, files, warnings)
+        }
+        Err(e) => Err(Error::Failed(line(args.input, e.message()))),
+    }
+}
+
+/// The embedded images of a glTF → MD3 scene written beside the output, the materials
+/// named by them ([`md3_images::textures_beside`]), unless `--shader-prefix` is given.
+fn md3_images(
+    args: &ImportArgs<'_>,
+    scene: &mut idmodel_scene::Scene,
+    warnings: &mut Vec<String>,
+) -> Vec<(PathBuf, Vec<u8>)> {
+    if args.shader_prefix.is_empty() {
+        md3_images::textures_beside(args.output, scene, warnings)
+    } else {
+        Vec::new()
+    }
 }
 
 /// glTF → MD3 and its LODs (`x_1.md3`, `x_2.md3`).
 fn md3_with_lods(args: &ImportArgs<'_>) -> Result<Converted, Error> {
     let back = md3_options(args)?;
     let mut warnings = Vec::new();
+    // The main model's images are written; a LOD's materials of the same names take the
+    // same shaders.
+    let mut images = Vec::new();
+    let mut renamed: Option<Vec<(String, String)>> = None;
     let mut one = |input: &Path| -> Result<Vec<u8>, Error> {
-        let scene = read_scene_at(args, input, &mut warnings)?;
+        let mut scene = read_scene_at(args, input, &mut warnings)?;
+        match &renamed {
+            None => {
+                let before: Vec<String> = scene.materials.iter().map(|m| m.name.clone()).collect();
+                images = md3_images(args, &mut scene, &mut warnings);
+                let after = scene.materials.iter().map(|m| m.name.clone());
+                renamed = Some(
+                    before
+                        .into_iter()
+                        .zip(after)
+                        .filter(|(a, b)| a != b)
+                        .collect(),
+                );
+            }
+            Some(names) => {
+                for m in &mut scene.materials {
+                    if let Some((_, new)) = names.iter().find(|(old, _)| *old == m.name) {
+                        m.name.clone_from(new);
+                    }
+                }
+            }
+        }
         idmodel_scene::md3::to_bytes(&scene, &back)
             .map_err(|e| Error::Failed(line(input, e.message())))
     };
@@ -356,6 +404,7 @@ fn md3_with_lods(args: &ImportArgs<'_>) -> Result<Converted, Error> {
         all.push((dir.join(format!("{stem}_{level}.md3")), bytes));
     }
     all.insert(0, (args.output.to_owned(), main));
+    all.extend(images);
     write_all(args, all, warnings)
 }
 
