@@ -290,6 +290,11 @@ pub(crate) struct ConvertArgs {
     /// md5).
     #[arg(long)]
     pub(crate) unchecked: bool,
+    /// glTF → .mdl / .md2: simplify a model over the target engine's vertex or triangle
+    /// limits until it fits (every frame, UV and weight follows); the report says what
+    /// changed.
+    #[arg(long)]
+    pub(crate) fit: bool,
     /// glTF → MD3: the LODs (--lods, --lod1, --lod2).
     #[command(flatten)]
     pub(crate) lods: LodArgs,
@@ -324,6 +329,7 @@ impl ConvertArgs {
                 lod2: self.lods.lod2.clone(),
             },
             unchecked: self.unchecked,
+            fit: self.fit,
         }
     }
 }

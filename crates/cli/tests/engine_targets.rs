@@ -216,3 +216,44 @@ fn an_md3_from_a_textured_gltf_brings_its_texture_where_the_game_finds_it() {
     assert_eq!(c, 0, "{err}");
     assert!(!err.contains("texture not found"), "{err}");
 }
+
+#[test]
+fn fit_brings_a_model_within_every_target_engine() {
+    let dir = scratch_dir("idmodel-engine-targets", "fit");
+    let big = grid(&dir, 50); // 2,500 vertices, 4,802 triangles: over every Quake engine
+    for (ext, engine) in [
+        ("mdl", "winquake"),
+        ("mdl", "glquake"),
+        ("mdl", "quakespasm"),
+        ("md2", "quake2"),
+    ] {
+        let out = dir.join(format!("fit-{engine}.{ext}"));
+        let (c, err) = convert(&[
+            &"convert",
+            &big,
+            &"-o",
+            &out,
+            &"--fit",
+            &"--engine",
+            &engine,
+        ]);
+        assert_eq!(c, 0, "{engine}: {err}");
+        assert!(
+            err.contains(&format!("fitted for {engine}: 2500 → ")),
+            "{err}"
+        );
+        assert!(err.contains("largest position change"), "{err}");
+        let o = idmodel(&[&"check", &"--engine", &engine, &out]);
+        assert_eq!(code(&o), 0, "{engine}: {}", stderr(&o));
+    }
+    // Without --engine, the format's usual engine; a model within it is left alone.
+    let out = dir.join("fit.md2");
+    let (c, err) = convert(&[&"convert", &big, &"-o", &out, &"--fit"]);
+    assert_eq!(c, 0, "{err}");
+    assert!(err.contains("fitted for quake2"), "{err}");
+    let small = grid(&dir, 10);
+    let out = dir.join("small.md2");
+    let (c, err) = convert(&[&"convert", &small, &"-o", &out, &"--fit"]);
+    assert_eq!(c, 0, "{err}");
+    assert!(!err.contains("fitted"), "{err}");
+}

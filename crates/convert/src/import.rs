@@ -2,6 +2,7 @@
 //! then `idmodel_scene::{md3, md2, mdl}::to_bytes`), and OBJ → GLB. Files are read
 //! through [`crate::read`] (regular files only, inside the glTF's folder).
 
+mod fit;
 mod lod;
 mod md2_skin;
 mod md3_images;
@@ -39,6 +40,8 @@ pub(crate) struct ImportArgs<'a> {
     /// `--skin NAME`: a player's skin files are `<part>_NAME.skin` (default `default`).
     pub(crate) skin: Option<&'a str>,
     pub(crate) lods: &'a Lods,
+    /// `--fit`: simplify to the target engine's limits.
+    pub(crate) fit: bool,
     /// The options as given (the target engine check reads them).
     pub(crate) options: &'a Options,
 }
@@ -64,6 +67,7 @@ impl<'a> ImportArgs<'a> {
             groups: options.groups,
             skin: options.skin.as_deref(),
             lods: &options.lods,
+            fit: options.fit,
             options,
         }
     }
@@ -477,8 +481,61 @@ fn quake(
     let mut warnings = Vec::new();
     let scene = read_scene(args, &mut warnings)?;
     let back = back_options(args);
+    let scene = if args.fit {
+        fit_quake(args, format, scene, &back, &mut warnings)?
+    } else {
+        scene
+    };
     let (out, side) = to_bytes(args, &scene, &back, &mut warnings);
     write_with(args, out, side, warnings)
+}
+
+/// `--fit` for MDL and MD2 ([`fit::fit_counts`]): the target engine's vertex and triangle
+/// limits, counted in the file the scene writes.
+fn fit_quake(
+    args: &ImportArgs<'_>,
+    format: &str,
+    scene: idmodel_scene::Scene,
+    back: &idmodel_scene::back::BackOptions,
+    warnings: &mut Vec<String>,
+) -> Result<idmodel_scene::Scene, Error> {
+    use crate::idmodel::{md2, mdl};
+    let plain = idmodel_scene::back::BackOptions {
+        engine: None,
+        ..back.clone()
+    };
+    let mdl_format = format == "MDL";
+    let engine = args.engine.unwrap_or(if mdl_format {
+        Engine::QuakeSpasm
+    } else {
+        Engine::Quake2
+    });
+    let limits = match engine {
+        // GLQuake: below the triangle count whose display list may overflow its buffer.
+        Engine::GlQuake => (mdl::MAX_VERTS_GLQUAKE, mdl::GLQUAKE_COMMANDS_RISK_TRIS),
+        Engine::QuakeSpasm => (mdl::MAX_VERTS_SOFTWARE, mdl::MAX_TRIS_QUAKESPASM),
+        Engine::WinQuake => (mdl::MAX_VERTS_SOFTWARE, usize::MAX),
+        _ => (md2::MAX_VERTS, md2::MAX_TRIANGLES),
+    };
+    let measure = |s: &idmodel_scene::Scene| -> Result<fit::Counts, String> {
+        if mdl_format {
+            let bytes = idmodel_scene::mdl::to_bytes(s, &plain).map_err(|e| e.to_string())?;
+            let m = mdl::Mdl::parse(&bytes).map_err(|e| e.to_string())?;
+            Ok((m.vertex_count(), m.triangles().len()))
+        } else {
+            let bytes = idmodel_scene::md2::to_bytes(s, &plain).map_err(|e| e.to_string())?;
+            let m = md2::Md2::parse(&bytes).map_err(|e| e.to_string())?;
+            Ok((m.vertex_count(), m.triangles().len()))
+        }
+    };
+    let fitted = fit::fit_counts(&scene, limits, engine.name(), measure)
+        .map_err(|e| Error::Failed(line(args.input, e)))?;
+    warnings.extend(
+        fitted
+            .line
+            .map(|l| format!("{}: {l}", args.output.display())),
+    );
+    Ok(fitted.scene)
 }
 
 /// The bytes of a conversion and the side file that goes with them (path, bytes).
@@ -490,7 +547,8 @@ pub(crate) type Made = (
 /// The scene → MD2 / MDL options of the command line.
 pub(crate) fn back_options(args: &ImportArgs<'_>) -> idmodel_scene::back::BackOptions {
     idmodel_scene::back::BackOptions {
-        engine: args.engine,
+        // `--unchecked` writes what the engine refuses: no refusal on the way back either.
+        engine: args.engine.filter(|_| !args.options.unchecked),
         fps: args.fps,
         groups: args.groups.then_some(true),
         ..idmodel_scene::back::BackOptions::default()
@@ -618,7 +676,20 @@ pub(crate) fn write_with(
             files.extend(side);
             write_all(args, files, warnings)
         }
-        Err(e) => Err(Error::Failed(line(args.input, e.message()))),
+        Err(e) => {
+            let mut message = e.message().to_owned();
+            if message.starts_with("refusing to write") {
+                let fit = if args.fit {
+                    ""
+                } else {
+                    "--fit to simplify it to the limits, "
+                };
+                message.push_str(&format!(
+                    "; nothing was written: {fit}another --engine, or --unchecked to write it anyway"
+                ));
+            }
+            Err(Error::Failed(line(args.input, message)))
+        }
     }
 }
 

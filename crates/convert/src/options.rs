@@ -143,6 +143,10 @@ pub struct Options {
     /// is [`Options::engine`], else the format's usual engine: QuakeSpasm for MDL, Quake
     /// II for MD2, ioquake3 for MD3, Doom 3 for md5).
     pub unchecked: bool,
+    /// glTF → MDL / MD2: a model over its target engine's vertex or triangle limits is
+    /// simplified until it fits (meshoptimizer on every primitive; every frame, UV and
+    /// skin weight follows), and the report says what changed.
+    pub fit: bool,
 }
 
 impl Options {

@@ -78,8 +78,13 @@ pub(crate) fn check_written(
     for f in findings {
         let line = format!("{}: {f}", path.display());
         if f.severity == Severity::Refused && !options.unchecked {
+            let fit = if matches!(format, Format::Mdl | Format::Md2) {
+                "--fit to simplify it to the limits, "
+            } else {
+                ""
+            };
             return Err(Error::Failed(format!(
-                "{line}; nothing was written: choose another --engine, or --unchecked to write it anyway"
+                "{line}; nothing was written: {fit}another --engine, or --unchecked to write it anyway"
             )));
         }
         // The one hazard the way back mends when asked: an exact copy of an MD2 without GL
