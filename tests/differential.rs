@@ -3,7 +3,7 @@
 //!
 //! `benches/compare/assimp_harness.cpp` is compiled with g++ and pkg-config (skipped with a
 //! notice when either, or libassimp, is missing) and run in `dump FILE` mode. Assimp
-//! unshares vertices, swaps winding and flips v (`../shared/spec/FORMATS.md` §6.5–6.8),
+//! unshares vertices, swaps winding and flips v (docs/formats.md §6.5–6.8),
 //! none of which moves a position, so the two sides are compared as multisets of
 //! positions: idmodel's per-triangle corners (unshared) or its vertex list (shared),
 //! whichever count Assimp's matches. Disagreements are printed with their reason; the test
@@ -25,7 +25,7 @@ fn build_harness() -> Option<PathBuf> {
         .output()
         .ok()?;
     if !flags.status.success() {
-        eprintln!("notice: pkg-config finds no assimp; skipping the differential test");
+        idmodel_test_support::skipped("the differential test", "pkg-config finds no assimp");
         return None;
     }
     let out = std::env::temp_dir().join(format!("idmodel_assimp_dump_{}", std::process::id()));
@@ -38,7 +38,10 @@ fn build_harness() -> Option<PathBuf> {
         .status()
         .is_ok_and(|s| s.success());
     if !ok {
-        eprintln!("notice: g++ could not build the Assimp harness; skipping the differential test");
+        idmodel_test_support::skipped(
+            "the differential test",
+            "g++ could not build the Assimp harness",
+        );
         return None;
     }
     Some(out)
@@ -180,7 +183,7 @@ fn frame0_positions_match_assimp() {
         return;
     };
     if Command::new("g++").arg("--version").output().is_err() {
-        eprintln!("notice: g++ not found; skipping the differential test");
+        idmodel_test_support::skipped("the differential test", "g++ not found");
         return;
     }
     let Some(harness) = build_harness() else {
@@ -228,7 +231,7 @@ fn frame0_positions_match_assimp() {
             if dist <= tol * 4.0 {
                 agree += 1;
             } else if file.extension().is_some_and(|e| e == "md5mesh") {
-                // Assimp's MD5 skinning is not Doom's (FORMATS.md §6.8: per-vertex weight
+                // Assimp's MD5 skinning is not Doom's (docs/formats.md §6.8: per-vertex weight
                 // normalisation, weights under epsilon skipped, w = 0 on a negative
                 // radicand, `vert N` as the storage index): listed, not failed.
                 disagree.push(format!(

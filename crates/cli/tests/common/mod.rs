@@ -398,9 +398,9 @@ pub fn corpus_files(test: &str, sub: &str, exts: &[&str]) -> Option<Vec<PathBuf>
 /// the validator is missing.
 pub fn validate(files: &[PathBuf]) -> bool {
     let Some(script) = validator() else {
-        eprintln!(
-            "notice: node or the glTF validator is missing; {} files not validated",
-            files.len()
+        idmodel_test_support::skipped(
+            &format!("glTF validation of {} files", files.len()),
+            "node or the glTF validator is missing",
         );
         return false;
     };

@@ -77,10 +77,9 @@ pub fn validator() -> Option<PathBuf> {
 /// notice and returns `false` when Node.js or the validator is missing.
 pub fn validate(file: &Path) -> bool {
     let Some(script) = validator() else {
-        eprintln!(
-            "notice: skipping glTF validation of {} (needs `node` and \
-             `npm install --prefix .validator gltf-validator`)",
-            file.display()
+        idmodel_test_support::skipped(
+            &format!("glTF validation of {}", file.display()),
+            "needs `node` and `npm install --prefix .validator gltf-validator`",
         );
         return false;
     };
