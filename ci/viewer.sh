@@ -21,7 +21,7 @@ web/build.sh
 cargo build --release -p idmodel-cli
 bin="$(realpath "${CARGO_TARGET_DIR:-target}/release/idmodel")"
 IDMODEL_BIN="$bin" node web/tests/viewer.mjs
-# three.js outside the browser (issue #14): GLTFLoader in Node, with real PNG and JPEG
+# three.js outside the browser: GLTFLoader in Node, with real PNG and JPEG
 # decoders, loads the textures of an OpenArena player and of UFO:AI models as converted.
 if [ -n "${IDMODEL_CORPUS:-}" ] && [ -d "$IDMODEL_CORPUS/assets" ]; then
   out="$(mktemp -d)"

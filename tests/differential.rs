@@ -1,4 +1,4 @@
-//! Differential check against Assimp (issue 9): for every corpus file Assimp loads,
+//! Differential check against Assimp: for every corpus file Assimp loads,
 //! idmodel's frame-0 positions equal Assimp's within the format's quantisation.
 //!
 //! `benches/compare/assimp_harness.cpp` is compiled with g++ and pkg-config (skipped with a

@@ -1,4 +1,4 @@
-//! Resource bounds against hostile input (issue 9): what the `alloc` APIs allocate stays
+//! Resource bounds against hostile input: what the `alloc` APIs allocate stays
 //! within a small multiple of the input size, a count of 2^31-1 in a tiny file allocates
 //! nothing, parse work grows linearly with the input, and nothing recurses on the input.
 //!

@@ -1,4 +1,4 @@
-//! Deterministic mutation sweeps over every sample and corpus model (issue 9).
+//! Deterministic mutation sweeps over every sample and corpus model.
 //!
 //! For each file: truncation at every block boundary the format has (binary: every header,
 //! group, frame, surface and lump edge; text: every `{`, `}` and line end) and at 256

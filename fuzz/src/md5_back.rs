@@ -1,6 +1,6 @@
-//! The way back to md5 (issue #16): any bytes read as a glTF/GLB (a small budget), or an
-//! md5 file through its scene adapter, then `idmodel_scene::md5::from_scene::convert` and
-//! the md5 writers; whatever is written parses back as the same model.
+//! The way back to md5: any bytes read as a glTF/GLB (a small budget), or an md5 file
+//! through its scene adapter, then `idmodel_scene::md5::from_scene::convert` and the md5
+//! writers; whatever is written parses back as the same model.
 
 use idmodel::Format;
 use idmodel::md5::{anim, camera, mesh};

@@ -1,4 +1,4 @@
-//! The images id's engines read, decoded with limits (ASSETS.md §§2.3–2.6, 3.7, 3.8).
+//! The images id's engines read, decoded with limits (docs/game-data.md §§2.3–2.6, 3.7, 3.8).
 //!
 //! | type | decoder | what the engines accept (and we warn about beyond it) |
 //! |---|---|---|
@@ -160,8 +160,8 @@ fn header<'a>(format: &str, bytes: &'a [u8], len: usize) -> Result<&'a [u8], Str
 /// Decodes an 8-bit PCX as Quake II's `LoadPCX` does: manufacturer 0x0A, version 5,
 /// RLE, 8 bits per pixel (anything else is refused), width `xmax + 1` and height
 /// `ymax + 1` (xmin and ymin ignored), runs continuing across rows, the palette from the
-/// **last 768 bytes** of the file. Refused as well (suggestion of ASSETS.md §2.3, where
-/// the engine decodes garbage): more than one colour plane, RLE data that ends early.
+/// **last 768 bytes** of the file. Refused as well (docs/game-data.md §2.3: the engine
+/// decodes garbage): more than one colour plane, RLE data that ends early.
 /// Warnings: `bytes_per_line` ≠ width (the engine ignores it: padded lines decode
 /// skewed, as here), sizes over Quake II's 640×480.
 ///
@@ -400,9 +400,9 @@ pub fn palette_from(bytes: &[u8]) -> Option<Box<[[u8; 3]; 256]>> {
     Some(p)
 }
 
-/// Decodes a Quake II `.wal` (`miptex_t`, ASSETS.md §2.5): name @0, width @32, height
-/// @36, `offsets[0]` @40; the first mip level's `width × height` indices. No palette:
-/// the engine uses `pics/colormap.pcx`.
+/// Decodes a Quake II `.wal` (`miptex_t`, docs/game-data.md §2.5): name @0, width @32,
+/// height @36, `offsets[0]` @40; the first mip level's `width × height` indices. No
+/// palette: the engine uses `pics/colormap.pcx`.
 ///
 /// ```
 /// use idmodel_assets::images::wal;
@@ -491,7 +491,7 @@ impl Indexed {
 }
 
 /// How a TGA's origin bits (descriptor bit 5: top-down rows; bit 4: right-to-left) are
-/// read (ASSETS.md §3.7).
+/// read (docs/game-data.md §3.7).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TgaOrigin {
     /// Ignored, as Quake II, Quake III and ioq3 do: rows are always bottom-up, so a
@@ -535,8 +535,8 @@ fn decode_with(bytes: &[u8], format: image::ImageFormat, what: &str) -> Result<R
 /// Decodes a TGA with image-rs (types 1, 2, 3, 9, 10, 11; RLE; colour maps), limited to
 /// [`MAX_SIDE`] a side and [`MAX_ALLOC`] bytes, with the origin bits read as `origin`
 /// says. Warnings name what the engines would do differently: types 1, 9 and 11 and
-/// colour-mapped files are refused by every engine (ASSETS.md §3.7), a set origin bit is
-/// ignored by the Quake engines.
+/// colour-mapped files are refused by every engine (docs/game-data.md §3.7), a set origin
+/// bit is ignored by the Quake engines.
 pub fn tga(bytes: &[u8], origin: TgaOrigin) -> Result<(Rgba, Vec<String>), String> {
     let head = header("TGA", bytes, 18)?;
     let byte = |at: usize| head.get(at).copied().unwrap_or(0);

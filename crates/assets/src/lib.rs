@@ -1,6 +1,6 @@
 //! # idmodel-assets
 //!
-//! Game data as id's engines find it (the project's asset digest, `ASSETS.md`): game roots on disk and
+//! Game data as id's engines find it (docs/game-data.md): game roots on disk and
 //! the archives beside them (`.pak`, `.pk3`, `.pk4`) as one virtual file system in each
 //! engine's search order, the images the engines read, and the resolution of a model's
 //! texture and material names to pixels.

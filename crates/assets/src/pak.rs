@@ -1,4 +1,4 @@
-//! Quake and Quake II `.pak` archives (ASSETS.md §1.1), read safely (§1.5).
+//! Quake and Quake II `.pak` archives (docs/game-data.md §1.1), read safely (§1.5).
 //!
 //! Layout: a 12-byte header (`PACK`, `dirofs`, `dirlen`) and a directory of 64-byte entries
 //! (`char name[56]`, `i32 filepos`, `i32 filelen`). The engines check only the magic and the

@@ -1,11 +1,12 @@
 //! Game paths: the engines' name comparison and the safety checks every name passes before
-//! it is indexed or joined to a host folder (ASSETS.md §1.5).
+//! it is indexed or joined to a host folder (docs/game-data.md §1.5).
 
 use crate::profile::Profile;
 
-/// The lookup key of `name` under `profile`'s comparison (ASSETS.md §1.4): Quake compares
-/// bytes exactly; Quake II folds ASCII letters; Quake III, ioq3 and Doom 3 fold ASCII letters
-/// and read `\` and `:` as `/`. One leading `/` or `\` is dropped first (Quake III, Doom 3).
+/// The lookup key of `name` under `profile`'s comparison (docs/game-data.md §1.4): Quake
+/// compares bytes exactly; Quake II folds ASCII letters; Quake III, ioq3 and Doom 3 fold
+/// ASCII letters and read `\` and `:` as `/`. One leading `/` or `\` is dropped first
+/// (Quake III, Doom 3).
 ///
 /// ```
 /// use idmodel_assets::{path::key, Profile};

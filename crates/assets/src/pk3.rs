@@ -1,4 +1,5 @@
-//! Quake III `.pk3` and Doom 3 `.pk4` archives (zip; ASSETS.md §1.2, §1.3), read safely (§1.5).
+//! Quake III `.pk3` and Doom 3 `.pk4` archives (zip; docs/game-data.md §1.2, §1.3), read
+//! safely (§1.5).
 //!
 //! The central directory is walked here, with every check of §1.5, and the name index is
 //! built with the engines' rule: names folded as the profile compares them, and a **later**

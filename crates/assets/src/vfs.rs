@@ -1,5 +1,5 @@
 //! The virtual file system: a stack of loose folders and archives in each engine's search
-//! order (ASSETS.md §1.4), read through [`Files`].
+//! order (docs/game-data.md §1.4), read through [`Files`].
 
 use std::collections::HashMap;
 use std::ffi::OsString;

@@ -1,4 +1,4 @@
-//! Texture resolution per format over `MemFiles` (ASSETS.md §5): what each material gets,
+//! Texture resolution per format over `MemFiles` (docs/game-data.md §5): what each material gets,
 //! and the one warning line when nothing is found.
 // Tests may index, unwrap and compute freely: a panic here is a failed assertion.
 #![allow(clippy::restriction)]

@@ -276,7 +276,7 @@ fn corpus_malformed_files_exit_1_with_one_line() {
     for p in walk(&corpus.join("malformed")) {
         // The three `Overflowing*Index.md5mesh` files (they crash Assimp) differ from a
         // valid file only in the number after `vert`/`tri`/`weight`, which Doom 3
-        // reads and ignores (FORMATS.md §4.2): Doom loads them, so `info` describes
+        // reads and ignores (docs/formats.md §4.2): Doom loads them, so `info` describes
         // them and `check` reports the mismatch as a hazard (exit 1, one line).
         let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
         let command = if name.starts_with("Overflowing") && name.ends_with(".md5mesh") {

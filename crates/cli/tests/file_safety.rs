@@ -1,6 +1,6 @@
-//! The command never loses a user's file (issue #17): one test per data-loss case of the
-//! issue, each proving the original bytes survive and checking the exit code; FIFOs and
-//! devices (with a timeout, so a hang fails instead of blocking CI); atomic writes.
+//! The command never loses a user's file: one test per data-loss case, each proving the
+//! original bytes survive and checking the exit code; FIFOs and devices (with a timeout,
+//! so a hang fails instead of blocking CI); atomic writes.
 //!
 //! Exit codes: 0 done; 1 a refused input (a FIFO, a device, not a model) or a failed
 //! conversion; 2 a refusal to write (an output that is an input, an existing side file,

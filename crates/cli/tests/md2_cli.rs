@@ -411,9 +411,9 @@ fn obj_normals(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// UFO:AI's side of an MD2 (issue #14 item 7): the `.anm` beside the model names the
-/// clips at their own rates, and a model whose vertices all use one normal index gets
-/// smooth normals (`info` and `check` say so; `--keep-normals` keeps the file's).
+/// UFO:AI's side of an MD2: the `.anm` beside the model names the clips at their own
+/// rates, and a model whose vertices all use one normal index gets smooth normals (`info`
+/// and `check` say so; `--keep-normals` keeps the file's).
 #[test]
 fn anm_clips_and_degenerate_normals() {
     let dir = scratch("anm");

@@ -218,7 +218,7 @@ fn read_md5mesh(src: &[u8]) -> RawModel {
 }
 
 /// Doom's rotation of `v` by stored `(x, y, z)`: `w = √|1 − x² − y² − z²|`, and the
-/// vector is multiplied by the transpose of the standard matrix `R(q)` (FORMATS.md §4.5).
+/// vector is multiplied by the transpose of the standard matrix `R(q)` (docs/formats.md §4.5).
 fn doom_rotate(xyz: [f64; 3], v: [f64; 3]) -> [f64; 3] {
     let [x, y, z] = xyz;
     let w = (1.0 - (x * x + y * y + z * z)).abs().sqrt();

@@ -1,6 +1,6 @@
-//! `idmodel convert X.glb -o Y.md5mesh|.md5anim|.md5camera` (issue #16): the binary
-//! writes the mesh, one md5anim per clip and the cameras, all parsed back here and passed
-//! by `check --engine doom3 --fail-on refused`; existing side files are refused without
+//! `idmodel convert X.glb -o Y.md5mesh|.md5anim|.md5camera`: the binary writes the mesh,
+//! one md5anim per clip and the cameras, all parsed back here and passed by
+//! `check --engine doom3 --fail-on refused`; existing side files are refused without
 //! `--force`; the md5-only options are refused for other outputs.
 // Tests may index, unwrap and compute freely: a panic here is a failed assertion.
 #![allow(clippy::restriction, missing_docs)]

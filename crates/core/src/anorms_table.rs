@@ -1,7 +1,7 @@
 //! The 162-entry vertex normal table shared by Quake MDL and Quake II MD2.
 //!
 //! Values exactly as printed in id's `anorms.h` (six decimals); generated from
-//! the specification's `anorms.txt`. Index = `lightnormalindex`.
+//! that header's values. Index = `lightnormalindex`.
 
 /// Number of entries in the vertex normal table.
 pub const NUM_VERTEX_NORMALS: usize = 162;

@@ -405,7 +405,7 @@ mod tests {
         assert_truncated(&read_at::<I32>(&data, 100).unwrap_err(), 6, 98, 0);
     }
 
-    /// Regression (issue 9 sweep, `samples/sample.md3` with a surface's `ofsXyzNormals`
+    /// Regression (mutation sweep, `samples/sample.md3` with a surface's `ofsXyzNormals`
     /// filled with 0x7F): a block starting past the end was reported at its own start,
     /// 2139063083, far outside the 1268-byte input. Errors must point inside the input.
     #[test]

@@ -1,4 +1,4 @@
-//! The MD3 lat/long normal codec (FORMATS.md §3.3).
+//! The MD3 lat/long normal codec (docs/formats.md §3.3).
 //!
 //! An MD3 normal is a 16-bit value: the high byte is the "lat" angle `a` (about Z, in
 //! 256 steps), the low byte the "lng" angle `b` (from +Z, in 256 steps).

@@ -1,4 +1,4 @@
-//! Doom 3 quaternion and joint maths, reproduced operation for operation (FORMATS.md §4.5).
+//! Doom 3 quaternion and joint maths, reproduced operation for operation (docs/formats.md §4.5).
 //!
 //! # Conventions
 //!

@@ -54,7 +54,7 @@ impl BlendFactor {
     }
 }
 
-/// The glTF alpha mode a shader or material maps to (ASSETS.md §3.9, §5).
+/// The glTF alpha mode a shader or material maps to (docs/game-data.md §3.9, §5).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum AlphaMode {
     /// `OPAQUE`.

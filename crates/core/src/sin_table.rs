@@ -1,7 +1,7 @@
 //! Quake III's `tr.sinTable` (1024 entries), bit for bit.
 //!
 //! `sinTable[i] = (float) sin(DEG2RAD(i * 360.0f / 1023.0f))` with the argument computed in
-//! f32 and `sin` in f64 (FORMATS.md §3.3, Errata 8). Generated once; the test
+//! f32 and `sin` in f64 (docs/formats.md §3.3). Generated once; the test
 //! `sin_table_matches_libm` recomputes every entry through `libm`.
 
 /// The engine's 1024-entry sine table as IEEE-754 bit patterns.

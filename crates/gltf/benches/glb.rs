@@ -3,8 +3,8 @@
 //! generated morph-animated scene, each beside a copy of the same number of bytes into a
 //! buffer allocated once. `to_glb` allocates its output; `to_glb_pieces_reusing` builds
 //! into the previous run's pieces, as the copy reuses its buffer. Throughput is in output
-//! bytes per second, so the rows of a model compare directly (issue #19's target: the
-//! writer within 2× of the copy).
+//! bytes per second, so the rows of a model compare directly (the target: the writer
+//! within 2× of the copy).
 //!
 //! `cargo bench -p idmodel-gltf --bench glb -- --warm-up-time 1 --measurement-time 3`
 // Bench code may unwrap, index and cast: a panic aborts the bench, it is not a library bug.

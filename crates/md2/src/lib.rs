@@ -2,7 +2,7 @@
 //!
 //! Zero-copy, `no_std` reader and writer for Quake II MD2 models (`IDP2`, version 8),
 //! following the engine's loader (`Mod_LoadAliasModel`) and renderers (`ref_gl`,
-//! `ref_soft`); see FORMATS.md §2.
+//! `ref_soft`); see docs/formats.md §2.
 //!
 //! * [`raw`]: the wire structs, field for field as in `qfiles.h`.
 //! * [`Md2`]: the validated view. [`Md2::parse`] checks every count, offset and index

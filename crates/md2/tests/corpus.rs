@@ -1,5 +1,5 @@
-//! Corpus tests: every MD2 in `$IDMODEL_CORPUS/md2` parses with the counts SOURCES.md
-//! lists, every accessor and decoder walks it, the findings are the expected ones, and
+//! Corpus tests: every MD2 in `$IDMODEL_CORPUS/md2` parses with the counts surveyed
+//! below, every accessor and decoder walks it, the findings are the expected ones, and
 //! the owned model round-trips through the writer.
 // Tests may index and unwrap: a panic here is a failed assertion, not a library bug.
 #![allow(clippy::restriction)]
@@ -8,8 +8,8 @@ mod common;
 
 use idmodel_md2::{Engine, ErrorKind, FindingKind, Md2, Model, Severity};
 
-/// (file, skins, width, height, verts, st, tris, frames, glcmds, skin 0, frame 0), from
-/// SOURCES.md.
+/// (file, skins, width, height, verts, st, tris, frames, glcmds, skin 0, frame 0),
+/// surveyed from the corpus files.
 type Row = (
     &'static str,
     usize,

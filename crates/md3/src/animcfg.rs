@@ -1,5 +1,5 @@
 //! `animation.cfg`: a zero-copy parser following `CG_ParseAnimationFile` (ioq3 cgame;
-//! Q3-SIDECARS.md §1–3). The numeric entries are exposed raw; the Quake III
+//! docs/game-data.md §6.1–6.3). The numeric entries are exposed raw; the Quake III
 //! interpretation (entry order, leg-frame adjustment, Team Arena fill) is a separate,
 //! named step, [`AnimationCfg::q3`], because not every `animation.cfg` is Quake III's.
 

@@ -1,4 +1,4 @@
-//! Findings: what each engine would do with a file that parses (FORMATS.md §3.2).
+//! Findings: what each engine would do with a file that parses (docs/formats.md §3.2).
 //! Engine limits are reported, never refused by the parser. The [`Severity`] and
 //! [`Engine`] are idmodel-core's, shared by every format.
 

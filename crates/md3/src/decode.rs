@@ -1,5 +1,5 @@
 //! Decoding: positions, normals, engine-exact frame interpolation, tags and placement
-//! on tags (FORMATS.md §3.3, Q3-SIDECARS.md §4.2).
+//! on tags (docs/formats.md §3.3, docs/game-data.md §6.4.2).
 
 use core::fmt;
 

@@ -1,4 +1,4 @@
-//! LOD file names (`_1`, `_2`) under the ioq3 and Quake III 1.32 rules (FORMATS.md §3.2).
+//! LOD file names (`_1`, `_2`) under the ioq3 and Quake III 1.32 rules (docs/formats.md §3.2).
 //! No file I/O: names come back for the caller to resolve; once it has parsed them,
 //! [`check_lod_frames`](crate::check_lod_frames) compares their frame counts with LOD 0's.
 

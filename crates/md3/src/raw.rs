@@ -1,5 +1,5 @@
 //! Wire structs mirroring Quake III's `code/qcommon/qfiles.h` field for field
-//! (FORMATS.md §3.1).
+//! (docs/formats.md §3.1).
 //!
 //! Every struct holds only alignment-1 little-endian types, so it can be borrowed
 //! straight from the file on any host. Sizes are checked at compile time.

@@ -1,4 +1,4 @@
-//! Quake III `.shader` scripts (ASSETS.md §3.3, §3.4, §3.9): zero-copy, no allocation.
+//! Quake III `.shader` scripts (docs/game-data.md §3.3, §3.4, §3.9): zero-copy, no allocation.
 //!
 //! * [`ShaderText::entries`] walks a script as `ScanAndLoadShaderFiles` does: a name
 //!   token (`COM_ParseExt`, the tokenizer of `animation.cfg`: comments, `"…"` strings,

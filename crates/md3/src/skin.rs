@@ -1,5 +1,5 @@
 //! `.skin` files: a zero-copy parser that follows the engine's `CommaParse` and
-//! `RE_RegisterSkin` (Q3-SIDECARS.md §5), and checks against a model.
+//! `RE_RegisterSkin` (docs/game-data.md §6.5), and checks against a model.
 
 use core::fmt;
 

@@ -1,6 +1,6 @@
-//! The real-file corpus (`$IDMODEL_CORPUS/md3`, see SOURCES.md): every MD3 parses with the
-//! surveyed counts, every accessor and frame decodes, every `.skin` and `animation.cfg`
-//! parses, and the malformed stub is refused. Skipped with a notice when unset.
+//! The real-file corpus (`$IDMODEL_CORPUS/md3`): every MD3 parses with the surveyed
+//! counts, every accessor and frame decodes, every `.skin` and `animation.cfg` parses,
+//! and the malformed stub is refused. Skipped with a notice when unset.
 // Test code: a panic is a failed assertion.
 #![allow(clippy::restriction)]
 
@@ -15,7 +15,7 @@ use idmodel_md3::{
 };
 
 /// One row of `corpus_survey.txt`: file, frames, tag names (frame 0), surfaces, total
-/// verts, total triangles (SOURCES.md).
+/// verts, total triangles (surveyed from the corpus files).
 type Survey = (String, usize, Vec<String>, usize, usize, usize);
 
 /// The rows of `corpus_survey.txt` (`#` lines are comments).
@@ -82,7 +82,7 @@ fn every_md3_parses_with_the_surveyed_counts() {
         let m = Md3::parse(&bytes).unwrap_or_else(|e| panic!("{file}: {e}"));
         assert_eq!(m.num_frames(), frames, "{file}");
         let mut names: Vec<_> = m.tag_names().map(|n| n.to_string()).collect();
-        names.sort(); // SOURCES.md lists them sorted
+        names.sort(); // the survey lists them sorted
         assert_eq!(names, tags, "{file}");
         assert_eq!(m.num_surfaces(), surfaces, "{file}");
         assert_eq!(

@@ -690,7 +690,7 @@ fn vertex_encoding_bounds() {
     assert!(Vertex::encode([f32::NAN, 0.0, 0.0], [0.0, 0.0, 1.0]).is_none());
 }
 
-/// Issue #20: a NaN frame bound and an infinite tag origin are hazards `check` reports
+/// A NaN frame bound and an infinite tag origin are hazards `check` reports
 /// (the parser accepts them, as the engine does).
 #[test]
 fn non_finite_bounds_and_tags() {

@@ -1,6 +1,6 @@
 //! Corpus tests for Quake III `.shader` scripts: every script under
 //! `$IDMODEL_CORPUS/assets` loads in ioq3, every definition parses without an engine
-//! failure, and the OpenArena kyonshi shaders map to glTF as ASSETS.md §3.9 says.
+//! failure, and the OpenArena kyonshi shaders map to glTF as docs/game-data.md §3.9 says.
 // Tests may index and unwrap: a panic here is a failed assertion, not a library bug.
 #![allow(clippy::restriction)]
 

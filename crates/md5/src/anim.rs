@@ -1,5 +1,5 @@
 //! `.md5anim`: a skeleton's animation as per-frame component overrides of a base frame
-//! (FORMATS.md §4.3).
+//! (docs/formats.md §4.3).
 //!
 //! [`parse`] validates without allocating and returns an [`AnimFile`] view; [`Anim`]
 //! (feature `alloc`) is the owned form, with pose evaluation at a frame or a time.

@@ -1,4 +1,4 @@
-//! `.md5camera`: a cinematic camera path with cuts (FORMATS.md §4.4).
+//! `.md5camera`: a cinematic camera path with cuts (docs/formats.md §4.4).
 //!
 //! Checks: `MD5Version 10`; `numFrames ≥ 1`; `frameRate ≥ 1` (stricter than md5anim);
 //! `0 ≤ numCuts ≤ numFrames`; every cut in `1..numFrames` (ordering is not checked by

@@ -5,7 +5,7 @@
 //! one — is reported by `check` as a [`Finding`], with the engine's view of it. The
 //! [`Severity`] and [`Engine`] are idmodel-core's, shared by every format; the only
 //! engine here is [`Engine::Doom3`] (and dhewm3, whose MD5 parsing is identical:
-//! FORMATS.md §6.4).
+//! docs/formats.md §6.4).
 //!
 //! ```
 //! let text = b"MD5Version 10 commandline \"\" numFrames 1 numJoints 1 frameRate 0
@@ -37,7 +37,7 @@ pub const ENGINES: &[Engine] = &[Engine::Doom3];
 pub enum FindingKind {
     /// `/*` inside a comment (Doom warns "nested comment"; comments do not nest).
     NestedComment,
-    /// A `*/` directly followed by a character that Doom's lexer swallows (Errata 2).
+    /// A `*/` directly followed by a character that Doom's lexer swallows (docs/formats.md §4.1).
     SwallowedCharacter,
     /// A `'…'` literal longer or shorter than one character (Doom warns).
     LongLiteral,

@@ -1,4 +1,4 @@
-//! Doom 3's `idLexer`, as the MD5 loaders configure it (FORMATS.md §4.1 and Errata 2, 3, 7).
+//! Doom 3's `idLexer`, as the MD5 loaders configure it (docs/formats.md §4.1).
 //!
 //! One file, a little over 1,000 lines, because it is one concept: the idLexer-exact
 //! tokenizer. The [`Lexer`]'s number reading, the fast paths the [`Parser`] tries first

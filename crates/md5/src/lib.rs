@@ -1,11 +1,11 @@
 //! # idmodel-md5
 //!
 //! Reader and writer for Doom 3's MD5 text formats — `.md5mesh`, `.md5anim` and
-//! `.md5camera` — read exactly as the engine reads them (FORMATS.md §4).
+//! `.md5camera` — read exactly as the engine reads them (docs/formats.md §4).
 //!
 //! * [`lexer`]: Doom's `idLexer` over bytes: zero-copy tokens, the engine's number
 //!   accumulation (`f64`, then `f32`, bit for bit), octal `010`, the `/* */` comment that
-//!   swallows the next character (Errata 2; [`lexer::CommentRule::Strict`] beside it),
+//!   swallows the next character (§4.1; [`lexer::CommentRule::Strict`] beside it),
 //!   joined md5mesh strings, `-` as a separate token, `+`/`1E5`/`1.#IND`/commas refused.
 //! * [`mesh`], [`anim`], [`camera`]: `parse` validates without allocating and returns a
 //!   view whose iterators borrow names from the text; `Model`, `Anim`, `Camera` (feature
@@ -16,7 +16,7 @@
 //! * [`pose`]: frame → parent-relative → model-space joints, Doom's slerp between frames,
 //!   `ConvertTimeToFrame`, optional root-motion extraction, and the mesh/anim
 //!   compatibility report.
-//! * [`normals`]: Doom 3's normals and tangents (§4.6, Errata 1) beside area-weighted
+//! * [`normals`]: Doom 3's normals and tangents (§4.6) beside area-weighted
 //!   normals.
 //! * [`check`]: what Doom accepts but a modder should know (a comment that eats a
 //!   digit, frame rate 0, biases that do not add up …), as [`Finding`]s in idmodel-core's

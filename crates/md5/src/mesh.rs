@@ -1,4 +1,4 @@
-//! `.md5mesh`: joints in their bind pose and weighted meshes (FORMATS.md §4.2).
+//! `.md5mesh`: joints in their bind pose and weighted meshes (docs/formats.md §4.2).
 //!
 //! Two ways in:
 //!
@@ -48,7 +48,7 @@ pub use crate::types::{Triangle, Vertex, Weight};
 /// `position` and `orientation` are in **model space** (the bind pose). The orientation
 /// is stored as Doom stores it: `(x, y, z)` with `w = +√|1 − x² − y² − z²|`
 /// ([`Joint::quat`]); [`Joint::standard_quat`] converts to the usual `q·v·q⁻¹`
-/// convention (FORMATS.md §4.5).
+/// convention (docs/formats.md §4.5).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Joint<N> {
     /// The joint's name.

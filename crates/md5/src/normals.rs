@@ -4,8 +4,8 @@
 //!
 //! * [`area_weighted_normals`]: the usual smooth normals, each face's normal weighted by
 //!   its area, into a caller slice (no allocation, no welding).
-//! * [`DoomTangents`] (feature `alloc`): Doom 3's own derivation (FORMATS.md §4.6 with
-//!   Errata 1 and 9), step for step: mirrored-UV vertices split at load, **unit** face
+//! * [`DoomTangents`] (feature `alloc`): Doom 3's own derivation (docs/formats.md
+//!   §4.6), step for step: mirrored-UV vertices split at load, **unit** face
 //!   normals and tangents summed without weighting, coincident positions combined by
 //!   Doom's asymmetric rule, then `NormalizeTangents` with `idMath::RSqrt` (one Newton
 //!   step: results may be about 0.2 % off unit length, as in the engine's generic path).
@@ -308,8 +308,9 @@ mod doom {
                     }
                 }
             }
-            // Errata 1: every duplicate adds the first vertex's sum; then the first takes
-            // each duplicate's in turn, so the last one wins. Tangents are not shared.
+            // docs/formats.md §4.6: every duplicate adds the first vertex's sum; then the
+            // first takes each duplicate's in turn, so the last one wins. Tangents are not
+            // shared.
             for &(d, f) in &self.dup_verts {
                 let first = normals.get(idx(f)).copied().unwrap_or([0.0; 3]);
                 if let Some(dn) = normals.get_mut(idx(d)) {

@@ -1,6 +1,6 @@
 //! Pose evaluation: frame → parent-relative joints → model-space joints, Doom's blending
 //! between frames, time → frame, and the mesh/anim compatibility report
-//! (FORMATS.md §4.3, §4.5). Nothing here allocates: callers pass slices.
+//! (docs/formats.md §4.3, §4.5). Nothing here allocates: callers pass slices.
 //!
 //! ```
 //! use idmodel_md5::anim::{BaseJoint, HierarchyJoint, flags};

@@ -1,5 +1,5 @@
 //! Skinning: vertex positions from weights and joint matrices, as Doom 3 computes them
-//! (`idSIMD_Generic::TransformVerts`, FORMATS.md §4.2).
+//! (`idSIMD_Generic::TransformVerts`, docs/formats.md §4.2).
 //!
 //! Doom pre-multiplies each weight: `(offset · bias, bias)`, then sums
 //! `joint × (offset · bias, bias)` over a vertex's weights, first weight first. The joint

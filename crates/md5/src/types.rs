@@ -12,7 +12,7 @@ use idmodel_core::quat::Vec3;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum CommentRule {
     /// As Doom 3's `ReadWhiteSpace`: the character right after `*/` is skipped too
-    /// (Errata 2). The default, so that files read as the engine reads them.
+    /// (docs/formats.md §4.1). The default, so that files read as the engine reads them.
     #[default]
     Engine,
     /// The comment ends at `*/`; nothing after it is skipped.

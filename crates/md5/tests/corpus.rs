@@ -1,5 +1,5 @@
 //! Corpus tests: every md5 file in `$IDMODEL_CORPUS/md5` parses with the counts
-//! SOURCES.md gives, the owned and view readers agree, files rewrite to equal models,
+//! surveyed below, the owned and view readers agree, files rewrite to equal models,
 //! every md5anim evaluates on the mesh whose skeleton it matches, and every malformed
 //! file is refused with a positioned error.
 #![allow(clippy::restriction)] // test code: a failure should stop the test loudly
@@ -18,7 +18,7 @@ fn read(dir: &Path, name: &str) -> Vec<u8> {
     std::fs::read(dir.join("md5").join(name)).unwrap()
 }
 
-/// (file, joints, meshes, verts, tris, weights) from SOURCES.md.
+/// (file, joints, meshes, verts, tris, weights), surveyed from the corpus files.
 const MESHES: &[(&str, usize, usize, u64, u64, u64)] = &[
     ("BoarMan.md5mesh", 1, 14, 1552, 2812, 1552),
     ("Bob.md5mesh", 33, 6, 875, 1027, 1358),
@@ -34,7 +34,7 @@ const MESHES: &[(&str, usize, usize, u64, u64, u64)] = &[
     ("unv_level2_body.md5mesh", 57, 2, 6297, 10010, 7057),
 ];
 
-/// (file, frames, joints, frameRate, numAnimatedComponents) from SOURCES.md.
+/// (file, frames, joints, frameRate, numAnimatedComponents), surveyed from the corpus files.
 const ANIMS: &[(&str, usize, usize, i32, usize)] = &[
     ("Bob.md5anim", 140, 33, 24, 198),
     ("blaster_view_fire.md5anim", 10, 22, 24, 132),

@@ -1,5 +1,5 @@
-//! Hand-made fixtures for the three grammars: one test per hostile case (FORMATS.md
-//! §4.2–4.4), plus pose, time and camera semantics.
+//! Hand-made fixtures for the three grammars: one test per hostile case
+//! (docs/formats.md §4.2–4.4), plus pose, time and camera semantics.
 #![allow(clippy::restriction)] // test code: a failure should stop the test loudly
 
 use idmodel_core::quat::{JointMat, doom_rotate, rotate};

@@ -1,4 +1,4 @@
-//! Issue #20: numbers too large for a float (`1e39`) are read by Doom's lexer as
+//! Numbers too large for a float (`1e39`) are read by Doom's lexer as
 //! infinities; `check` reports them in joints, weights, anim frames and cameras as
 //! hazards.
 // Tests may index and unwrap: a panic here is a failed assertion, not a library bug.

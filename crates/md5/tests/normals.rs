@@ -1,4 +1,4 @@
-//! Doom 3 normals and tangents (FORMATS.md §4.6, Errata 1) beside area-weighted normals.
+//! Doom 3 normals and tangents (docs/formats.md §4.6) beside area-weighted normals.
 #![allow(clippy::restriction)] // test code: grid builders count freely; a failure should stop the test loudly
 
 use idmodel_md5::normals::{DoomTangents, area_weighted_normals, negative_polarity};
@@ -12,8 +12,8 @@ const Y: [f32; 3] = [0.0, 1.0, 0.0];
 const Z: [f32; 3] = [0.0, 0.0, 1.0];
 const P: [f32; 3] = [0.0, 0.0, 0.0];
 
-/// Errata 1's worked case: first f = +x, duplicates d1 = +y, d2 = +z give F = (1,0,1),
-/// D1 = (1,1,0), D2 = (1,0,1) before normalising.
+/// The worked case of docs/formats.md §4.6: first f = +x, duplicates d1 = +y, d2 = +z give
+/// F = (1,0,1), D1 = (1,1,0), D2 = (1,0,1) before normalising.
 #[test]
 fn coincident_vertices_combine_asymmetrically() {
     // Three vertices at P, each in one triangle whose unit normal is x, y or z

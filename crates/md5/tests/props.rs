@@ -247,7 +247,7 @@ proptest! {
         prop_assert_eq!(v.to_bits(), x.to_bits(), "{}", s);
     }
 
-    /// Errata 7: values printed with %.6f … %.10f read as `strtof` reads them.
+    /// Values printed with %.6f … %.10f read as `strtof` reads them (docs/formats.md §4.1).
     #[test]
     fn doom_values_agree_with_correct_rounding(x in -100000.0f64..100000.0, prec in 4usize..11) {
         let s = format!("{:.*}", prec, x.abs());

@@ -18,7 +18,7 @@ pub const MAX_TRIS_GLQUAKE: usize = 2048;
 /// QuakeSpasm's checked `MAXALIASTRIS`.
 pub const MAX_TRIS_QUAKESPASM: usize = 4096;
 /// GLQuake's display-list `commands[8192]` overflows from this many triangles when the
-/// triangles do not strip (1 + 2·(1 + 2) words each, Errata 6).
+/// triangles do not strip (1 + 2·(1 + 2) words each; docs/formats.md §1.3.9).
 pub const GLQUAKE_COMMANDS_RISK_TRIS: usize = 1171;
 /// GLQuake's `poseverts[256]` (not checked).
 pub const MAX_POSES_GLQUAKE: usize = 256;

@@ -1,7 +1,7 @@
 //! The standard Quake palette (`gfx/palette.lmp`), 256 RGB triples in index order.
 //!
-//! Generated from `quake-palette.lmp` of the team's spec folder (LibreQuake's
-//! `lq1/gfx/palette.lmp`, BSD-3-Clause, md5 79bc149d4f2fb0bd68cd8400a3fd87d4). Do not edit by
+//! Generated from a `palette.lmp` of the same bytes as LibreQuake's
+//! `lq1/gfx/palette.lmp` (BSD-3-Clause, md5 79bc149d4f2fb0bd68cd8400a3fd87d4). Do not edit by
 //! hand: the test `palette_matches_spec_md5` checks every byte.
 
 /// The standard Quake palette: `QUAKE_PALETTE[i]` is the `[r, g, b]` of index `i`.

@@ -1,6 +1,7 @@
 //! Corpus tests: every MDL of `$IDMODEL_CORPUS/mdl` parses with the counts and flags of
-//! SOURCES.md, rewrites byte for byte, decodes every pose and skin, and the seam files
-//! weld to QuakeSpasm's vertex counts. Skipped with a notice when the variable is unset.
+//! `corpus_counts.txt`, rewrites byte for byte, decodes every pose and skin, and the seam
+//! files weld to QuakeSpasm's vertex counts. Skipped with a notice when the variable is
+//! unset.
 // Tests may index, unwrap and cast: a panic here is a failed assertion, not a library bug.
 #![allow(clippy::restriction)]
 
@@ -13,8 +14,8 @@ use idmodel_mdl::{
 };
 
 /// One row of `corpus_counts.txt`: file, skins, width, height, verts, tris, frame
-/// entries, poses, group sizes, synctype, flags, trailing bytes (from SOURCES.md and its
-/// survey).
+/// entries, poses, group sizes, synctype, flags, trailing bytes (surveyed from the corpus
+/// files).
 type Row = (String, [usize; 7], Vec<usize>, i32, u32, usize);
 
 /// The rows of `corpus_counts.txt` (`#` lines are comments).

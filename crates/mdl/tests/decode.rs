@@ -13,7 +13,7 @@ use idmodel_mdl::{
 };
 use zerocopy::little_endian::I32;
 
-/// A small MD5 (RFC 1321) for checking the embedded palette against the spec's digest.
+/// A small MD5 (RFC 1321) for checking the embedded palette against its known digest.
 fn md5(data: &[u8]) -> [u8; 16] {
     let s: [u32; 64] = [
         7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 5, 9, 14, 20, 5, 9, 14, 20, 5,
@@ -80,14 +80,14 @@ fn palette_matches_spec_md5() {
     let flat: Vec<u8> = QUAKE_PALETTE.iter().flatten().copied().collect();
     assert_eq!(flat.len(), 768);
     assert_eq!(hex(&md5(&flat)), "79bc149d4f2fb0bd68cd8400a3fd87d4");
-    // Spot values from the spec's table (§5.2).
+    // Spot values of the Quake palette (docs/formats.md §5.2).
     assert_eq!(QUAKE_PALETTE[0], [0, 0, 0]);
     assert_eq!(QUAKE_PALETTE[15], [235, 235, 235]);
     assert_eq!(QUAKE_PALETTE[208], [0, 0, 255]);
     assert_eq!(QUAKE_PALETTE[224], [43, 0, 0]);
     assert_eq!(QUAKE_PALETTE[244], [127, 191, 255]);
     assert_eq!(QUAKE_PALETTE[255], [159, 91, 83]);
-    // And byte for byte against the spec's lump, which sits beside the corpus
+    // And byte for byte against the palette lump kept beside the corpus
     // (`$IDMODEL_CORPUS/../spec`), when the corpus is given.
     let Some(corpus) = common::corpus_dir("palette_matches_spec_md5") else {
         return;

@@ -83,8 +83,8 @@ impl Axes {
 ///
 /// glTF draws counter-clockwise triangles as front faces. The id games draw the
 /// **clockwise** ones: GLQuake and Quake II cull `GL_FRONT` with the default CCW front
-/// face (FORMATS.md §1.3.4, §2.3), Quake III culls `GL_FRONT` for its default shaders
-/// (§3.3), Doom 3 computes `n = (c−a)×(b−a)` and culls `GL_FRONT` (§4.6). So with
+/// face (docs/formats.md §1.3.4, §2.3), Quake III culls `GL_FRONT` for its default
+/// shaders (§3.3), Doom 3 computes `n = (c−a)×(b−a)` and culls `GL_FRONT` (§4.6). So with
 /// [`Winding::Clockwise`] (the default, right for every id format) a writer writes
 /// each triangle `(a, b, c)` as `(a, c, b)`: the same faces are front faces in glTF and
 /// their geometric normals agree with the file's vertex normals.

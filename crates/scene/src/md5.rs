@@ -6,20 +6,21 @@
 //! - **md5mesh → a skin** ([`mesh::scene`]). One node per joint, named after it, in file order, forming
 //!   the file's hierarchy. Each node's translation and rotation are **parent-relative**,
 //!   derived from the model-space bind pose (`t_l = R_p⁻¹·(t − t_p)`, `q_l = q_p⁻¹·q`);
-//!   quaternions are converted from Doom's stored form (applied as its conjugate, FORMATS.md
-//!   §4.5) to the standard `q·v·q⁻¹` convention with `idmodel_core::quat::to_standard`
-//!   and normalised. The inverse bind matrices are the inverses of the joints' model-space
-//!   bind transforms. One mesh node (after the joint nodes) draws one mesh with **one
-//!   primitive per md5 mesh**: bind-pose positions computed with Doom's skinning
-//!   (`Σ bias · (joint ⊗ offset)`, `TransformVerts`), UVs as stored (`[0, 0]` the top-left
-//!   of the image), and `JOINTS_0`/`WEIGHTS_0` from the vertex's weights (joint, bias). The
+//!   quaternions are converted from Doom's stored form (applied as its conjugate,
+//!   docs/formats.md §4.5) to the standard `q·v·q⁻¹` convention with
+//!   `idmodel_core::quat::to_standard` and normalised. The inverse bind matrices are the
+//!   inverses of the joints' model-space bind transforms. One mesh node (after the joint
+//!   nodes) draws one mesh with **one primitive per md5 mesh**: bind-pose positions
+//!   computed with Doom's skinning (`Σ bias · (joint ⊗ offset)`, `TransformVerts`), UVs
+//!   as stored (`[0, 0]` the top-left of the image), and `JOINTS_0`/`WEIGHTS_0` from the
+//!   vertex's weights (joint, bias). The
 //!   exporter merges weights on the same joint, drops zero and negative biases, keeps the
 //!   **8 largest** (a vertex with more than 4 gets `JOINTS_1`/`WEIGHTS_1`; beyond 8 the
 //!   smallest are dropped) and renormalises them to sum to 1 (Doom uses the biases as
 //!   they are: `check` reports sums that are not 1). Positions are exact in the bind
 //!   pose; animated, glTF's linear blend skinning equals Doom's weighted offsets when the
 //!   biases add up to 1.
-//! - **Normals**: Doom 3's own smooth normals (`normals::DoomTangents`, FORMATS.md §4.6:
+//! - **Normals**: Doom 3's own smooth normals (`normals::DoomTangents`, docs/formats.md §4.6:
 //!   unit face normals summed without weighting, coincident vertices combined by Doom's
 //!   rule). To give every vertex Doom's normal, the primitive is the mesh **as Doom 3 draws
 //!   it**: a vertex used by triangles of both texture polarities is duplicated (appended

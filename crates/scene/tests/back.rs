@@ -1,7 +1,7 @@
-//! The way back (issue #15 items 2 and 3 for MD2 and MDL): file → scene (the export
-//! adapters, which record `md2.*` / `mdl.*` extras) → file is byte-identical for every
-//! corpus model; scenes without extras (or whose geometry no longer fits them) are
-//! written from the geometry, within the quantisation step; engine limits refuse.
+//! The way back for MD2 and MDL: file → scene (the export adapters, which record `md2.*`
+//! / `mdl.*` extras) → file is byte-identical for every corpus model; scenes without
+//! extras (or whose geometry no longer fits them) are written from the geometry, within
+//! the quantisation step; engine limits refuse.
 // Tests may index, unwrap and cast: a panic here is a failed assertion, not a library bug.
 #![allow(clippy::restriction, missing_docs)]
 

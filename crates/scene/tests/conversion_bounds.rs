@@ -1,11 +1,10 @@
-//! Bounded memory of a conversion (issue #20 item 3, issue #19's memory target): the
-//! crafted MDL and MD2 files of the issue (2,000 and 16,000 frames, a few vertices),
-//! written with the project's writers, go through the library path (adapter, then the
-//! glTF writer) and either succeed with an output linear in the frames, the memory still
-//! held at the end (scene and GLB) within 2 × output + 16 MiB and the total allocated
-//! (every temporary, the JSON tree included) linear in the output, or, over a budget,
-//! refuse before allocating. The peak itself is measured on the command by
-//! `crates/cli/tests/bounds.rs` (maximum resident size).
+//! Bounded memory of a conversion: the crafted MDL and MD2 files (2,000 and 16,000
+//! frames, a few vertices), written with the project's writers, go through the library
+//! path (adapter, then the glTF writer) and either succeed with an output linear in the
+//! frames, the memory still held at the end (scene and GLB) within 2 × output + 16 MiB
+//! and the total allocated (every temporary, the JSON tree included) linear in the
+//! output, or, over a budget, refuse before allocating. The peak itself is measured on
+//! the command by `crates/cli/tests/bounds.rs` (maximum resident size).
 //!
 //! Allocation is counted with an instrumented global allocator: every byte allocated
 //! (and every byte a reallocation grows by) during the conversion. The counts are

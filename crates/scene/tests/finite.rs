@@ -1,8 +1,8 @@
-//! Finite output everywhere (issue #20 item 2): MD2 and MDL files whose scale or
-//! translate is NaN or infinite (the mutation sweep's `v NaN …` OBJ files), written with
-//! the project's writers. `check` reports them, the scene holds only finite numbers
-//! (non-finite positions become 0), and the OBJ and glTF writers treat them alike: both
-//! write them, with no NaN or infinity in either file.
+//! Finite output everywhere: MD2 and MDL files whose scale or translate is NaN or
+//! infinite (the mutation sweep's `v NaN …` OBJ files), written with the project's
+//! writers. `check` reports them, the scene holds only finite numbers (non-finite
+//! positions become 0), and the OBJ and glTF writers treat them alike: both write them,
+//! with no NaN or infinity in either file.
 // Tests may index, unwrap and cast: a panic here is a failed assertion, not a library bug.
 #![allow(clippy::restriction, missing_docs)]
 

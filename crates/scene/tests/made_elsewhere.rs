@@ -1,6 +1,6 @@
-//! Models made elsewhere (issue #15): GLBs written here from code, byte by byte as an
-//! exporter script would write them (no idmodel writer involved), converted to MD3, MD2
-//! and MDL with their animation:
+//! Models made elsewhere: GLBs written here from code, byte by byte as an exporter script
+//! would write them (no idmodel writer involved), converted to MD3, MD2 and MDL with
+//! their animation:
 //!
 //! - a **shape-key animation** (two morph targets, one weight clip);
 //! - a **skinned arm** with two bones and two clips (`bend`, `wave`), baked to vertex

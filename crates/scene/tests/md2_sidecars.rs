@@ -1,6 +1,5 @@
-//! What real engines keep beside an MD2 (issue #14 item 7): UFO:AI `.anm` clips at their
-//! own rates, and smooth normals computed from the triangles when every vertex uses one
-//! normal index.
+//! What real engines keep beside an MD2: UFO:AI `.anm` clips at their own rates, and
+//! smooth normals computed from the triangles when every vertex uses one normal index.
 // Tests may index, unwrap and cast: a panic here is a failed assertion, not a library bug.
 #![allow(clippy::restriction, clippy::cast_precision_loss, missing_docs)]
 

@@ -1,4 +1,4 @@
-//! The way back to md5 (issue #16) at the scene level: md5 → Scene (the adapters) → md5
+//! The way back to md5 at the scene level: md5 → Scene (the adapters) → md5
 //! (`idmodel_scene::md5::from_scene`, in `md5/back.rs`) gives back the same joints, meshes, weights and
 //! per-frame model-space joints; a code-made skinned scene (three bones, two clips) plays
 //! in the md5 crate's pose evaluation as the scene's own (glTF) skinning says; every

@@ -1,8 +1,8 @@
-//! Quake II MD2 skins (ASSETS.md §2.2): each skin name is a game path (`.pcx` and `.wal`
-//! through `pics/colormap.pcx`'s palette, `.tga` as is). UFO:AI writes `.name`: that name
-//! in the model's folder, its extension found at load time from the engine's list
-//! ([`UFO_EXTENSIONS`]). A name not found from the root is tried beside the model (its
-//! file name), warned.
+//! Quake II MD2 skins (docs/game-data.md §2.2): each skin name is a game path (`.pcx` and
+//! `.wal` through `pics/colormap.pcx`'s palette, `.tga` as is). UFO:AI writes `.name`:
+//! that name in the model's folder, its extension found at load time from the engine's
+//! list ([`UFO_EXTENSIONS`]). A name not found from the root is tried beside the model
+//! (its file name), warned.
 
 use idmodel_scene::AlphaMode;
 

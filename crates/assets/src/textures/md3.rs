@@ -1,8 +1,9 @@
-//! Quake III MD3 shaders (ASSETS.md §3): the shader a surface is drawn with (the `.skin`
-//! entry the scene adapter already chose, else the surface's own) is looked up in the
-//! `scripts/*.shader` files; its base stage (§3.9) gives the image, clamping, the alpha
-//! mode and culling. A name no script defines is an implicit shader: the image of that
-//! name with the engine's extension fallback ([`Q3Images`]), opaque and single-sided.
+//! Quake III MD3 shaders (docs/game-data.md §3): the shader a surface is drawn with (the
+//! `.skin` entry the scene adapter already chose, else the surface's own) is looked up in
+//! the `scripts/*.shader` files; its base stage (§3.9) gives the image, clamping, the
+//! alpha mode and culling. A name no script defines is an implicit shader: the image of
+//! that name with the engine's extension fallback ([`Q3Images`]), opaque and
+//! single-sided.
 
 use idmodel_scene::{AlphaMode, Image, Wrap};
 
@@ -83,7 +84,7 @@ pub(super) fn lookup_name(name: &str, flavour: Q3Images) -> String {
 }
 
 /// The shader scripts, loaded once, in the order definitions are searched (ioq3: the
-/// file listed last first, ASSETS.md §3.3).
+/// file listed last first, docs/game-data.md §3.3).
 pub(super) struct Scripts {
     texts: Vec<(String, Vec<u8>)>,
 }

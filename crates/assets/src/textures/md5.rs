@@ -1,4 +1,4 @@
-//! md5mesh shaders (ASSETS.md §4), in this order for each material:
+//! md5mesh shaders (docs/game-data.md §4), in this order for each material:
 //!
 //! 1. **Cube 2**: `md5skin MESH DIFFUSE [MASKS]` and `md5bumpmap MESH NORMAL` lines of the
 //!    `md5.cfg` beside the model (`MESH` is the mesh's `// meshes:` name or its shader,
@@ -279,8 +279,8 @@ fn doom_candidates(name: &str) -> Vec<String> {
     tga_then_jpg(game_path(name).to_ascii_lowercase())
 }
 
-/// A Doom 3 normal map in glTF's convention: green inverted (ASSETS.md §4.6). PNG/JPEG
-/// files are decoded for it; `None` when one does not decode.
+/// A Doom 3 normal map in glTF's convention: green inverted (docs/game-data.md §4.6).
+/// PNG/JPEG files are decoded for it; `None` when one does not decode.
 pub(super) fn flip_green(image: Image) -> Option<Image> {
     invert_channel(image, 1)
 }

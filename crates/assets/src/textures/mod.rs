@@ -1,6 +1,6 @@
 //! Texture resolution: the names a model's materials carry (skin paths, shader names,
-//! material names) turned into images as each engine finds them (ASSETS.md §5, the table
-//! is the contract), over any [`Files`].
+//! material names) turned into images as each engine finds them (docs/game-data.md §5,
+//! whose table is the contract), over any [`Files`].
 //!
 //! [`resolve`] fills the materials of a scene an adapter of `idmodel-scene` built:
 //!
@@ -63,7 +63,7 @@ pub struct ModelRef<'a> {
     pub bytes: &'a [u8],
 }
 
-/// Quake III's image lookup for shader and implicit images (ASSETS.md §3.5).
+/// Quake III's image lookup for shader and implicit images (docs/game-data.md §3.5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Q3Images {
     /// Vanilla Quake III: `.tga` appended when there is no extension, then `.jpg` for a

@@ -106,7 +106,7 @@ impl Glb {
 
     /// The file as one buffer. The front goes in front of the binary buffer in place
     /// (one move of the buffer, one copy of the front), so this never holds two copies
-    /// of the binary data (the peak memory bound of issue #19).
+    /// of the binary data (the bound on a conversion's peak memory).
     pub fn into_vec(self) -> Vec<u8> {
         let Glb { front, mut bin } = self;
         if bin.is_empty() {

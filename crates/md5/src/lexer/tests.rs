@@ -1,4 +1,4 @@
-//! One test per idLexer rule (FORMATS.md §4.1, Errata 2, 3, 7; §7 items 12–13).
+//! One test per idLexer rule (docs/formats.md §4.1; §7 items 12–13).
 
 extern crate alloc;
 use alloc::string::ToString;
@@ -128,7 +128,7 @@ fn minus_zero_is_negative_zero() {
 #[test]
 fn float_truncated_where_integer_expected() {
     let mut q = p("3.9 24.0 2.99999999");
-    // The third, Errata 3: rounded to f32 (3.0) before truncation.
+    // The third: rounded to f32 (3.0) before truncation (docs/formats.md §4.1).
     assert_eq!(ints(&mut q), [3, 24, 3]);
     assert_eq!(q.notes().float_as_int.count, 3);
     assert_eq!(q.notes().float_as_int.first, Some(0));
@@ -381,7 +381,7 @@ fn expected_end_of_file() {
 
 #[test]
 fn number_values_are_doom_accumulations() {
-    // Values that need the fraction loop; these agree with correct rounding (Errata 7).
+    // Values that need the fraction loop; these agree with correct rounding (§4.1).
     for s in [
         "0.1",
         "0.7071067691",

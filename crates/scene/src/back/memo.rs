@@ -4,7 +4,7 @@
 use alloc::vec::Vec;
 
 /// A direct-mapped memo of a pure function `K → V`: a collision only costs a new call,
-/// so what [`Memo::get`] returns is always `f(key)`. Issue #19: the 162-entry normal
+/// so what [`Memo::get`] returns is always `f(key)`. Why: the 162-entry normal
 /// search per vertex per frame was 90 % of an MDL or MD2 conversion, though a model's
 /// frames hold few distinct normals (a table normal, or one blended from two); the
 /// palette search per texel is the same case.

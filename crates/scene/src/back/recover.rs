@@ -76,8 +76,8 @@ const RECOVER_BLOCK: usize = 64;
 
 /// One block of file vertices on their way back, a component per array, so that each
 /// step is a short loop over one array that the compiler turns into vector operations
-/// (issue #19: one vertex at a time, with its position, normal and three quantisations
-/// interleaved, took most of an MD2 or MDL conversion's way-back recording).
+/// (one vertex at a time, with its position, normal and three quantisations interleaved,
+/// took most of an MD2 or MDL conversion's way-back recording).
 struct RecoverBlock {
     /// Whether a scene vertex shows the file vertex.
     shown: [bool; RECOVER_BLOCK],

@@ -1,4 +1,4 @@
-//! The crafted many-frame files of issue #20 item 3 (an MD2 and an MDL of 2,000 and
+//! The crafted many-frame files of the memory tests (an MD2 and an MDL of 2,000 and
 //! 16,000 frames, a few vertices), written with the project's writers. Shared by this
 //! crate's `conversion_bounds.rs` and the CLI's `tests/bounds.rs` (through `#[path]`);
 //! each names the format crates `md2` and `mdl` in the including module.
