@@ -261,11 +261,11 @@ fn use_tree(
                 if s != "self" || p.is_empty() {
                     p.push(s.clone());
                 }
-                if t.get(*i) == Some(&Tok::Id("as".into())) {
-                    if let Some(Tok::Id(n)) = t.get(*i + 1) {
-                        name = n.clone();
-                        *i += 2;
-                    }
+                if t.get(*i) == Some(&Tok::Id("as".into()))
+                    && let Some(Tok::Id(n)) = t.get(*i + 1)
+                {
+                    name = n.clone();
+                    *i += 2;
                 }
                 out.push((p, Some(name)));
                 return;
@@ -597,10 +597,10 @@ fn level_graphs(files: &[(PathBuf, String)]) -> BTreeMap<Mod, Graph> {
             krate.resolve(&abs, &mut through, 0);
             for to in through {
                 let l = scope.iter().zip(&to).take_while(|(a, b)| a == b).count();
-                if let (Some(a), Some(b)) = (scope.get(l), to.get(l)) {
-                    if let Some(g) = out.get_mut(&scope[..l]) {
-                        g.get_mut(a).unwrap().insert(b.clone());
-                    }
+                if let (Some(a), Some(b)) = (scope.get(l), to.get(l))
+                    && let Some(g) = out.get_mut(&scope[..l])
+                {
+                    g.get_mut(a).unwrap().insert(b.clone());
                 }
             }
         }

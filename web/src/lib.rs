@@ -270,10 +270,9 @@ fn skin_names(files: &[File], folder: &str, part: &str, out: &mut Vec<String>) {
         if let Some(name) = b
             .strip_suffix(".skin")
             .and_then(|s| s.strip_prefix(prefix.as_str()))
+            && !out.iter().any(|n| n == name)
         {
-            if !out.iter().any(|n| n == name) {
-                out.push(name.to_owned());
-            }
+            out.push(name.to_owned());
         }
     }
 }

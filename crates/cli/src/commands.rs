@@ -41,14 +41,13 @@ pub fn run(command: Command) -> Exit {
             })
         }
         Command::Convert(args) => {
-            let (input, output, quiet, force) = (
-                args.input.clone(),
-                args.output.clone(),
-                args.quiet,
-                args.force,
-            );
+            let (input, output, force) = (args.input.clone(), args.output.clone(), args.force);
+            let say = Say {
+                quiet: args.quiet,
+                verbose: args.verbose,
+            };
             let options = args.options();
-            convert(&input, &output, &options, quiet, force)
+            convert(&input, &output, &options, say, force)
         }
         Command::Completions { shell } => crate::usage::completions(shell),
         Command::Man { command } => crate::usage::man(command.as_deref()),
@@ -145,12 +144,11 @@ fn write(done: Converted, force: bool) -> Result<idmodel_convert::Report, Stop> 
     for p in &done.report.inputs {
         output::remember(p);
     }
-    if let Some(folder) = &done.report.folder {
-        if !folder.is_dir() {
-            std::fs::create_dir_all(folder).map_err(|e| {
-                Stop::Failed(line(folder, format!("cannot create the folder: {e}")))
-            })?;
-        }
+    if let Some(folder) = &done.report.folder
+        && !folder.is_dir()
+    {
+        std::fs::create_dir_all(folder)
+            .map_err(|e| Stop::Failed(line(folder, format!("cannot create the folder: {e}"))))?;
     }
     let mut plan = Plan::new(Policy { force, named: true });
     plan.files(done.files);
@@ -187,15 +185,23 @@ fn finish(
     }
 }
 
+/// How much `convert` prints: `--quiet` nothing on success, `--verbose` every warning of
+/// a batch.
+#[derive(Clone, Copy, Default)]
+struct Say {
+    quiet: bool,
+    verbose: bool,
+}
+
 /// `convert`: one model (or a glTF on the way back), or a batch of a folder or archive.
-fn convert(input: &Path, output: &Path, options: &Options, quiet: bool, force: bool) -> Exit {
+fn convert(input: &Path, output: &Path, options: &Options, say: Say, force: bool) -> Exit {
     match batch::batch(input, output, options) {
         Err(e) => report_error(&e),
-        Ok(Some(b)) => convert_batch(&b, options, quiet, force),
+        Ok(Some(b)) => convert_batch(&b, options, say, force),
         Ok(None) => finish(
             idmodel_convert::convert(input, output, options),
             force,
-            quiet,
+            say.quiet,
             |_| {},
         ),
     }
@@ -203,7 +209,8 @@ fn convert(input: &Path, output: &Path, options: &Options, quiet: bool, force: b
 
 /// Converts every item of `b` into its output folder, in parallel, with a progress bar
 /// on a terminal. All outputs are checked before anything is converted.
-fn convert_batch(b: &Batch, options: &Options, quiet: bool, force: bool) -> Exit {
+fn convert_batch(b: &Batch, options: &Options, say: Say, force: bool) -> Exit {
+    let quiet = say.quiet;
     for w in &b.warnings {
         error_line(w);
     }
@@ -232,7 +239,10 @@ fn convert_batch(b: &Batch, options: &Options, quiet: bool, force: bool) -> Exit
     let panicked = AtomicBool::new(false);
     // Warnings are printed in the folder's order whatever order the threads finish in, so
     // two runs print the same: each item's wait until those before it are printed.
-    let warnings = Mutex::new(InOrder::default());
+    let warnings = Mutex::new(InOrder {
+        verbose: say.verbose,
+        ..InOrder::default()
+    });
     // Largest inputs first, each thread taking the next file when it is free (greedy
     // list scheduling: `par_bridge` hands the files out in this order). A batch takes
     // as long as its busiest thread; in the folder's order, or with `par_iter`'s halves,
@@ -277,6 +287,12 @@ fn convert_batch(b: &Batch, options: &Options, quiet: bool, force: bool) -> Exit
         .collect();
     indexed.sort_by_key(|(i, _)| *i);
     bar.finish_and_clear();
+    let held = warnings
+        .into_inner()
+        .unwrap_or_else(PoisonError::into_inner);
+    for line in held.summary() {
+        error_line(line);
+    }
     let mut failures = b.failures.clone();
     let done = indexed.iter().filter(|(_, r)| r.is_ok()).count();
     failures.extend(indexed.into_iter().filter_map(|(_, r)| r.err()));
@@ -303,21 +319,69 @@ fn convert_batch(b: &Batch, options: &Options, quiet: bool, force: bool) -> Exit
 
 /// Lines that come in any order, each batch item's under its index, printed in the
 /// items' order: an item's lines wait until every item before it has given its own.
+/// Unless `verbose`, only the first [`InOrder::SHOWN`] lines of a kind are printed (a
+/// game folder can miss the same texture eighty times) and [`InOrder::summary`] counts
+/// the rest.
 #[derive(Default)]
 struct InOrder {
     next: usize,
     waiting: std::collections::BTreeMap<usize, Vec<String>>,
+    verbose: bool,
+    /// Each kind of line (see [`kind`]) and how many came.
+    kinds: std::collections::BTreeMap<String, usize>,
 }
 
 impl InOrder {
+    /// Lines of one kind printed before the rest are only counted.
+    const SHOWN: usize = 2;
+
     /// Item `i`'s lines (none is fine: it still lets the items after it go); prints with
     /// `print` every line now due.
     fn add(&mut self, i: usize, lines: Vec<String>, mut print: impl FnMut(&str)) {
         self.waiting.insert(i, lines);
         while let Some(lines) = self.waiting.remove(&self.next) {
-            lines.iter().for_each(|l| print(l));
+            for l in &lines {
+                let seen = self.kinds.entry(kind(l).to_owned()).or_insert(0);
+                *seen = seen.saturating_add(1);
+                if self.verbose || *seen <= Self::SHOWN {
+                    print(l);
+                }
+            }
             self.next = self.next.saturating_add(1);
         }
+    }
+
+    /// A line per kind of which more came than were printed.
+    fn summary(&self) -> Vec<String> {
+        self.kinds
+            .iter()
+            .filter(|(_, n)| !self.verbose && **n > Self::SHOWN)
+            .map(|(k, n)| {
+                format!(
+                    "{} more \"{k}\" lines like the above (--verbose prints them all)",
+                    n.saturating_sub(Self::SHOWN)
+                )
+            })
+            .collect()
+    }
+}
+
+/// The kind of a warning line, `path: what: detail …` → `what` up to its own detail:
+/// `warning: texture not found`, `quake2: hazard`.
+fn kind(line: &str) -> &str {
+    // Past the file the line names: the first ": " after the last path separator.
+    let start = line.rfind('/').unwrap_or(0);
+    let after = line
+        .get(start..)
+        .and_then(|t| t.find(": "))
+        .and_then(|at| line.get(start.saturating_add(at).saturating_add(2)..))
+        .unwrap_or(line);
+    // `warning: texture not found: …` → up to the second `: `.
+    let mut cut = after.match_indices(": ").map(|(i, _)| i);
+    match (cut.next(), cut.next()) {
+        (Some(_), Some(second)) => after.get(..second).unwrap_or(after),
+        (Some(first), None) => after.get(..first).unwrap_or(after),
+        _ => after,
     }
 }
 
@@ -338,12 +402,47 @@ fn write_derived(done: Converted, force: bool) -> Result<idmodel_convert::Report
 
 #[cfg(test)]
 mod tests {
-    use super::InOrder;
+    use super::{InOrder, kind};
+
+    #[test]
+    fn repeated_kinds_are_counted_after_the_first_two() {
+        let mut printed = Vec::new();
+        let mut w = InOrder::default();
+        let missing =
+            |n: u32| format!("/g/m{n}.md3: warning: texture not found: shader s{n}; tried …");
+        for i in 0..5 {
+            w.add(i as usize, vec![missing(i)], |l| printed.push(l.to_owned()));
+        }
+        w.add(
+            5,
+            vec!["/g/x.md2: quake2: hazard: no GL commands".into()],
+            |l| printed.push(l.to_owned()),
+        );
+        assert_eq!(printed.len(), 3, "{printed:?}");
+        assert_eq!(
+            w.summary(),
+            [
+                "3 more \"warning: texture not found\" lines like the above (--verbose prints them all)"
+            ]
+        );
+        assert_eq!(
+            kind("/a/b.md3: warning: texture not found: x: y"),
+            "warning: texture not found"
+        );
+        assert_eq!(
+            kind("/a/b.md2: quake2: hazard: no GL commands"),
+            "quake2: hazard"
+        );
+        assert_eq!(kind("no path here"), "no path here");
+    }
 
     #[test]
     fn batch_lines_come_out_in_the_items_order() {
         let mut printed = Vec::new();
-        let mut w = InOrder::default();
+        let mut w = InOrder {
+            verbose: true,
+            ..InOrder::default()
+        };
         w.add(2, vec!["c".into()], |l| printed.push(l.to_owned()));
         w.add(1, vec![], |l| printed.push(l.to_owned()));
         assert!(printed.is_empty(), "item 0 has not finished");

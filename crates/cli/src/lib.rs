@@ -224,6 +224,10 @@ pub(crate) struct ConvertArgs {
     /// Print nothing on success (a folder: no progress and no summary).
     #[arg(long, short)]
     pub(crate) quiet: bool,
+    /// A folder or archive: print every warning (by default the first two of a kind,
+    /// and then how many more there were).
+    #[arg(long, short, conflicts_with = "quiet")]
+    pub(crate) verbose: bool,
     /// Keep the file's Z-up axes instead of converting to Y-up.
     #[arg(long)]
     pub(crate) keep_axes: bool,

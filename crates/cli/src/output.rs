@@ -93,10 +93,10 @@ fn remember_input(path: &Path, meta: &Metadata) {
 /// Remembers the regular file `path` as an input of the run without reading it (an
 /// archive read in place, `archives.rs`).
 pub fn remember(path: &Path) {
-    if let Ok(meta) = std::fs::metadata(path) {
-        if meta.is_file() {
-            remember_input(path, &meta);
-        }
+    if let Ok(meta) = std::fs::metadata(path)
+        && meta.is_file()
+    {
+        remember_input(path, &meta);
     }
 }
 
@@ -134,12 +134,10 @@ pub fn protect_inputs(dir: &Path) {
             .extension()
             .and_then(|e| e.to_str())
             .is_some_and(|e| read_by_batch(&e.to_ascii_lowercase()))
+            && let Ok(meta) = std::fs::metadata(&path)
+            && meta.is_file()
         {
-            if let Ok(meta) = std::fs::metadata(&path) {
-                if meta.is_file() {
-                    remember_input(&path, &meta);
-                }
-            }
+            remember_input(&path, &meta);
         }
     }
 }
@@ -432,13 +430,13 @@ impl Plan {
                 remove_all(staged.iter().skip(i).map(|(temp, _)| temp));
                 return Err(Stop::Failed(line(&t.path, format!("cannot write: {e}"))));
             }
-            if let Ok(meta) = std::fs::metadata(&t.path) {
-                if let Some(id) = file_id(&t.path, &meta) {
-                    WRITTEN
-                        .lock()
-                        .unwrap_or_else(PoisonError::into_inner)
-                        .insert(id);
-                }
+            if let Ok(meta) = std::fs::metadata(&t.path)
+                && let Some(id) = file_id(&t.path, &meta)
+            {
+                WRITTEN
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .insert(id);
             }
         }
         Ok(())

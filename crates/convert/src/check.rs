@@ -175,16 +175,16 @@ pub fn check_bytes(
 ) -> Result<Checked, CheckError> {
     let (format, module) = identify(bytes).map_err(|f| CheckError::Refused(line(path, f)))?;
     let all: Vec<Engine> = Engine::for_format(format).collect();
-    if let Some(e) = engine {
-        if !e.loads(format) {
-            let names: Vec<&str> = all.iter().map(|e| e.name()).collect();
-            return Err(CheckError::Usage(format!(
-                "engine '{}' does not load {} files; for this file choose one of: {}",
-                e.name(),
-                format.name(),
-                names.join(", ")
-            )));
-        }
+    if let Some(e) = engine
+        && !e.loads(format)
+    {
+        let names: Vec<&str> = all.iter().map(|e| e.name()).collect();
+        return Err(CheckError::Usage(format!(
+            "engine '{}' does not load {} files; for this file choose one of: {}",
+            e.name(),
+            format.name(),
+            names.join(", ")
+        )));
     }
     let input = Input {
         path,

@@ -64,13 +64,13 @@ impl Location {
     /// `(line L, column C)` or `(at byte N)`. `None` when it names none.
     pub fn in_message(message: &str) -> Option<Location> {
         let number = |s: &str| s.trim().parse::<u64>().ok();
-        if let Some(rest) = message.strip_prefix("line ") {
-            if let Some(line) = rest.split_once(':').and_then(|(n, _)| number(n)) {
-                return Some(Location {
-                    line: Some(line),
-                    ..Location::default()
-                });
-            }
+        if let Some(rest) = message.strip_prefix("line ")
+            && let Some(line) = rest.split_once(':').and_then(|(n, _)| number(n))
+        {
+            return Some(Location {
+                line: Some(line),
+                ..Location::default()
+            });
         }
         let inner = message.strip_suffix(')')?;
         let (_, last) = inner.rsplit_once('(')?;

@@ -35,10 +35,10 @@ pub(crate) fn collecting<T>(f: impl FnOnce() -> T) -> (T, Vec<PathBuf>) {
 /// Notes `path` as read by the running conversion.
 pub(crate) fn note(path: &Path) {
     READ.with(|r| {
-        if let Some(list) = r.borrow_mut().as_mut() {
-            if !list.iter().any(|p| p == path) {
-                list.push(path.to_owned());
-            }
+        if let Some(list) = r.borrow_mut().as_mut()
+            && !list.iter().any(|p| p == path)
+        {
+            list.push(path.to_owned());
         }
     });
 }

@@ -217,7 +217,7 @@ impl<'a> Anm<'a> {
             }
             count = i.saturating_add(1);
         }
-        if count % 4 != 0 {
+        if !count.is_multiple_of(4) {
             let (line, column) = line_col(text, last_group);
             return Err(AnmError {
                 kind: AnmErrorKind::TokenCount { count },

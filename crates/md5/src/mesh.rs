@@ -273,18 +273,18 @@ fn read_mesh<'a>(
         sink.triangle(read_triangle(p, i, num_vertices, strict)?);
     }
     let num_weights = parse::named_count(p, "numweights", 0)?;
-    if let Some((end, i, v, at)) = furthest {
-        if end > u64::from(num_weights) {
-            return Err(p.error(
-                Md5ErrorKind::WeightRange {
-                    vertex: i,
-                    first: i32::try_from(v.first_weight).unwrap_or(i32::MAX),
-                    count: i32::try_from(v.weight_count).unwrap_or(i32::MAX),
-                    num_weights: Some(num_weights),
-                },
-                at,
-            ));
-        }
+    if let Some((end, i, v, at)) = furthest
+        && end > u64::from(num_weights)
+    {
+        return Err(p.error(
+            Md5ErrorKind::WeightRange {
+                vertex: i,
+                first: i32::try_from(v.first_weight).unwrap_or(i32::MAX),
+                count: i32::try_from(v.weight_count).unwrap_or(i32::MAX),
+                num_weights: Some(num_weights),
+            },
+            at,
+        ));
     }
     let weights_at = p.pos();
     for i in 0..num_weights {

@@ -38,7 +38,7 @@ struct Glb {
 
 impl Glb {
     fn add(&mut self, bytes: &[u8], count: usize, ctype: u32, ty: &str, extra: &str) -> usize {
-        while self.bin.len() % 4 != 0 {
+        while !self.bin.len().is_multiple_of(4) {
             self.bin.push(0);
         }
         let offset = self.bin.len();
@@ -103,7 +103,7 @@ impl Glb {
     /// The GLB: `rest` is the JSON members after `asset`, `buffers`, `bufferViews` and
     /// `accessors`.
     fn finish(mut self, rest: &str) -> Vec<u8> {
-        while self.bin.len() % 4 != 0 {
+        while !self.bin.len().is_multiple_of(4) {
             self.bin.push(0);
         }
         let mut json = format!(

@@ -61,8 +61,8 @@ pub fn corpus_dir(test: &str) -> Option<PathBuf> {
 /// (a notice through `eprintln!` vanishes when the test passes). `grep -c '^skipped:'` of
 /// a test run counts them.
 pub fn skipped(what: &str, why: &str) {
+    use core::sync::atomic::{AtomicUsize, Ordering};
     use std::io::Write as _;
-    use std::sync::atomic::{AtomicUsize, Ordering};
     static SKIPPED: AtomicUsize = AtomicUsize::new(0);
     let n = SKIPPED.fetch_add(1, Ordering::Relaxed).saturating_add(1);
     let _ = writeln!(

@@ -171,10 +171,10 @@ fn anim_info(input: &Input<'_>) -> Result<Info, Failure> {
             },
         ),
     ];
-    if let Ok(frames) = u32::try_from(anim.frames.len()) {
-        if let Some(ms) = pose::anim_length_ms(frames, anim.frame_rate) {
-            details.push(("length".to_owned(), format!("{ms} ms")));
-        }
+    if let Ok(frames) = u32::try_from(anim.frames.len())
+        && let Some(ms) = pose::anim_length_ms(frames, anim.frame_rate)
+    {
+        details.push(("length".to_owned(), format!("{ms} ms")));
     }
     details.push((
         "animated components".to_owned(),

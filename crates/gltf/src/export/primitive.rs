@@ -34,7 +34,7 @@ pub(super) fn primitive(
     same(p.normals.len(), "normals")?;
     same(p.uvs.len(), "texture coordinates")?;
     same(p.influences.len(), "influence lists")?;
-    if p.indices.len() % 3 != 0 {
+    if !p.indices.len().is_multiple_of(3) {
         return Err(invalid!(
             "{what}: {} indices is not a whole number of triangles",
             p.indices.len()
@@ -86,12 +86,12 @@ pub(super) fn primitive(
         let mut need_second = false;
         for (v, pairs) in p.influences.iter().enumerate() {
             let (j, w) = pack_influences(pairs);
-            if let Some(limit) = joint_limit {
-                if let Some(bad) = j.iter().flatten().find(|&&j| usize::from(j) >= limit) {
-                    return Err(invalid!(
-                        "{what}: vertex {v} uses joint {bad}, but the skin has {limit} joints"
-                    ));
-                }
+            if let Some(limit) = joint_limit
+                && let Some(bad) = j.iter().flatten().find(|&&j| usize::from(j) >= limit)
+            {
+                return Err(invalid!(
+                    "{what}: vertex {v} uses joint {bad}, but the skin has {limit} joints"
+                ));
             }
             need_second |= w[1].iter().any(|&x| x > 0.0);
             for (set, (jj, ww)) in j.into_iter().zip(w).enumerate() {

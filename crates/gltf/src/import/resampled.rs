@@ -555,10 +555,10 @@ pub(crate) fn restore(scene: &mut Scene) {
     // An edited tag's frames no longer say what it does: detach them, so that the way
     // back follows the animation.
     for (node, helper, _) in &tags {
-        if edited.contains(node) {
-            if let Some(h) = scene.nodes.get_mut(*helper) {
-                h.mesh = None;
-            }
+        if edited.contains(node)
+            && let Some(h) = scene.nodes.get_mut(*helper)
+        {
+            h.mesh = None;
         }
     }
     // The first frame each animation shows (its weights' first key).

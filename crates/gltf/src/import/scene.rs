@@ -658,10 +658,11 @@ fn nodes(
                     at == c
                 })
             });
-            if plain && tops {
-                if let Some(k) = keep.get_mut(i) {
-                    *k = false;
-                }
+            if plain
+                && tops
+                && let Some(k) = keep.get_mut(i)
+            {
+                *k = false;
             }
         }
     }

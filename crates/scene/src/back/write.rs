@@ -127,16 +127,16 @@ fn build<B: Back>(scene: &Scene, options: &BackOptions) -> Result<B, Error> {
 
 /// The model of `scene`, as [`build`] without the engine's completion.
 fn exact_or_fresh<B: Back>(scene: &Scene, options: &BackOptions) -> Result<B, Error> {
-    if !options.ignore_extras {
-        if let Some(model) = B::from_extras(scene) {
-            let fits = model
-                .write()
-                .ok()
-                .and_then(|b| B::scene_of(&b))
-                .is_some_and(|back| same_geometry(scene, &back, 1e-5));
-            if fits {
-                return Ok(model);
-            }
+    if !options.ignore_extras
+        && let Some(model) = B::from_extras(scene)
+    {
+        let fits = model
+            .write()
+            .ok()
+            .and_then(|b| B::scene_of(&b))
+            .is_some_and(|back| same_geometry(scene, &back, 1e-5));
+        if fits {
+            return Ok(model);
         }
     }
     B::fresh(scene, options)

@@ -161,12 +161,11 @@ pub fn record_extras(md2: &Md2<'_>, scene: &mut Scene) {
             });
         }
     }
-    if let Some(rebuilt) = model_from_extras_with(scene, known) {
-        if let Ok(written) = file::write(&rebuilt) {
-            if let Some(patch) = make_patch(&written, md2.bytes()) {
-                scene.extras.set("md2.patch", patch);
-            }
-        }
+    if let Some(rebuilt) = model_from_extras_with(scene, known)
+        && let Ok(written) = file::write(&rebuilt)
+        && let Some(patch) = make_patch(&written, md2.bytes())
+    {
+        scene.extras.set("md2.patch", patch);
     }
 }
 
@@ -216,10 +215,10 @@ fn scales_of(v: &Value, limit: usize) -> Option<Vec<[f32; 3]>> {
 fn xyz_map(mesh: &file::Mesh, num_xyz: usize) -> Vec<Option<usize>> {
     let mut map = alloc::vec![None; num_xyz];
     for (k, v) in mesh.vertices.iter().enumerate() {
-        if let Some(slot) = usize::try_from(v.xyz).ok().and_then(|i| map.get_mut(i)) {
-            if slot.is_none() {
-                *slot = Some(k);
-            }
+        if let Some(slot) = usize::try_from(v.xyz).ok().and_then(|i| map.get_mut(i))
+            && slot.is_none()
+        {
+            *slot = Some(k);
         }
     }
     map

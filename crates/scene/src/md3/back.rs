@@ -365,43 +365,43 @@ pub fn record(md3: &Md3<'_>) -> crate::Extras {
     // The bytes the owned model cannot hold (garbage after a name's NUL, say): the
     // differences between the writer's form of the model and the file, applied by
     // `to_bytes` when the written model is exactly this one (the same digest, `md3.digest`).
-    if let Ok(canonical) = idmodel_md3::write(&m) {
-        if canonical.len() == md3.body().len().saturating_add(md3.trailing_bytes().len()) {
-            let original = md3.file_bytes();
-            let mut runs: Vec<Value> = Vec::new();
-            let mut run: Option<(usize, Vec<u8>)> = None;
-            // Equal blocks outside a run change nothing: compared 64 bytes at a time.
-            const BLOCK: usize = 64;
-            let mut i = 0usize;
-            while let (Some(&a), Some(&b)) = (canonical.get(i), original.get(i)) {
-                let end = i.saturating_add(BLOCK);
-                if run.is_none()
-                    && canonical
-                        .get(i..end)
-                        .is_some_and(|c| original.get(i..end) == Some(c))
-                {
-                    i = end;
-                    continue;
-                }
-                i = i.saturating_add(1);
-                if a == b {
-                    if let Some((start, bytes)) = run.take() {
-                        runs.push(Value::List(vec![int(start), Value::Str(hex(&bytes))]));
-                    }
-                    continue;
-                }
-                match &mut run {
-                    Some((_, bytes)) => bytes.push(b),
-                    None => run = Some((i.saturating_sub(1), vec![b])),
-                }
+    if let Ok(canonical) = idmodel_md3::write(&m)
+        && canonical.len() == md3.body().len().saturating_add(md3.trailing_bytes().len())
+    {
+        let original = md3.file_bytes();
+        let mut runs: Vec<Value> = Vec::new();
+        let mut run: Option<(usize, Vec<u8>)> = None;
+        // Equal blocks outside a run change nothing: compared 64 bytes at a time.
+        const BLOCK: usize = 64;
+        let mut i = 0usize;
+        while let (Some(&a), Some(&b)) = (canonical.get(i), original.get(i)) {
+            let end = i.saturating_add(BLOCK);
+            if run.is_none()
+                && canonical
+                    .get(i..end)
+                    .is_some_and(|c| original.get(i..end) == Some(c))
+            {
+                i = end;
+                continue;
             }
-            if let Some((start, bytes)) = run.take() {
-                runs.push(Value::List(vec![int(start), Value::Str(hex(&bytes))]));
+            i = i.saturating_add(1);
+            if a == b {
+                if let Some((start, bytes)) = run.take() {
+                    runs.push(Value::List(vec![int(start), Value::Str(hex(&bytes))]));
+                }
+                continue;
             }
-            if !runs.is_empty() {
-                x.set("md3.patches", Value::List(runs));
-                x.set("md3.digest", Value::Str(digest_hex(&canonical)));
+            match &mut run {
+                Some((_, bytes)) => bytes.push(b),
+                None => run = Some((i.saturating_sub(1), vec![b])),
             }
+        }
+        if let Some((start, bytes)) = run.take() {
+            runs.push(Value::List(vec![int(start), Value::Str(hex(&bytes))]));
+        }
+        if !runs.is_empty() {
+            x.set("md3.patches", Value::List(runs));
+            x.set("md3.digest", Value::Str(digest_hex(&canonical)));
         }
     }
     if !m.trailing.is_empty() {
@@ -482,12 +482,11 @@ pub fn to_bytes(scene: &Scene, options: &BackOptions) -> Result<Vec<u8>, Error> 
                 .and_then(Value::as_int)
                 .and_then(|i| usize::try_from(i).ok());
             let data = l.get(1).and_then(Value::as_str).and_then(unhex);
-            if let (Some(start), Some(data)) = (start, data) {
-                if let Some(dst) = bytes.get_mut(start..start.saturating_add(data.len())) {
-                    if dst.len() == data.len() {
-                        dst.copy_from_slice(&data);
-                    }
-                }
+            if let (Some(start), Some(data)) = (start, data)
+                && let Some(dst) = bytes.get_mut(start..start.saturating_add(data.len()))
+                && dst.len() == data.len()
+            {
+                dst.copy_from_slice(&data);
             }
         }
     }
@@ -583,10 +582,10 @@ fn frame_times(scene: &Scene, node: usize, frames: usize) -> Vec<Option<(usize, 
                 } else {
                     None
                 };
-                if let Some(slot) = shown.and_then(|f| out.get_mut(f)) {
-                    if slot.is_none() {
-                        *slot = Some((ai, t));
-                    }
+                if let Some(slot) = shown.and_then(|f| out.get_mut(f))
+                    && slot.is_none()
+                {
+                    *slot = Some((ai, t));
                 }
             }
         }
@@ -1358,14 +1357,13 @@ fn apply_extras(m: &mut Model, x: &crate::Extras) {
                 .iter()
                 .map(|v| v.as_int().and_then(|i| usize::try_from(i).ok()))
                 .collect();
-            if let Some(&[s, f, v, raw]) = idx.as_deref() {
-                if let Some(vert) = out
+            if let Some(&[s, f, v, raw]) = idx.as_deref()
+                && let Some(vert) = out
                     .get_mut(s)
                     .and_then(|s| s.frames.get_mut(f))
                     .and_then(|fr| fr.get_mut(v))
-                {
-                    vert.normal = u16::try_from(raw).unwrap_or(vert.normal);
-                }
+            {
+                vert.normal = u16::try_from(raw).unwrap_or(vert.normal);
             }
         }
     }
@@ -1383,10 +1381,10 @@ fn apply_extras(m: &mut Model, x: &crate::Extras) {
             else {
                 continue;
             };
-            if let (Some(s), Some(v)) = (s, v) {
-                if let Some(slot) = out.get_mut(s).and_then(|s| s.st.get_mut(v)) {
-                    *slot = [u, t];
-                }
+            if let (Some(s), Some(v)) = (s, v)
+                && let Some(slot) = out.get_mut(s).and_then(|s| s.st.get_mut(v))
+            {
+                *slot = [u, t];
             }
         }
     }

@@ -84,10 +84,10 @@ fn parents(scene: &Scene) -> Vec<Option<usize>> {
     let mut p = vec![None; scene.nodes.len()];
     for (i, n) in scene.nodes.iter().enumerate() {
         for &c in &n.children {
-            if let Some(slot) = p.get_mut(c) {
-                if slot.is_none() {
-                    *slot = Some(i);
-                }
+            if let Some(slot) = p.get_mut(c)
+                && slot.is_none()
+            {
+                *slot = Some(i);
             }
         }
     }
@@ -212,10 +212,10 @@ pub fn part_scene(scene: &Scene, parts: [usize; 3], part: usize) -> Scene {
             };
             if is_in(i) {
                 node.mesh = n.mesh;
-                if let (Some(m), Some(src)) = (n.mesh, n.mesh.and_then(|m| scene.meshes.get(m))) {
-                    if let Some(slot) = meshes.get_mut(m) {
-                        slot.clone_from(src);
-                    }
+                if let (Some(m), Some(src)) = (n.mesh, n.mesh.and_then(|m| scene.meshes.get(m)))
+                    && let Some(slot) = meshes.get_mut(m)
+                {
+                    slot.clone_from(src);
                 }
             } else if node.name.starts_with("tag_") {
                 // Another part's tag: not one of this model's.
@@ -398,16 +398,16 @@ pub(crate) fn record_player(scene: &mut Scene, player: &super::Player<'_>) {
     x.set("player.clips", Value::Str(signature));
     // The head is drawn at frame 0 only, so the scene holds only that frame: a head of
     // more frames is kept whole, with the fingerprint of what its frame 0 writes.
-    if player.head.num_frames() > 1 {
-        if let Some(parts) = player_parts(scene) {
-            let part = part_scene(scene, parts, 2);
-            if let Ok(bytes) = to_bytes(&part, &BackOptions::default()) {
-                let x = &mut scene.extras;
-                let mut file = player.head.body().to_vec();
-                file.extend_from_slice(player.head.trailing_bytes());
-                x.set("player.head_file", Value::Str(hex(&file)));
-                x.set("player.head_digest", Value::Str(digest_hex(&bytes)));
-            }
+    if player.head.num_frames() > 1
+        && let Some(parts) = player_parts(scene)
+    {
+        let part = part_scene(scene, parts, 2);
+        if let Ok(bytes) = to_bytes(&part, &BackOptions::default()) {
+            let x = &mut scene.extras;
+            let mut file = player.head.body().to_vec();
+            file.extend_from_slice(player.head.trailing_bytes());
+            x.set("player.head_file", Value::Str(hex(&file)));
+            x.set("player.head_digest", Value::Str(digest_hex(&bytes)));
         }
     }
 }
@@ -469,10 +469,10 @@ fn lerp_of(step: f32) -> Option<i32> {
 /// The fps token that gives `lerp` ms a frame: an integer when one does, else a
 /// decimal.
 fn fps_text(lerp: i32) -> String {
-    if let Some(f) = 1000i32.checked_div(lerp).filter(|&f| f >= 1) {
-        if 1000i32.checked_div(f) == Some(lerp) {
-            return f.to_string();
-        }
+    if let Some(f) = 1000i32.checked_div(lerp).filter(|&f| f >= 1)
+        && 1000i32.checked_div(f) == Some(lerp)
+    {
+        return f.to_string();
     }
     let mut lo = 0.0f64;
     let mut hi = 1000.0f64;
@@ -577,13 +577,13 @@ fn write_cfg(scene: &Scene, parts: [usize; 3], original: Option<&[u8]>) -> Resul
     };
     let gesture = get(6).unwrap_or(placeholder);
     // The engine makes LEGS_WALKCR start where TORSO_GESTURE does.
-    if let Some(walk) = get(13) {
-        if walk.first != gesture.first {
-            return Err(Error::new(format!(
-                "LEGS_WALKCR starts at lower frame {} but TORSO_GESTURE at upper frame {}: animation.cfg makes them start at the same frame (the legs offset)",
-                walk.first, gesture.first
-            )));
-        }
+    if let Some(walk) = get(13)
+        && walk.first != gesture.first
+    {
+        return Err(Error::new(format!(
+            "LEGS_WALKCR starts at lower frame {} but TORSO_GESTURE at upper frame {}: animation.cfg makes them start at the same frame (the legs offset)",
+            walk.first, gesture.first
+        )));
     }
     // Legs entries on the combined timeline, after the last BOTH or TORSO frame.
     let end = (0..13)
@@ -803,10 +803,10 @@ pub fn player_files(scene: &Scene, options: &PlayerBackOptions) -> Result<Player
         let part = part_scene(scene, parts, i);
         let mut bytes =
             to_bytes(&part, &options.back).map_err(|e| Error::new(format!("{name}.md3: {e}")))?;
-        if i == 2 {
-            if let Some(whole) = recorded_head(scene, &bytes) {
-                bytes = whole;
-            }
+        if i == 2
+            && let Some(whole) = recorded_head(scene, &bytes)
+        {
+            bytes = whole;
         }
         files.push((format!("{name}.md3"), bytes));
         scenes.push(part);

@@ -167,7 +167,7 @@ mod tests {
         let s = frame(&anim, "bend", &Options::default()).unwrap();
         let p = &s.meshes[0].primitives[0];
         // Four faces of three corners per bone of non-zero length.
-        assert!(!p.indices.is_empty() && p.indices.len() % 12 == 0);
+        assert!(!p.indices.is_empty() && p.indices.len().is_multiple_of(12));
         for tet in p.positions.chunks(12) {
             let mut centre = [0.0f32; 3];
             for v in tet {

@@ -655,10 +655,10 @@ fn skeleton_of(scene: &Scene, graph: &Graph) -> Result<Skeleton> {
     // Skins used by mesh nodes, first use first; then the others.
     let mut skins: Vec<usize> = Vec::new();
     for node in &scene.nodes {
-        if let Some(s) = node.skin.filter(|_| node.mesh.is_some()) {
-            if !skins.contains(&s) {
-                skins.push(s);
-            }
+        if let Some(s) = node.skin.filter(|_| node.mesh.is_some())
+            && !skins.contains(&s)
+        {
+            skins.push(s);
         }
     }
     let mut candidates: Vec<usize> = Vec::new();
@@ -861,11 +861,11 @@ fn mesh_of(scene: &Scene, graph: &Graph, skel: &Skeleton) -> Result<Model> {
     let mut joint_index: Vec<Option<usize>> = vec![None; scene.nodes.len()];
     let mut is_joint = vec![false; scene.nodes.len()];
     for (k, node) in skel.nodes.iter().enumerate() {
-        if let Some(node) = *node {
-            if let (Some(slot), Some(f)) = (joint_index.get_mut(node), is_joint.get_mut(node)) {
-                *slot = Some(k);
-                *f = true;
-            }
+        if let Some(node) = *node
+            && let (Some(slot), Some(f)) = (joint_index.get_mut(node), is_joint.get_mut(node))
+        {
+            *slot = Some(k);
+            *f = true;
         }
     }
     let joint_of_node = |node: usize| joint_index.get(node).copied().flatten();
@@ -1168,7 +1168,7 @@ fn weld_mesh(
             }
         }
     }
-    if indices.len() % 3 != 0 {
+    if !indices.len().is_multiple_of(3) {
         return Err(Error::new(format!(
             "{what}: {} indices is not a whole number of triangles",
             indices.len()

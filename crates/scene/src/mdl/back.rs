@@ -249,10 +249,9 @@ pub fn record_extras(mdl: &Mdl<'_>, scene: &mut Scene) {
     }
     if let Some(written) =
         inner_from_extras_with(scene, known, &null_skins).and_then(|m| file::write(&m).ok())
+        && let Some(patch) = make_patch(&written, mdl.bytes())
     {
-        if let Some(patch) = make_patch(&written, mdl.bytes()) {
-            scene.extras.set("mdl.patch", patch);
-        }
+        scene.extras.set("mdl.patch", patch);
     }
 }
 
@@ -260,10 +259,10 @@ pub fn record_extras(mdl: &Mdl<'_>, scene: &mut Scene) {
 fn source_map(mesh: &WeldedMesh, n: usize) -> Vec<Option<usize>> {
     let mut map = vec![None; n];
     for (k, v) in mesh.vertices.iter().enumerate() {
-        if let Some(slot) = usize::try_from(v.source).ok().and_then(|i| map.get_mut(i)) {
-            if slot.is_none() {
-                *slot = Some(k);
-            }
+        if let Some(slot) = usize::try_from(v.source).ok().and_then(|i| map.get_mut(i))
+            && slot.is_none()
+        {
+            *slot = Some(k);
         }
     }
     map
@@ -363,10 +362,10 @@ fn shows_skin(image: &Image, raw: &[u8], flags: Flags) -> bool {
     if let Image::Indexed8 {
         palette, indices, ..
     } = image
+        && indices.as_slice() == raw
+        && **palette == crate::mdl::skin_palette(&options)
     {
-        if indices.as_slice() == raw && **palette == crate::mdl::skin_palette(&options) {
-            return true;
-        }
+        return true;
     }
     image
         .rgba8_pixels()
