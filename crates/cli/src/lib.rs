@@ -2,7 +2,9 @@
 //!
 //! This library is the whole command; `src/main.rs` only calls [`main_entry`]. The
 //! [`info_report`] and [`check_report`] functions are the `info` and `check` paths
-//! without the file system, for fuzzing (`fuzz/fuzz_targets/cli_info.rs`) and tests.
+//! without the file system, for fuzzing and tests. **It is not a library API**: its
+//! items may change in any release (versions follow the command's behaviour). To convert
+//! from a program, use `idmodel-convert`, the call this command makes.
 //!
 //! Exit status: 0 success; 1 a refused file, engine findings at or above
 //! `check --fail-on` (default `hazard`) or a failed conversion;

@@ -1,11 +1,13 @@
 //! # idmodel-gltf
 //!
-//! glTF 2.0 export of an [`idmodel_scene::Scene`], the format-independent
-//! scene the adapters of `idmodel-scene` build from each id format. This crate is
-//! Scene → glTF only: it knows nothing of the formats.
+//! glTF 2.0 export and import of an [`idmodel_scene::Scene`], the format-independent
+//! scene the adapters of `idmodel-scene` build from each id format and write back. This
+//! crate knows nothing of the formats: Scene → glTF/GLB (export), and glTF/GLB (and
+//! OBJ) → Scene for the way back (import).
 //!
 //! ```text
 //! format crate ──idmodel-scene adapter──▶ Scene (file axes, id winding) ──to_glb / to_gltf──▶ glTF 2.0
+//! glTF 2.0 / GLB / OBJ ──import──▶ Scene ──idmodel-scene way back──▶ format crate writer
 //! ```
 //!
 //! The exporter does every glTF-specific step, so adapters stay short:

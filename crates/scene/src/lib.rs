@@ -9,6 +9,18 @@
 //! glTF ─▶ importer ─▶ Scene ─▶ adapter back ─▶ owned model ─▶ writer ─▶ bytes
 //! ```
 //!
+//! ```
+//! use idmodel_md2::{Md2, Model, write};
+//! use idmodel_scene::{Options, back::BackOptions, md2};
+//! let bytes = write(&Model::example())?; // an MD2 file
+//! let scene = md2::scene(&Md2::parse(&bytes)?, "example", &Options::default())?;
+//! assert_eq!(scene.meshes[0].primitives[0].targets.len(), 1); // frame 2 as a morph target
+//! assert_eq!(scene.animations[0].name, "stand"); // the frames' clip
+//! // And back: an unedited scene gives the file byte for byte.
+//! assert_eq!(md2::to_bytes(&scene, &BackOptions::default())?, bytes);
+//! # Ok::<(), Box<dyn core::error::Error>>(())
+//! ```
+//!
 //! Everything in a [`Scene`] is in the **file's conventions**: id axes (Z up, models face
 //! +X), id triangle winding (clockwise front faces), id camera orientation (a camera
 //! looks along its node's local +X with +Z up). Consumers convert as they need to.
