@@ -710,6 +710,54 @@ pub fn jpeg(bytes: &[u8]) -> Result<Rgba, String> {
     decode_with(bytes, image::ImageFormat::Jpeg, "JPEG")
 }
 
+/// Encodes `width × height` RGBA8 pixels (rows top first) as an uncompressed 32-bit TGA
+/// with its rows bottom-up, the image every Quake III engine loads as it is meant (Quake
+/// III 1.32 reads TGA and JPEG only, and its loader ignores the origin flag: image-rs's
+/// encoder writes top-down rows with that flag, which the game would show upside down,
+/// hence these 20 lines).
+///
+/// ```
+/// use idmodel_assets::images::{TgaOrigin, tga, tga_encode};
+/// let px = [10, 20, 30, 255, 40, 50, 60, 128, 1, 2, 3, 4, 5, 6, 7, 8];
+/// let file = tga_encode(2, 2, &px)?;
+/// // As Quake III reads it, flag or not.
+/// let (back, _) = tga(&file, TgaOrigin::Ignored)?;
+/// assert_eq!((back.width, back.height, back.pixels), (2, 2, px.to_vec()));
+/// # Ok::<(), String>(())
+/// ```
+///
+/// # Errors
+/// A size over 65,535 or a pixel buffer of another size, in one line.
+pub fn tga_encode(width: u32, height: u32, rgba: &[u8]) -> Result<Vec<u8>, String> {
+    let (Ok(w), Ok(h)) = (u16::try_from(width), u16::try_from(height)) else {
+        return Err(format!("TGA: {width}×{height} is larger than a TGA holds"));
+    };
+    let row = usize::from(w).saturating_mul(4);
+    if rgba.len() != row.saturating_mul(usize::from(h)) {
+        return Err(format!(
+            "TGA: {width}×{height} RGBA needs {} bytes, has {}",
+            row.saturating_mul(usize::from(h)),
+            rgba.len()
+        ));
+    }
+    let mut out = Vec::with_capacity(rgba.len().saturating_add(18));
+    // Type 2 (uncompressed true colour), 32 bits, 8 alpha bits, origin bottom-left.
+    out.extend_from_slice(&[0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    out.extend_from_slice(&w.to_le_bytes());
+    out.extend_from_slice(&h.to_le_bytes());
+    out.extend_from_slice(&[32, 8]);
+    if row > 0 {
+        for line in rgba.chunks_exact(row).rev() {
+            for px in line.chunks_exact(4) {
+                if let [r, g, b, a] = *px {
+                    out.extend_from_slice(&[b, g, r, a]);
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// Checks a PNG or JPEG for glTF: its header must decode (size within the limits). The
 /// pixels are not decoded.
 pub fn check_encoded(bytes: &[u8], mime: Mime) -> Result<(u32, u32), String> {

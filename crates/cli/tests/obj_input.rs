@@ -109,13 +109,8 @@ fn png_file() -> Vec<u8> {
 
 /// The pixels of a PNG file as RGBA (palette and RGB expanded).
 fn rgba(png_bytes: &[u8]) -> (u32, u32, Vec<u8>) {
-    let mut d = png::Decoder::new(std::io::Cursor::new(png_bytes));
-    d.set_transformations(png::Transformations::EXPAND | png::Transformations::ALPHA);
-    let mut r = d.read_info().unwrap();
-    let mut buf = vec![0; r.output_buffer_size().unwrap()];
-    let info = r.next_frame(&mut buf).unwrap();
-    buf.truncate(info.buffer_size());
-    (info.width, info.height, buf)
+    let image = idmodel_assets::images::png(png_bytes).unwrap();
+    (image.width, image.height, image.pixels)
 }
 
 const QUADS: &str = "# a box without its bottom, written by hand

@@ -352,7 +352,9 @@ fn md3_images(
     warnings: &mut Vec<String>,
 ) -> Vec<(PathBuf, Vec<u8>)> {
     if args.shader_prefix.is_empty() {
-        md3_images::textures_beside(args.output, scene, warnings)
+        // Quake III 1.32 reads TGA and JPEG only.
+        let tga = args.engine == Some(Engine::Quake3);
+        md3_images::textures_beside(args.output, scene, tga, warnings)
     } else {
         Vec::new()
     }

@@ -285,6 +285,38 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+        /// For any grid and limits: the fitted scene is within them or the fitter says it
+        /// could not; every per-vertex array keeps one entry per kept vertex, every index
+        /// names one, and each kept vertex is one of the input's with its own UV.
+        #[test]
+        fn fitted_scenes_are_within_the_limits_and_consistent(
+            side in 2u32..40,
+            max_v in 1usize..1600,
+            max_t in 1usize..3200,
+        ) {
+            let scene = grid(side);
+            match fit_counts(&scene, (max_v, max_t), "test", |s| Ok(counts(s))) {
+                Ok(fitted) => {
+                    let (v, t) = counts(&fitted.scene);
+                    proptest::prop_assert!(v <= max_v && t <= max_t);
+                    let p = &fitted.scene.meshes[0].primitives[0];
+                    proptest::prop_assert_eq!(p.uvs.len(), v);
+                    proptest::prop_assert_eq!(p.normals.len(), v);
+                    proptest::prop_assert_eq!(p.targets[0].positions.len(), v);
+                    proptest::prop_assert!(p.indices.iter().all(|&i| (i as usize) < v));
+                    let original = &scene.meshes[0].primitives[0];
+                    for (pos, uv) in p.positions.iter().zip(&p.uvs) {
+                        let at = original.positions.iter().position(|q| q == pos);
+                        proptest::prop_assert!(at.is_some_and(|a| original.uvs[a] == *uv));
+                    }
+                }
+                Err(e) => proptest::prop_assert!(e.starts_with("--fit could not bring")),
+            }
+        }
+    }
+
     #[test]
     fn a_scene_within_the_limits_is_kept_and_an_unreachable_limit_is_an_error() {
         let scene = grid(10);

@@ -9,7 +9,8 @@
 //! shaders in its extras, and they already name the game's textures. Nor with
 //! `--shader-prefix`, which says the user keeps the textures somewhere of their own.
 //! Images go as PNG (ioquake3 loads PNG; the encoder is the glTF exporter's), JPEG and
-//! PNG files embedded as they are; an image that is only a URI stays where it is.
+//! PNG files embedded as they are; for Quake III 1.32, which reads TGA and JPEG only, as
+//! TGA (JPEG as it is). An image that is only a URI stays where it is.
 
 use std::path::{Path, PathBuf};
 
@@ -25,6 +26,7 @@ const MAX_SHADER: usize = 63;
 pub(crate) fn textures_beside(
     output: &Path,
     scene: &mut Scene,
+    tga: bool,
     warnings: &mut Vec<String>,
 ) -> Vec<(PathBuf, Vec<u8>)> {
     if scene.extras.get("md3.surfaces").is_some() {
@@ -50,20 +52,38 @@ pub(crate) fn textures_beside(
         let Some(image) = material.image.as_ref().filter(|_| used.contains(&i)) else {
             continue;
         };
+        if matches!(image, Image::Uri(_)) {
+            continue;
+        }
         let encoded = match image {
-            Image::Encoded { mime, bytes } => Ok((bytes.clone(), *mime)),
+            Image::Encoded {
+                mime: Mime::Jpeg,
+                bytes,
+            } => Ok((bytes.clone(), Some(Mime::Jpeg))),
+            _ if tga => idmodel_assets::images::decoded(image).and_then(|i| match i {
+                Image::Rgba8 {
+                    width,
+                    height,
+                    pixels,
+                } => idmodel_assets::images::tga_encode(width, height, &pixels).map(|b| (b, None)),
+                _ => Err("not decodable".to_owned()),
+            }),
+            Image::Encoded { mime, bytes } => Ok((bytes.clone(), Some(*mime))),
             Image::Rgba8 {
                 width,
                 height,
                 pixels,
-            } => idmodel_gltf::png_rgba8(*width, *height, pixels).map(|b| (b, Mime::Png)),
+            } => idmodel_gltf::png_rgba8(*width, *height, pixels)
+                .map(|b| (b, Some(Mime::Png)))
+                .map_err(|e| e.to_string()),
             Image::Indexed8 {
                 width,
                 height,
                 palette,
                 indices,
             } => idmodel_gltf::png_indexed8(*width, *height, palette, indices)
-                .map(|b| (b, Mime::Png)),
+                .map(|b| (b, Some(Mime::Png)))
+                .map_err(|e| e.to_string()),
             _ => continue,
         };
         let (bytes, mime) = match encoded {
@@ -76,7 +96,11 @@ pub(crate) fn textures_beside(
                 continue;
             }
         };
-        let ext = if mime == Mime::Jpeg { "jpg" } else { "png" };
+        let ext = match mime {
+            Some(Mime::Jpeg) => "jpg",
+            Some(Mime::Png) => "png",
+            None => "tga",
+        };
         let mut name = format!("{stem}_{}", file_part(&material.name, i));
         // Two materials whose names read the same get distinct files.
         while files
@@ -159,7 +183,7 @@ mod tests {
             ],
             ..Scene::default()
         };
-        let files = textures_beside(Path::new("m.md3"), &mut scene, &mut Vec::new());
+        let files = textures_beside(Path::new("m.md3"), &mut scene, false, &mut Vec::new());
         assert_eq!(files.len(), 1);
         assert_eq!(scene.materials[0].name, "skin_0");
         assert_eq!(scene.materials[1].name, "m_skin_1.png");
@@ -188,7 +212,7 @@ mod tests {
         };
         let mut warnings = Vec::new();
         let out = Path::new("/g/baseq3/models/thing/thing.md3");
-        let files = textures_beside(out, &mut scene, &mut warnings);
+        let files = textures_beside(out, &mut scene, false, &mut warnings);
         assert!(warnings.is_empty(), "{warnings:?}");
         let names: Vec<&str> = scene.materials.iter().map(|m| m.name.as_str()).collect();
         assert_eq!(
@@ -214,6 +238,38 @@ mod tests {
     }
 
     #[test]
+    fn for_quake_3_the_images_are_tga_and_jpeg() {
+        let mut scene = Scene {
+            meshes: vec![drawn_with(&[0, 1])],
+            materials: vec![
+                material(
+                    "skin",
+                    Some(Image::Rgba8 {
+                        width: 1,
+                        height: 2,
+                        pixels: vec![1, 2, 3, 255, 4, 5, 6, 255],
+                    }),
+                ),
+                material(
+                    "photo",
+                    Some(Image::Encoded {
+                        mime: Mime::Jpeg,
+                        bytes: vec![0xFF, 0xD8, 0xFF],
+                    }),
+                ),
+            ],
+            ..Scene::default()
+        };
+        let files = textures_beside(Path::new("m.md3"), &mut scene, true, &mut Vec::new());
+        assert_eq!(scene.materials[0].name, "m_skin.tga");
+        assert_eq!(scene.materials[1].name, "m_photo.jpg");
+        let (tga, _) =
+            idmodel_assets::images::tga(&files[0].1, idmodel_assets::images::TgaOrigin::Ignored)
+                .unwrap();
+        assert_eq!(tga.pixels, [1, 2, 3, 255, 4, 5, 6, 255]);
+    }
+
+    #[test]
     fn a_scene_from_an_md3_keeps_its_shaders() {
         let mut scene = Scene {
             materials: vec![material(
@@ -229,7 +285,7 @@ mod tests {
         scene
             .extras
             .set("md3.surfaces", idmodel_scene::Value::List(Vec::new()));
-        let files = textures_beside(Path::new("x.md3"), &mut scene, &mut Vec::new());
+        let files = textures_beside(Path::new("x.md3"), &mut scene, false, &mut Vec::new());
         assert!(files.is_empty());
         assert_eq!(scene.materials[0].name, "models/x/skin.tga");
     }
