@@ -168,6 +168,22 @@ fn textured_glbs_have_no_validator_warnings() {
         assets.join("ufoai/base/models/aliens/bloodspider/bloodspider.md2"),
         assets.join("ufoai/base/models/civilians/female/body01.md2"),
     ];
+    // A Cube 2 md5 model in its package folder (md5.cfg, PNG maps whose colour-space and
+    // aspect chunks the validator reports, a normal map that needs tangents).
+    let package = dir.join("packages/models/ffflag");
+    std::fs::create_dir_all(&package).unwrap();
+    let cube = assets.join("cube2/packages/models/ffflag");
+    for f in std::fs::read_dir(&cube).unwrap() {
+        let f = f.unwrap().path();
+        std::fs::copy(&f, package.join(f.file_name().unwrap())).unwrap();
+    }
+    let corpus = assets.parent().unwrap();
+    std::fs::copy(
+        corpus.join("md5/ffflag.md5mesh"),
+        package.join("ffflag.md5mesh"),
+    )
+    .unwrap();
+    let models = [models.as_slice(), &[package.join("ffflag.md5mesh")]].concat();
     let mut files = Vec::new();
     for (i, m) in models.iter().enumerate() {
         for ext in ["glb", "gltf"] {

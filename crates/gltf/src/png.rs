@@ -17,6 +17,39 @@
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
+/// The PNG chunks a glTF client may not honour, which the Khronos validator reports as
+/// `IMAGE_FEATURES_UNSUPPORTED`: colour space (`cHRM`, `gAMA`, `iCCP`, `sRGB`, `cICP`,
+/// `mDCv`, `cLLi`), pixel aspect (`pHYs`), significant bits (`sBIT`) and APNG animation
+/// (`acTL`, `fcTL`, `fdAT`; the default image is the `IDAT` one).
+const UNSUPPORTED_CHUNKS: [&[u8; 4]; 12] = [
+    b"cHRM", b"gAMA", b"iCCP", b"sRGB", b"cICP", b"mDCv", b"cLLi", b"pHYs", b"sBIT", b"acTL",
+    b"fcTL", b"fdAT",
+];
+
+/// A PNG file without the chunks glTF clients may not honour ([`UNSUPPORTED_CHUNKS`]):
+/// every other chunk byte for byte, so the pixels decode the same. `None` when the file
+/// has none of them (keep it as it is) or is not a well-formed chunk sequence (leave it to
+/// the caller's check).
+pub(crate) fn without_unsupported_chunks(png: &[u8]) -> Option<Vec<u8>> {
+    const SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
+    let mut rest = png.strip_prefix(SIGNATURE)?;
+    let mut kept = SIGNATURE.to_vec();
+    let mut dropped = false;
+    while !rest.is_empty() {
+        let len = usize::try_from(u32::from_be_bytes(rest.get(..4)?.try_into().ok()?)).ok()?;
+        let whole = len.checked_add(12)?;
+        let chunk = rest.get(..whole)?;
+        let kind = chunk.get(4..8)?;
+        if UNSUPPORTED_CHUNKS.iter().any(|c| c.as_slice() == kind) {
+            dropped = true;
+        } else {
+            kept.extend_from_slice(chunk);
+        }
+        rest = rest.get(whole..)?;
+    }
+    dropped.then_some(kept)
+}
+
 /// Slots of the colour table's open-addressing hash (a power of two, > 2 × 256).
 const SLOTS: usize = 1024;
 
@@ -184,6 +217,28 @@ pub(crate) fn encode(width: u32, height: u32, pixels: &[u8]) -> Result<Vec<u8>, 
 )] // tests
 mod tests {
     use super::*;
+
+    #[test]
+    fn unsupported_chunks_are_dropped_and_the_pixels_kept() {
+        let plain = encode(2, 1, &[255, 0, 0, 255, 0, 0, 255, 255]).unwrap();
+        assert_eq!(without_unsupported_chunks(&plain), None, "nothing to drop");
+        // The same file with a gAMA and a pHYs chunk after IHDR (8 + 25 bytes).
+        let chunk = |kind: &[u8; 4], data: &[u8]| {
+            let mut c = (data.len() as u32).to_be_bytes().to_vec();
+            c.extend_from_slice(kind);
+            c.extend_from_slice(data);
+            c.extend_from_slice(&[0; 4]); // the CRC is not read here
+            c
+        };
+        let mut extra = plain[..33].to_vec();
+        extra.extend(chunk(b"gAMA", &[0, 0, 0xB1, 0x8F]));
+        extra.extend(chunk(b"pHYs", &[0, 0, 0x0B, 0x13, 0, 0, 0x0B, 0x12, 1]));
+        extra.extend_from_slice(&plain[33..]);
+        assert_eq!(without_unsupported_chunks(&extra), Some(plain.clone()));
+        // Not a PNG, or a truncated chunk: left to the caller.
+        assert_eq!(without_unsupported_chunks(b"not a png"), None);
+        assert_eq!(without_unsupported_chunks(&extra[..40]), None);
+    }
 
     /// Decodes `png` to RGBA8 (expanding palettes, tRNS and RGB).
     fn decode(png_bytes: &[u8]) -> (u32, u32, Vec<u8>) {

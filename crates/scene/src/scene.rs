@@ -295,9 +295,10 @@ pub enum Image {
         /// `width × height` palette indices, rows top to bottom.
         indices: Vec<u8>,
     },
-    /// A PNG or JPEG file kept byte for byte: the glTF writer embeds it unchanged (glTF
-    /// viewers decode it); the renderer needs it decoded to [`Image::Rgba8`] first (the
-    /// command does that with `idmodel-assets`).
+    /// A PNG or JPEG file kept byte for byte: the glTF writer embeds it without decoding
+    /// it (glTF viewers do; a PNG only loses the chunks glTF clients may not honour, such
+    /// as colour space and pixel aspect); the renderer needs it decoded to
+    /// [`Image::Rgba8`] first (the command does that with `idmodel-assets`).
     Encoded {
         /// PNG or JPEG.
         mime: Mime,

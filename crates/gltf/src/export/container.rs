@@ -198,7 +198,8 @@ pub fn to_glb_pieces_reusing(scene: &Scene, options: &ExportOptions, reuse: Glb)
 
 /// Writes `scene` as a `.gltf` JSON document whose single buffer is the file `bin_uri`
 /// (a relative URI such as `"model.bin"`); the images are files of their own beside it
-/// ([`GltfFiles::images`]: PNG, or the PNG/JPEG bytes of an `Image::Encoded` unchanged).
+/// ([`GltfFiles::images`]: PNG, or the bytes of an `Image::Encoded`: a JPEG unchanged, a
+/// PNG without the chunks glTF clients may not honour, such as colour space and aspect).
 pub fn to_gltf(scene: &Scene, options: &ExportOptions, bin_uri: &str) -> Result<GltfFiles> {
     let (compact, mut bin, images) = build(scene, options, Some(bin_uri), Vec::new())?;
     let json = crate::json::pretty(&compact);

@@ -113,6 +113,14 @@ pub(super) fn build(
                     encode_png_indexed(*width, *height, palette, indices).map_err(|e| what(&e))?,
                     Mime::Png,
                 ),
+                // A PNG passed through loses the chunks glTF clients may not honour.
+                Image::Encoded {
+                    mime: Mime::Png,
+                    bytes,
+                } => (
+                    crate::png::without_unsupported_chunks(bytes).unwrap_or_else(|| bytes.clone()),
+                    Mime::Png,
+                ),
                 Image::Encoded { mime, bytes } => (bytes.clone(), *mime),
                 Image::Uri(uri) => {
                     images.sep();
@@ -284,9 +292,22 @@ pub(super) fn build(
                     "{what}: textured material but no texture coordinates"
                 ));
             }
+            // A normal map needs a tangent space: written with the primitive (the
+            // validator warns when a client would have to generate one).
+            let tangents = p
+                .material
+                .and_then(|m| scene.materials.get(m))
+                .is_some_and(|m| m.normal.is_some());
             prims.sep();
             primitive(
-                &mut buf, &mut prims, p, &what, axes, options, skinned, limit,
+                &mut buf,
+                &mut prims,
+                p,
+                &what,
+                axes,
+                options,
+                (skinned, limit),
+                tangents,
             )?;
         }
         let t = targets.unwrap_or(0);

@@ -19,8 +19,8 @@ pub(super) fn primitive(
     what: &str,
     axes: Axes,
     options: &ExportOptions,
-    skinned: Option<bool>,
-    joint_limit: Option<usize>,
+    (skinned, joint_limit): (Option<bool>, Option<usize>),
+    with_tangents: bool,
 ) -> Result<()> {
     let n = p.positions.len();
     let u = u32::try_from(n).map_err(|_| ExportError::TooLarge("a primitive's vertex count"))?;
@@ -153,6 +153,18 @@ pub(super) fn primitive(
             _ => [0, 0, 0], // chunks_exact yields only whole triangles
         })
         .collect();
+    let tangent = if with_tangents && !p.normals.is_empty() && !p.uvs.is_empty() {
+        let positions: Vec<[f32; 3]> = p.positions.iter().map(|&v| axes.point(v)).collect();
+        let normals: Vec<[f32; 3]> = p
+            .normals
+            .iter()
+            .map(|&v| axes.point(unit_or_up(v)))
+            .collect();
+        let t = tangents(&positions, &normals, &p.uvs, &tris);
+        Some(buf.floats(&t, Some(ARRAY_BUFFER), false)?)
+    } else {
+        None
+    };
     let indices = buf.indices(&tris)?;
     drop(tris);
 
@@ -167,6 +179,9 @@ pub(super) fn primitive(
         j.key_usize("NORMAL", a);
     }
     j.key_usize("POSITION", position);
+    if let Some(a) = tangent {
+        j.key_usize("TANGENT", a);
+    }
     if let Some(a) = texcoord {
         j.key_usize("TEXCOORD_0", a);
     }
@@ -240,9 +255,129 @@ fn narrow(x: f64) -> f32 {
     y
 }
 
+/// Per-vertex tangents (`TANGENT`: xyz unit, w ±1 the bitangent's side) of a mesh in
+/// glTF's frame: `positions` and unit `normals` already in glTF axes, `uvs` with `v` down,
+/// `triangles` in glTF's winding. Each triangle adds the direction in which `u` grows and
+/// the one in which `v` grows upwards (Lengyel's method); each vertex's sum is made
+/// perpendicular to its normal. A vertex without a usable direction (degenerate UVs) takes
+/// any unit vector perpendicular to its normal.
+fn tangents(
+    positions: &[[f32; 3]],
+    normals: &[[f32; 3]],
+    uvs: &[[f32; 2]],
+    triangles: &[u32],
+) -> Vec<[f32; 4]> {
+    let sub = |a: [f32; 3], b: [f32; 3]| [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+    let dot = |a: [f32; 3], b: [f32; 3]| a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+    let cross = |a: [f32; 3], b: [f32; 3]| {
+        [
+            a[1] * b[2] - a[2] * b[1],
+            a[2] * b[0] - a[0] * b[2],
+            a[0] * b[1] - a[1] * b[0],
+        ]
+    };
+    let n = positions.len();
+    let mut tan = alloc::vec![[0.0f32; 3]; n];
+    let mut bit = alloc::vec![[0.0f32; 3]; n];
+    let at = |i: u32| usize::try_from(i).ok().filter(|&i| i < n);
+    for t in triangles.chunks_exact(3) {
+        let &[ta, tb, tc] = t else {
+            continue;
+        };
+        let (Some(a), Some(b), Some(c)) = (at(ta), at(tb), at(tc)) else {
+            continue;
+        };
+        let (Some(&pa), Some(&pb), Some(&pc)) =
+            (positions.get(a), positions.get(b), positions.get(c))
+        else {
+            continue;
+        };
+        let (Some(&ua), Some(&ub), Some(&uc)) = (uvs.get(a), uvs.get(b), uvs.get(c)) else {
+            continue;
+        };
+        let (e1, e2) = (sub(pb, pa), sub(pc, pa));
+        // `v` grows downwards in glTF; a normal map's green channel points up.
+        let (du1, dv1) = (ub[0] - ua[0], ua[1] - ub[1]);
+        let (du2, dv2) = (uc[0] - ua[0], ua[1] - uc[1]);
+        let det = du1 * dv2 - du2 * dv1;
+        if det == 0.0 || !det.is_finite() {
+            continue;
+        }
+        let r = 1.0 / det;
+        let s_dir = [
+            (e1[0] * dv2 - e2[0] * dv1) * r,
+            (e1[1] * dv2 - e2[1] * dv1) * r,
+            (e1[2] * dv2 - e2[2] * dv1) * r,
+        ];
+        let t_dir = [
+            (e2[0] * du1 - e1[0] * du2) * r,
+            (e2[1] * du1 - e1[1] * du2) * r,
+            (e2[2] * du1 - e1[2] * du2) * r,
+        ];
+        if !s_dir.iter().chain(&t_dir).all(|x| x.is_finite()) {
+            continue;
+        }
+        for v in [a, b, c] {
+            if let (Some(ts), Some(bs)) = (tan.get_mut(v), bit.get_mut(v)) {
+                ts.iter_mut().zip(s_dir).for_each(|(x, d)| *x += d);
+                bs.iter_mut().zip(t_dir).for_each(|(x, d)| *x += d);
+            }
+        }
+    }
+    let unit = |v: [f32; 3]| {
+        let len = libm::sqrtf(dot(v, v));
+        (len > 1e-12 && len.is_finite()).then(|| v.map(|x| x / len))
+    };
+    normals
+        .iter()
+        .zip(tan.iter().zip(&bit))
+        .map(|(&nv, (&t, &b))| {
+            // Gram-Schmidt: the tangent perpendicular to the normal.
+            let d = dot(nv, t);
+            let t = unit([t[0] - nv[0] * d, t[1] - nv[1] * d, t[2] - nv[2] * d])
+                .or_else(|| unit(cross(nv, [0.0, 0.0, 1.0])))
+                .or_else(|| unit(cross(nv, [1.0, 0.0, 0.0])))
+                .unwrap_or([1.0, 0.0, 0.0]);
+            let w = if dot(cross(nv, t), b) < 0.0 {
+                -1.0
+            } else {
+                1.0
+            };
+            [t[0], t[1], t[2], w]
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tangents_follow_u_and_are_perpendicular_unit_vectors() {
+        // A quad facing +Z, u along +X, v down along -Y (glTF's image convention).
+        let positions = [
+            [0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0],
+            [1.0, 1.0, 0.0],
+            [0.0, 1.0, 0.0],
+        ];
+        let normals = [[0.0, 0.0, 1.0]; 4];
+        let uvs = [[0.0, 1.0], [1.0, 1.0], [1.0, 0.0], [0.0, 0.0]];
+        let t = tangents(&positions, &normals, &uvs, &[0, 1, 2, 0, 2, 3]);
+        for v in &t {
+            assert!(
+                (v[0] - 1.0).abs() < 1e-6 && v[1].abs() < 1e-6 && v[2].abs() < 1e-6,
+                "{v:?}"
+            );
+            assert_eq!(v[3], 1.0, "v grows up along +Y: a right-handed frame");
+        }
+        // Degenerate UVs: still unit and perpendicular to the normal.
+        let t = tangents(&positions, &normals, &[[0.5, 0.5]; 4], &[0, 1, 2]);
+        for v in &t {
+            let len = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+            assert!((len - 1.0).abs() < 1e-6 && v[2].abs() < 1e-6 && v[3].abs() == 1.0);
+        }
+    }
 
     #[test]
     fn influences_merge_sort_truncate_normalise() {
