@@ -257,3 +257,32 @@ fn fit_brings_a_model_within_every_target_engine() {
     assert_eq!(c, 0, "{err}");
     assert!(!err.contains("fitted"), "{err}");
 }
+
+#[test]
+fn fit_thins_frames_to_the_engine_s_limit() {
+    let dir = scratch_dir("idmodel-engine-targets", "fit-frames");
+    // 600 frames: over Quake II's 512 (a hazard: its loader does not check).
+    let mut model = idmodel::md2::Model::example();
+    let base = model.frames[0].clone();
+    model.frames = (0..600)
+        .map(|i| {
+            let mut f = base.clone();
+            f.name = format!("run{i}").into_bytes();
+            f.translate[2] = i as f32 * 0.01;
+            f
+        })
+        .collect();
+    let original = dir.join("long.md2");
+    std::fs::write(&original, idmodel::md2::write(&model).unwrap()).unwrap();
+    let glb = dir.join("long.glb");
+    let (c, err) = convert(&[&"convert", &original, &"-o", &glb]);
+    assert_eq!(c, 0, "{err}");
+    let out = dir.join("fit.md2");
+    let (c, err) = convert(&[&"convert", &glb, &"-o", &out, &"--fit"]);
+    assert_eq!(c, 0, "{err}");
+    assert!(err.contains("fitted for quake2: 600 → 512 frames"), "{err}");
+    let bytes = std::fs::read(&out).unwrap();
+    assert_eq!(idmodel::md2::Md2::parse(&bytes).unwrap().frame_count(), 512);
+    let o = idmodel(&[&"check", &"--engine", &"quake2", &out]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+}

@@ -483,24 +483,27 @@ fn quake(
     let mut warnings = Vec::new();
     let scene = read_scene(args, &mut warnings)?;
     let back = back_options(args);
-    let scene = if args.fit {
-        fit_quake(args, format, scene, &back, &mut warnings)?
+    let (scene, back) = if args.fit {
+        fit_quake(args, format, scene, back, &mut warnings)?
     } else {
-        scene
+        (scene, back)
     };
     let (out, side) = to_bytes(args, &scene, &back, &mut warnings);
     write_with(args, out, side, warnings)
 }
 
-/// `--fit` for MDL and MD2 ([`fit::fit_counts`]): the target engine's vertex and triangle
-/// limits, counted in the file the scene writes.
+/// `--fit` for MDL and MD2: the target engine's vertex and triangle limits
+/// ([`fit::fit_counts`], counted in the file the scene writes), and its frame limit (the
+/// frames thinned evenly in each clip, [`BackOptions::max_frames`]).
+///
+/// [`BackOptions::max_frames`]: idmodel_scene::back::BackOptions::max_frames
 fn fit_quake(
     args: &ImportArgs<'_>,
     format: &str,
     scene: idmodel_scene::Scene,
-    back: &idmodel_scene::back::BackOptions,
+    mut back: idmodel_scene::back::BackOptions,
     warnings: &mut Vec<String>,
-) -> Result<idmodel_scene::Scene, Error> {
+) -> Result<(idmodel_scene::Scene, idmodel_scene::back::BackOptions), Error> {
     use crate::idmodel::{md2, mdl};
     let plain = idmodel_scene::back::BackOptions {
         engine: None,
@@ -537,7 +540,46 @@ fn fit_quake(
             .line
             .map(|l| format!("{}: {l}", args.output.display())),
     );
-    Ok(fitted.scene)
+    // Frames: GLQuake draws at most 256 poses, QuakeSpasm loads 1,024, Quake II 512.
+    let max_frames = match engine {
+        Engine::GlQuake => Some(mdl::MAX_POSES_GLQUAKE),
+        Engine::QuakeSpasm => Some(mdl::MAX_POSES_QUAKESPASM),
+        Engine::WinQuake => None,
+        _ => Some(md2::MAX_FRAMES),
+    };
+    let frames = |s: &idmodel_scene::Scene, o: &idmodel_scene::back::BackOptions| {
+        let written = if mdl_format {
+            idmodel_scene::mdl::to_bytes(s, o)
+                .ok()
+                .and_then(|b| mdl::Mdl::parse(&b).ok().map(|m| m.pose_count()))
+        } else {
+            idmodel_scene::md2::to_bytes(s, o)
+                .ok()
+                .and_then(|b| md2::Md2::parse(&b).ok().map(|m| m.frame_count()))
+        };
+        written.unwrap_or(0)
+    };
+    if let Some(max) = max_frames {
+        let before = frames(&fitted.scene, &plain);
+        if before > max {
+            // The extras would give back every frame of the original.
+            back.ignore_extras = true;
+            back.max_frames = Some(max);
+            let after = frames(
+                &fitted.scene,
+                &idmodel_scene::back::BackOptions {
+                    engine: None,
+                    ..back.clone()
+                },
+            );
+            warnings.push(format!(
+                "{}: fitted for {}: {before} → {after} frames (at most {max}), thinned evenly in each clip",
+                args.output.display(),
+                engine.name()
+            ));
+        }
+    }
+    Ok((fitted.scene, back))
 }
 
 /// The bytes of a conversion and the side file that goes with them (path, bytes).

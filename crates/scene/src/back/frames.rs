@@ -93,7 +93,58 @@ pub fn sample_frames(
         }
         clips.push((String::from("frame"), frames));
     }
+    if let Some(max) = options.max_frames {
+        thin(&mut clips, max);
+    }
     Ok(clips)
+}
+
+/// Keeps at most `max` frames (at least one) of `clips`: each clip a share of `max` by
+/// its length (at least one frame while there is room), its frames evenly spaced from its
+/// first; clips past the room are dropped.
+pub(crate) fn thin<T>(clips: &mut Vec<(String, Vec<T>)>, max: usize) {
+    let max = max.max(1);
+    let total: usize = clips.iter().map(|(_, f)| f.len()).sum();
+    if total <= max {
+        return;
+    }
+    let mut room = max;
+    let mut keep: Vec<usize> = clips
+        .iter()
+        .map(|(_, f)| {
+            // floor(len · max / total), computed without overflow for any counts.
+            let share = u128::try_from(f.len())
+                .unwrap_or(0)
+                .saturating_mul(u128::try_from(max).unwrap_or(0))
+                .checked_div(u128::try_from(total).unwrap_or(1))
+                .and_then(|s| usize::try_from(s).ok())
+                .unwrap_or(0);
+            let k = share.max(1).min(f.len()).min(room);
+            room = room.saturating_sub(k);
+            k
+        })
+        .collect();
+    // What flooring left over goes to the clips in order.
+    for (k, (_, f)) in keep.iter_mut().zip(clips.iter()) {
+        let more = f.len().saturating_sub(*k).min(room);
+        *k = k.saturating_add(more);
+        room = room.saturating_sub(more);
+    }
+    for ((_, frames), k) in clips.iter_mut().zip(&keep) {
+        let len = frames.len();
+        // Frame `i` is kept when it is slot `j · len / k` (distinct, as `k ≤ len`).
+        let slot = |j: usize| j.saturating_mul(len).checked_div(*k).unwrap_or(len);
+        let (mut i, mut j) = (0usize, 0usize);
+        frames.retain(|_| {
+            let kept = j < *k && slot(j) == i;
+            if kept {
+                j = j.saturating_add(1);
+            }
+            i = i.saturating_add(1);
+            kept
+        });
+    }
+    clips.retain(|(_, f)| !f.is_empty());
 }
 
 /// A clip's frame names: each key's morph target name where the key shows exactly one
@@ -139,4 +190,29 @@ pub fn frame_names(named: Vec<Option<String>>, clip: &str) -> Vec<String> {
         });
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::thin;
+    use alloc::borrow::ToOwned;
+    use alloc::vec;
+    use alloc::vec::Vec;
+
+    #[test]
+    fn thinning_keeps_evenly_spaced_frames_within_the_limit() {
+        let clip = |name: &str, n: usize| (name.to_owned(), (0..n).collect::<Vec<usize>>());
+        let mut clips = vec![clip("run", 300), clip("stand", 100), clip("pain", 1)];
+        thin(&mut clips, 200);
+        let lens: Vec<usize> = clips.iter().map(|(_, f)| f.len()).collect();
+        assert_eq!(lens, [150, 49, 1]);
+        assert_eq!(clips[0].1[..3], [0, 2, 4]);
+        assert_eq!(clips[2].1, [0], "a short clip keeps its frame");
+        let mut few = vec![clip("a", 5)];
+        thin(&mut few, 10);
+        assert_eq!(few[0].1.len(), 5, "within the limit: untouched");
+        let mut many = vec![clip("a", 3), clip("b", 3), clip("c", 3)];
+        thin(&mut many, 2);
+        assert_eq!(many.iter().map(|(_, f)| f.len()).sum::<usize>(), 2);
+    }
 }

@@ -32,6 +32,10 @@ pub struct BackOptions {
     /// The skin names to write when the model is built from the geometry (MD2: the game
     /// paths the engine loads, such as `models/x/skin.pcx`); `None`: the material names.
     pub skin_names: Option<Vec<String>>,
+    /// At most this many frames (MD2, MDL poses), kept evenly spaced within each clip and
+    /// shared among the clips by their lengths, with their own times (a clip keeps its
+    /// duration at a lower rate): `--fit` for an engine's frame limit. `None`: every frame.
+    pub max_frames: Option<usize>,
 }
 
 /// `Err` naming every hazard and refusal `findings` hold (`; `-separated, on one line).
