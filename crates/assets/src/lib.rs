@@ -79,6 +79,15 @@ pub trait Files {
     fn exists(&self, path: &str) -> bool {
         matches!(self.read(path), Ok(Some(_)))
     }
+
+    /// The name the file at `path` is stored under, where a source that compares names
+    /// without case keeps its own (an archive: `Bluesuit.tga` found for `bluesuit.tga`);
+    /// `None` where it is not known (by default, and for folders, whose names are the
+    /// operating system's).
+    fn stored_name(&self, path: &str) -> Option<String> {
+        let _ = path;
+        None
+    }
 }
 
 /// Files held in memory, keyed by game path, compared ASCII case-insensitively: for tests,
@@ -182,6 +191,11 @@ impl Files for MemFiles {
             .iter()
             .find(|(k, _)| k.rsplit('/').next() == Some(name))
             .map(|(_, (_, b))| b.clone()))
+    }
+
+    fn stored_name(&self, path: &str) -> Option<String> {
+        let (name, _) = self.files.get(&path.to_ascii_lowercase())?;
+        Some(name.clone())
     }
 
     fn list(&self, dir: &str, ext: &str) -> Vec<String> {

@@ -90,6 +90,12 @@ impl<E: Named> Listing<E> {
 
     /// The names of the file entries directly in `dir` ending with `ext`, each once (the
     /// first in directory order), in directory order.
+    /// The name the entry `name` finds is stored under (`None` when none is, or it is
+    /// refused).
+    pub(crate) fn stored_name(&self, name: &str) -> Option<String> {
+        self.find(name).ok().flatten().map(|e| e.name().to_owned())
+    }
+
     pub(crate) fn list(&self, dir: &str, ext: &str) -> Vec<String> {
         let kd = key(self.profile, dir);
         let ext = ext.to_ascii_lowercase();

@@ -230,6 +230,12 @@ impl Pak {
         &self.dir.problems
     }
 
+    /// The name the entry that `name` finds is stored under: another case than `name`'s
+    /// when the profile compares names without case (`Bluesuit.tga` for `bluesuit.tga`).
+    pub fn stored_name(&self, name: &str) -> Option<String> {
+        self.dir.stored_name(name)
+    }
+
     /// The bytes of the first entry named `name` (compared as the profile's engine does),
     /// `Ok(None)` if there is none.
     ///

@@ -297,6 +297,12 @@ impl Pk3 {
         matches!(self.dir.find(name), Ok(Some(_)))
     }
 
+    /// The name the entry that `name` finds is stored under: another case than `name`'s
+    /// when the profile compares names without case (`Bluesuit.tga` for `bluesuit.tga`).
+    pub fn stored_name(&self, name: &str) -> Option<String> {
+        self.dir.stored_name(name)
+    }
+
     /// The inflated bytes of the entry named `name`: of the last entry of that name in
     /// central-directory order, compared as the profile's engine does. `Ok(None)` if none.
     ///

@@ -102,6 +102,15 @@ impl Archive {
         }
     }
 
+    /// The name the entry that `name` finds is stored under (see [`crate::Files::stored_name`]).
+    pub fn stored_name(&self, name: &str) -> Option<String> {
+        match self {
+            Archive::Pak(p) => p.stored_name(name),
+            Archive::Zip(z) => z.stored_name(name),
+            Archive::Memory(_, m) => crate::Files::stored_name(m, name),
+        }
+    }
+
     /// The bytes of the entry `name` by the engine's rule (first in a pak, last in a zip).
     ///
     /// # Errors
@@ -342,6 +351,14 @@ impl Source {
             Source::Archive(a) => a.list(dir, ext),
         }
     }
+
+    /// An archive's stored name for `path` (a folder's files are the OS's business).
+    fn stored_name(&self, path: &str) -> Option<String> {
+        match self {
+            Source::Loose(_) => None,
+            Source::Archive(a) => a.stored_name(path),
+        }
+    }
 }
 
 /// A game's file system: sources searched first to last, the first that holds a name wins.
@@ -557,6 +574,16 @@ impl Files for GameFs {
             }
         }
         Ok(None)
+    }
+
+    /// The stored name in the first source that holds `path`, when that is an archive.
+    fn stored_name(&self, path: &str) -> Option<String> {
+        let path = lookup_path(path).ok()?;
+        let s = self
+            .sources
+            .iter()
+            .find(|s| matches!(s.read(path), Ok(Some(_))))?;
+        s.stored_name(path)
     }
 
     /// Quake III's order (search order, then each source's own order, names once) for

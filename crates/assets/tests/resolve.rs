@@ -426,3 +426,25 @@ fn md5_image_file_shaders_cube2_cfg_and_the_implicit_material() {
     assert_eq!(w.len(), 1);
     assert!(w[0].contains("models/q/none.tga"), "{}", w[0]);
 }
+
+#[test]
+fn a_texture_matched_only_without_case_is_found_and_warned_of() {
+    let mut files = MemFiles::default();
+    files.insert("models/b/Skin.TGA", common::tga(2, false, false));
+    files.insert("models/c/skin.tga", common::tga(2, false, false));
+    let mut scene = scene_of(&["models/b/skin.tga", "models/c/skin.tga"]);
+    let w = run(&mut scene, Format::Md2, "models/b/tris.md2", &[], &files);
+    assert_eq!(
+        pixels(&scene.materials[0].image),
+        rgba(),
+        "found, as the engine finds it"
+    );
+    assert_eq!(pixels(&scene.materials[1].image), rgba());
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(
+        w[0].starts_with(
+            "models/b/skin.tga: found as models/b/Skin.TGA, a match only without case"
+        ),
+        "{w:?}"
+    );
+}

@@ -369,13 +369,8 @@ impl InOrder {
 /// The kind of a warning line, `path: what: detail …` → `what` up to its own detail:
 /// `warning: texture not found`, `quake2: hazard`.
 fn kind(line: &str) -> &str {
-    // Past the file the line names: the first ": " after the last path separator.
-    let start = line.rfind('/').unwrap_or(0);
-    let after = line
-        .get(start..)
-        .and_then(|t| t.find(": "))
-        .and_then(|at| line.get(start.saturating_add(at).saturating_add(2)..))
-        .unwrap_or(line);
+    // Past the file the line names (a path holds no ": ").
+    let after = line.split_once(": ").map_or(line, |(_, rest)| rest);
     // `warning: texture not found: …` → up to the second `: `.
     let mut cut = after.match_indices(": ").map(|(i, _)| i);
     match (cut.next(), cut.next()) {

@@ -101,8 +101,26 @@ impl<'a> Loader<'a> {
                 None
             }
         };
+        if got.is_some() {
+            self.warn_case(path);
+        }
         self.cache.insert(key, got.clone());
         got
+    }
+
+    /// Warns when `path` was found under a name of another case (an archive compares
+    /// names as the engine's pk3/pak lookup does, without case; the same file loose in a
+    /// folder would need `path`'s exact case on a case-sensitive file system).
+    fn warn_case(&mut self, path: &str) {
+        let wanted = path.trim_start_matches(['/', '\\']).replace('\\', "/");
+        if let Some(stored) = self.files.stored_name(path) {
+            let stored_norm = stored.trim_start_matches(['/', '\\']).replace('\\', "/");
+            if stored_norm != wanted && stored_norm.eq_ignore_ascii_case(&wanted) {
+                self.warnings.push(format!(
+                    "{wanted}: found as {stored}, a match only without case (archives match names so; a loose file of that name would not be found on a case-sensitive file system)"
+                ));
+            }
+        }
     }
 
     fn q2_palette(&mut self) -> Option<Box<[[u8; 3]; 256]>> {
