@@ -142,3 +142,48 @@ fn a_pcx_the_user_has_beside_the_output_is_not_replaced() {
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     assert_eq!(&std::fs::read(&theirs).unwrap()[..4], &[0x0A, 5, 1, 8]);
 }
+
+#[test]
+fn skins_no_primitive_draws_travel_as_material_variants() {
+    let dir = scratch_dir("idmodel-md2-skin", "variants");
+    // The sample MDL has two skins; the primitive draws the first.
+    let gltf = dir.join("m.gltf");
+    let o = idmodel(&[&"convert", &sample_file("mdl"), &"-o", &gltf, &"--force"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(&gltf).unwrap()).unwrap();
+    assert_eq!(
+        json["extensionsUsed"],
+        serde_json::json!(["KHR_materials_variants"])
+    );
+    let variants = &json["extensions"]["KHR_materials_variants"]["variants"];
+    assert_eq!(variants.as_array().unwrap().len(), 2);
+    let mappings =
+        &json["meshes"][0]["primitives"][0]["extensions"]["KHR_materials_variants"]["mappings"];
+    assert_eq!(
+        mappings[1],
+        serde_json::json!({"material": 1, "variants": [1]})
+    );
+    // One skin, drawn: no variants.
+    let one = dir.join("one.gltf");
+    let o = idmodel(&[&"convert", &sample_file("md3"), &"-o", &one, &"--force"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(&one).unwrap()).unwrap();
+    assert!(json.get("extensions").is_none(), "{json}");
+}
+
+#[test]
+fn a_glb_with_embedded_jpeg_skins_comes_back_byte_identical() {
+    let Some(corpus) = idmodel_test_support::corpus_dir("a_glb_with_embedded_jpeg_skins") else {
+        return;
+    };
+    let dir = scratch_dir("idmodel-md2-skin", "jpeg");
+    let original = corpus.join("assets/ufoai/base/models/aliens/bloodspider/bloodspider.md2");
+    let glb = dir.join("b.glb");
+    let o = idmodel(&[&"convert", &original, &"-o", &glb, &"--force"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    // UFO:AI's skins are JPEGs; its 1,023-texel skin height is over Quake II's.
+    let back = dir.join("b.md2");
+    let o = idmodel(&[&"convert", &glb, &"-o", &back, &"--unchecked", &"--force"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(std::fs::read(&back).unwrap() == std::fs::read(&original).unwrap());
+}

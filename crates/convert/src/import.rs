@@ -628,7 +628,15 @@ fn read_scene_at(
         keep_axes: args.keep_axes,
         ..ImportOptions::default()
     };
-    from_bytes(&bytes, &options, &mut resolve).map_err(|e| Error::Failed(line(input, e)))
+    let mut scene =
+        from_bytes(&bytes, &options, &mut resolve).map_err(|e| Error::Failed(line(input, e)))?;
+    // Embedded JPEGs come as they are: their pixels for the skins written from them.
+    let lost = idmodel_assets::images::decode_scene(&mut scene);
+    warnings.extend(
+        lost.into_iter()
+            .map(|w| format!("{}: {w}", input.display())),
+    );
+    Ok(scene)
 }
 
 fn is_glb(output: &Path, to: Option<OutKind>) -> bool {

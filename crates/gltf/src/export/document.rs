@@ -270,6 +270,19 @@ pub(super) fn build(
     let mut mesh_map: Vec<Option<usize>> = Vec::with_capacity(scene.meshes.len());
     let mut mesh_targets: Vec<usize> = Vec::with_capacity(scene.meshes.len());
     let mut prims = Json::new();
+    // Materials no primitive draws (an MDL's or MD2's other skins) would be dropped by an
+    // editor such as Blender: then every material is a variant of KHR_materials_variants
+    // and every primitive maps each variant to its material.
+    let drawn: Vec<bool> = (0..scene.materials.len())
+        .map(|m| {
+            scene
+                .meshes
+                .iter()
+                .flat_map(|mesh| &mesh.primitives)
+                .any(|p| p.material == Some(m) && !p.positions.is_empty() && !p.indices.is_empty())
+        })
+        .collect();
+    let variants = (drawn.contains(&true) && drawn.contains(&false)).then_some(drawn.len());
     for (mi, mesh) in scene.meshes.iter().enumerate() {
         let skinned = mesh_skinned_by_node.get(mi).copied().flatten();
         let limit = mesh_joint_limit.get(mi).copied().flatten();
@@ -307,7 +320,7 @@ pub(super) fn build(
                 axes,
                 options,
                 (skinned, limit),
-                tangents,
+                (tangents, variants),
             )?;
         }
         let t = targets.unwrap_or(0);
@@ -652,10 +665,31 @@ pub(super) fn build(
         root.raw(b"}]");
     }
     list(&mut root, "cameras", &cameras);
-    if pointer {
-        // Used, not required: clients without it keep each camera's static yfov.
+    if let Some(n) = variants {
+        root.key("extensions");
+        root.raw(b"{\"KHR_materials_variants\":{\"variants\":[");
+        for m in scene.materials.iter().take(n) {
+            root.sep();
+            root.raw(b"{");
+            root.key_str("name", &m.name);
+            root.raw(b"}");
+        }
+        root.raw(b"]}}");
+    }
+    // Used, not required: clients without KHR_animation_pointer keep each camera's static
+    // yfov, and those without KHR_materials_variants show each primitive's own material.
+    let used: Vec<&str> = [
+        pointer.then_some("\"KHR_animation_pointer\""),
+        variants.map(|_| "\"KHR_materials_variants\""),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if !used.is_empty() {
         root.key("extensionsUsed");
-        root.raw(b"[\"KHR_animation_pointer\"]");
+        root.raw(b"[");
+        root.raw(used.join(",").as_bytes());
+        root.raw(b"]");
     }
     list(&mut root, "images", &images);
     list(&mut root, "materials", &materials);

@@ -20,7 +20,7 @@ pub(super) fn primitive(
     axes: Axes,
     options: &ExportOptions,
     (skinned, joint_limit): (Option<bool>, Option<usize>),
-    with_tangents: bool,
+    (with_tangents, variants): (bool, Option<usize>),
 ) -> Result<()> {
     let n = p.positions.len();
     let u = u32::try_from(n).map_err(|_| ExportError::TooLarge("a primitive's vertex count"))?;
@@ -190,6 +190,20 @@ pub(super) fn primitive(
         j.usize(*weights);
     }
     j.raw(b"}");
+    if let (Some(n), Some(_)) = (variants, p.material) {
+        // KHR_materials_variants: variant k is material k (keys in order: after
+        // `attributes`).
+        j.raw(b",\"extensions\":{\"KHR_materials_variants\":{\"mappings\":[");
+        for k in 0..n {
+            j.sep();
+            j.raw(b"{");
+            j.key_usize("material", k);
+            j.key("variants");
+            j.usizes(&[k]);
+            j.raw(b"}");
+        }
+        j.raw(b"]}}");
+    }
     j.key_usize("indices", indices);
     if let Some(m) = p.material {
         j.key_usize("material", m);

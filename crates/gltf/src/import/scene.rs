@@ -187,14 +187,21 @@ fn image(
             pixels,
         })
     };
+    // A JPEG is kept as it is (this crate decodes PNG only; a caller with a JPEG decoder,
+    // such as `idmodel-assets`, decodes it where it needs the pixels).
+    let jpeg = |bytes: Vec<u8>| Image::Encoded {
+        mime: idmodel_scene::Mime::Jpeg,
+        bytes,
+    };
     if let Some(vi) = index(&im, "bufferView", &what)? {
-        if mime != "image/png" {
-            return Err(ImportError::Unsupported(alloc::format!(
-                "{what}: embedded {mime:?} images are not read (only PNG)"
-            )));
-        }
         let bytes = d.view(vi)?.0.to_vec();
-        return png(d, &bytes);
+        return match mime {
+            "image/png" => png(d, &bytes),
+            "image/jpeg" => Ok(jpeg(bytes)),
+            _ => Err(ImportError::Unsupported(alloc::format!(
+                "{what}: embedded {mime:?} images are not read (PNG and JPEG are)"
+            ))),
+        };
     }
     let uri = im
         .get("uri")
@@ -202,12 +209,13 @@ fn image(
         .ok_or_else(|| bad!("{what}: neither bufferView nor uri"))?;
     if let Some((mime, bytes)) = super::doc::data_uri(uri) {
         let bytes = bytes.ok_or_else(|| bad!("{what}: a data URI that is not base64"))?;
-        if mime != "image/png" {
-            return Err(ImportError::Unsupported(alloc::format!(
-                "{what}: embedded {mime:?} images are not read (only PNG)"
-            )));
-        }
-        return png(d, &bytes);
+        return match mime {
+            "image/png" => png(d, &bytes),
+            "image/jpeg" => Ok(jpeg(bytes)),
+            _ => Err(ImportError::Unsupported(alloc::format!(
+                "{what}: embedded {mime:?} images are not read (PNG and JPEG are)"
+            ))),
+        };
     }
     if options.read_images {
         let bytes = resolve(uri).ok_or_else(|| {
