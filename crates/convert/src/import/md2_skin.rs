@@ -71,6 +71,23 @@ fn pcx_names(output: &Path) -> (String, PathBuf) {
     (reference, output.with_extension("pcx"))
 }
 
+/// The skin names the MD2 written from `scene` with `back` references.
+fn written_skins(scene: &Scene, back: &BackOptions) -> Option<Vec<String>> {
+    let bytes = idmodel_scene::md2::to_bytes(scene, back).ok()?;
+    let md2 = Md2::parse(&bytes).ok()?;
+    Some(
+        md2.skins()
+            .map(|s| s.to_str().unwrap_or("").to_owned())
+            .collect(),
+    )
+}
+
+/// The skin names the scene's `md2.skins` extras record (a scene made from an MD2).
+fn extras_skins(scene: &Scene) -> Option<Vec<String>> {
+    let list = scene.extras.get("md2.skins")?.as_list()?;
+    list.iter().map(|v| v.as_str().map(str::to_owned)).collect()
+}
+
 /// The MD2 of `scene` and its PCX skin (see the module docs).
 pub(crate) fn to_bytes(
     args: &ImportArgs<'_>,
@@ -88,6 +105,10 @@ pub(crate) fn to_bytes(
     };
     let palette = match palette(args) {
         Ok(Some(p)) => p,
+        // A model rebuilt from its own extras keeps its skin names: nothing to warn of.
+        Ok(None) if written_skins(scene, &back).is_some_and(|s| Some(s) == extras_skins(scene)) => {
+            return (idmodel_scene::md2::to_bytes(scene, &back), None);
+        }
         Ok(None) => {
             warnings.push(
                 "warning: no Quake II palette (--palette pics/colormap.pcx, or one in the output's game root): the skin is referenced by its material name and no PCX is written".to_owned(),
