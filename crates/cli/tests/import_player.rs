@@ -94,6 +94,26 @@ fn corpus_players_come_back_byte_for_byte_and_pass_check() {
         if code(&o) == 0 {
             passes_check(&out);
         }
+        // Nothing the folder held is lost: its other skins come back as they were, and
+        // its LODs are made again (the GLB holds no LOD geometry).
+        for entry in std::fs::read_dir(player).unwrap() {
+            let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+            if name.ends_with(".skin") {
+                let back = std::fs::read(out.join(&name));
+                assert!(
+                    back.is_ok_and(|b| b == std::fs::read(player.join(&name)).unwrap()),
+                    "{}: {name} lost or changed",
+                    player.display()
+                );
+            } else if name.ends_with("_1.md3") || name.ends_with("_2.md3") {
+                assert!(
+                    out.join(&name).is_file(),
+                    "{}: {name} lost",
+                    player.display()
+                );
+                assert!(said.contains("made again from the parts") || !said.is_empty());
+            }
+        }
     }
 }
 

@@ -274,9 +274,28 @@ fn player(args: &ImportArgs<'_>) -> Result<Converted, Error> {
         skin: args.skin.unwrap_or("default").to_owned(),
     };
     let mut warnings = Vec::new();
-    let files = read_player(args, args.input, &options, &mut warnings)?;
+    let (files, side, levels) =
+        read_player_with_side_files(args, args.input, &options, &mut warnings)?;
     let mut out: Vec<(PathBuf, Vec<u8>)> = Vec::with_capacity(files.len());
-    for (level, from) in args.lods.levels() {
+    // The folder's other skins, as the scene recorded them.
+    for (name, bytes) in side {
+        out.push((args.output.join(name), bytes));
+    }
+    // The folder had LODs: made again (from the written parts) unless --lods says how.
+    let recorded = Lods {
+        count: Some(levels),
+        ..Lods::default()
+    };
+    let lods = if args.lods.any() || levels == 0 {
+        args.lods
+    } else {
+        warnings.push(format!(
+            "{}: the player had {levels} LOD level(s); they are made again from the parts (the GLB holds no LOD geometry)",
+            args.input.display()
+        ));
+        &recorded
+    };
+    for (level, from) in lods.levels() {
         let given = match from {
             Some(path) => Some(read_player(args, path, &options, &mut warnings)?),
             None => None,
@@ -316,9 +335,54 @@ fn read_player(
     options: &PlayerBackOptions,
     warnings: &mut Vec<String>,
 ) -> Result<idmodel_scene::md3::PlayerFiles, Error> {
+    read_player_with_side_files(args, input, options, warnings).map(|(files, ..)| files)
+}
+
+/// A player read back: its files, the other skins its folder had (name, bytes) and how
+/// many LOD levels its parts had.
+type ReadPlayer = (idmodel_scene::md3::PlayerFiles, Vec<(String, Vec<u8>)>, u8);
+
+/// [`read_player`], the other skins of the player folder its scene recorded
+/// ([`crate::players::SIDE_FILES`]) and how many LOD levels its parts had
+/// ([`crate::players::LOD_LEVELS`]).
+fn read_player_with_side_files(
+    args: &ImportArgs<'_>,
+    input: &Path,
+    options: &PlayerBackOptions,
+    warnings: &mut Vec<String>,
+) -> Result<ReadPlayer, Error> {
     let scene = read_scene_at(args, input, warnings)?;
-    idmodel_scene::md3::player_files(&scene, options)
-        .map_err(|e| Error::Failed(line(input, e.message())))
+    let files = idmodel_scene::md3::player_files(&scene, options)
+        .map_err(|e| Error::Failed(line(input, e.message())))?;
+    let mut side = Vec::new();
+    let recorded = scene
+        .extras
+        .get(crate::players::SIDE_FILES)
+        .and_then(idmodel_scene::Value::as_list)
+        .unwrap_or(&[]);
+    for entry in recorded {
+        let Some([name, bytes]) = entry.as_list() else {
+            continue;
+        };
+        let (Some(name), Some(bytes)) = (name.as_str(), bytes.as_str()) else {
+            continue;
+        };
+        // A plain `.skin` file name, never a path out of the folder, nor a written file.
+        let plain = !name.contains(['/', '\\', ':']) && !name.starts_with('.');
+        if !plain || !name.ends_with(".skin") || files.iter().any(|(n, _)| *n == name) {
+            continue;
+        }
+        if let Some(bytes) = idmodel_scene::back::base64_decode(bytes) {
+            side.push((name.to_owned(), bytes));
+        }
+    }
+    let levels = scene
+        .extras
+        .get(crate::players::LOD_LEVELS)
+        .and_then(idmodel_scene::Value::as_int)
+        .and_then(|n| u8::try_from(n.clamp(0, 2)).ok())
+        .unwrap_or(0);
+    Ok((files, side, levels))
 }
 
 fn md3(args: &ImportArgs<'_>) -> Result<Converted, Error> {

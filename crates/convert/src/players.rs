@@ -165,7 +165,67 @@ pub fn player(dir: &Path, request: &Request<'_>, shape: Shape) -> Result<Scene, 
         Shape::Scene => adapter::player_scene,
         Shape::Frame => adapter::player_frame,
     };
-    build(&files.player()?, &request.options()).map_err(Failure::from)
+    let mut scene = build(&files.player()?, &request.options()).map_err(Failure::from)?;
+    if shape == Shape::Scene && request.options().frame.is_none() {
+        let side = side_files(dir, request.skin.unwrap_or("default"));
+        if !side.is_empty() {
+            scene
+                .extras
+                .set(SIDE_FILES, idmodel_scene::Value::List(side));
+        }
+        let levels = lod_levels(dir);
+        if levels > 0 {
+            scene
+                .extras
+                .set(LOD_LEVELS, idmodel_scene::Value::Int(i64::from(levels)));
+        }
+    }
+    Ok(scene)
+}
+
+/// The extras key of how many LODs (`_1`, `_2`) the player's parts had: the way back
+/// makes that many again (the GLB holds no LOD geometry, which would add a third or more
+/// to its size).
+pub(crate) const LOD_LEVELS: &str = "player.lod_levels";
+
+/// The LOD levels every part of the player in `dir` has (0, 1 or 2).
+fn lod_levels(dir: &Path) -> u8 {
+    let has = |level: u8| {
+        PLAYER_PARTS
+            .iter()
+            .all(|part| crate::archives::is_file(&dir.join(format!("{part}_{level}.md3"))))
+    };
+    if has(1) && has(2) {
+        2
+    } else {
+        u8::from(has(1))
+    }
+}
+
+/// The extras key of a player's files the scene does not draw (see [`side_files`]).
+pub(crate) const SIDE_FILES: &str = "player.side_files";
+
+/// The skins of a player folder the scene does not draw, which the way back writes
+/// again so that none is lost: every `<part>_NAME.skin` but the drawn one
+/// (`<part>_red.skin` …), each `[file name, base64 bytes]`.
+fn side_files(dir: &Path, drawn_skin: &str) -> Vec<idmodel_scene::Value> {
+    use idmodel_scene::Value;
+    let mut out = Vec::new();
+    for part in PLAYER_PARTS {
+        for skin in skin_names(dir, part) {
+            if skin.eq_ignore_ascii_case(drawn_skin) {
+                continue;
+            }
+            let name = format!("{part}_{skin}.skin");
+            if let Some(bytes) = sidecar(dir, &name) {
+                out.push(Value::List(vec![
+                    Value::Str(name),
+                    Value::Str(idmodel_scene::back::base64_encode(&bytes)),
+                ]));
+            }
+        }
+    }
+    out
 }
 
 /// `info` of a player folder: the three parts' `info`, the player's clips (and where
