@@ -29,7 +29,7 @@ const NAME: usize = 56;
 
 /// One accepted directory entry.
 #[derive(Debug, Clone)]
-struct Entry {
+pub(crate) struct Entry {
     name: String,
     pos: u64,
     len: u64,
@@ -47,7 +47,8 @@ impl Named for Entry {
 /// An open `.pak`: its directory, validated, and the reader it was opened from.
 pub struct Pak {
     /// The directory; the first entry of a name wins.
-    dir: Listing<Entry>,
+    /// The entries (its stored names read by `Archive::stored_name`).
+    pub(crate) dir: Listing<Entry>,
     limits: Limits,
     reader: Mutex<Box<dyn ReadSeek>>,
 }
@@ -228,12 +229,6 @@ impl Pak {
     /// One line per refused entry (unsafe name, data outside the file), in directory order.
     pub fn problems(&self) -> &[String] {
         &self.dir.problems
-    }
-
-    /// The name the entry that `name` finds is stored under: another case than `name`'s
-    /// when the profile compares names without case (`Bluesuit.tga` for `bluesuit.tga`).
-    pub fn stored_name(&self, name: &str) -> Option<String> {
-        self.dir.stored_name(name)
     }
 
     /// The bytes of the first entry named `name` (compared as the profile's engine does),

@@ -58,7 +58,7 @@ fn u64_of(v: usize) -> u64 {
 
 /// One accepted central-directory entry.
 #[derive(Debug, Clone)]
-struct Entry {
+pub(crate) struct Entry {
     name: String,
     /// Absolute offset of its central directory header.
     central: u64,
@@ -78,7 +78,8 @@ impl Named for Entry {
 /// An open `.pk3` / `.pk4`.
 pub struct Pk3 {
     /// The central directory; a later duplicate wins (engine rule).
-    dir: Listing<Entry>,
+    /// The entries (its stored names read by `Archive::stored_name`).
+    pub(crate) dir: Listing<Entry>,
     zip: Mutex<zip::ZipArchive<Box<dyn ReadSeek>>>,
 }
 
@@ -295,12 +296,6 @@ impl Pk3 {
     /// Whether the archive holds a file entry named `name` (the profile's comparison).
     pub fn contains(&self, name: &str) -> bool {
         matches!(self.dir.find(name), Ok(Some(_)))
-    }
-
-    /// The name the entry that `name` finds is stored under: another case than `name`'s
-    /// when the profile compares names without case (`Bluesuit.tga` for `bluesuit.tga`).
-    pub fn stored_name(&self, name: &str) -> Option<String> {
-        self.dir.stored_name(name)
     }
 
     /// The inflated bytes of the entry named `name`: of the last entry of that name in

@@ -105,8 +105,8 @@ impl Archive {
     /// The name the entry that `name` finds is stored under (see [`crate::Files::stored_name`]).
     pub fn stored_name(&self, name: &str) -> Option<String> {
         match self {
-            Archive::Pak(p) => p.stored_name(name),
-            Archive::Zip(z) => z.stored_name(name),
+            Archive::Pak(p) => p.dir.stored_name(name),
+            Archive::Zip(z) => z.dir.stored_name(name),
             Archive::Memory(_, m) => crate::Files::stored_name(m, name),
         }
     }
