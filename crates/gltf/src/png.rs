@@ -155,7 +155,7 @@ pub(crate) fn encode_indexed(
 fn set_indexed<W: std::io::Write>(enc: &mut png::Encoder<'_, W>, palette: &[[u8; 4]]) {
     enc.set_color(png::ColorType::Indexed);
     // Paeth on every row, not the adaptive choice of five filters: on the 22
-    // corpus MDLs (2026-12-02) the GLBs were 0.87–1.04× the adaptive ones' size
+    // corpus MDLs the GLBs were 0.87–1.04× the adaptive ones' size
     // (1.7 % smaller in all) for a third of the filtering work. No filter, the
     // PNG specification's advice for palettes, made them 1.1–4.9× larger:
     // fdeflate's fast mode relies on the runs of zeros filtering leaves.

@@ -1,16 +1,16 @@
 //! The guards of the byte patches: [`digest`] (a 64-bit digest, four lanes of folded
-//! multiplies) and, in files written before 2026-12-02, FNV-1a.
+//! multiplies) and, in files written by earlier versions, FNV-1a.
 
 use alloc::string::String;
 
 /// FNV-1a (64-bit) of `bytes`, as 16 hex digits: the guard of a
-/// [`make_patch`](super::make_patch) patch in files written before 2026-12-02 (key
+/// [`make_patch`](super::make_patch) patch in files written by earlier versions (key
 /// `hash`); still read, no longer written.
 pub(super) fn fnv_hex(bytes: &[u8]) -> String {
     alloc::format!("{:016x}", fnv1a(bytes))
 }
 
-/// FNV-1a, 64 bits: the guard of patches in files written before 2026-12-02.
+/// FNV-1a, 64 bits: the guard of patches in files written by earlier versions.
 pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &x| {
         (h ^ u64::from(x)).wrapping_mul(0x0100_0000_01b3)
@@ -71,7 +71,7 @@ pub(crate) fn digest_hex(bytes: &[u8]) -> String {
 }
 
 /// Whether `written` is what a patch was made for, by its guard: the `digest` (hex of
-/// [`digest`]) or, in files written before 2026-12-02, `fnv` (hex of FNV-1a). `None`
+/// [`digest`]) or, in files written by earlier versions, `fnv` (hex of FNV-1a). `None`
 /// when there is no guard.
 pub(crate) fn guard_matches(
     digest: Option<&str>,

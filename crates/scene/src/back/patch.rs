@@ -15,7 +15,7 @@ const RUN_GAP: usize = 8;
 /// The patch that turns `written` (what the writer makes of the model the extras
 /// describe) into `original`, or `None` when they are equal: an object
 /// `{"digest": digest of written, "len": original length, "runs": [[offset, base64], …]}`
-/// (files written before 2026-12-02 have `"hash"`, FNV-1a of written, instead).
+/// (files written by earlier versions have `"hash"`, FNV-1a of written, instead).
 /// It holds only the bytes the owned models cannot say (padding after a name's NUL, GL
 /// commands another tool built, a header offset of 0 for absent GL commands, …), so it
 /// stays small; it is applied only to a writer output with the same hash, that is only

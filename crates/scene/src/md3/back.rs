@@ -419,7 +419,7 @@ pub fn record(md3: &Md3<'_>) -> crate::Extras {
 }
 
 /// Whether `written` is what the recorded patches were made for: the digest under
-/// `digest_key` or, in files written before 2026-12-02, FNV-1a under `fnv_key`.
+/// `digest_key` or, in files written by earlier versions, FNV-1a under `fnv_key`.
 pub(crate) fn made_for(x: &crate::Extras, digest_key: &str, fnv_key: &str, written: &[u8]) -> bool {
     guard_matches(
         x.get(digest_key).and_then(Value::as_str),
