@@ -71,10 +71,9 @@ fn pcx_names(output: &Path) -> (String, PathBuf) {
     (reference, output.with_extension("pcx"))
 }
 
-/// The skin names the MD2 written from `scene` with `back` references.
-fn written_skins(scene: &Scene, back: &BackOptions) -> Option<Vec<String>> {
-    let bytes = idmodel_scene::md2::to_bytes(scene, back).ok()?;
-    let md2 = Md2::parse(&bytes).ok()?;
+/// The skin names the written MD2 references.
+fn written_skins(out: &idmodel_scene::Result<Vec<u8>>) -> Option<Vec<String>> {
+    let md2 = Md2::parse(out.as_ref().ok()?).ok()?;
     Some(
         md2.skins()
             .map(|s| s.to_str().unwrap_or("").to_owned())
@@ -105,15 +104,15 @@ pub(crate) fn to_bytes(
     };
     let palette = match palette(args) {
         Ok(Some(p)) => p,
-        // A model rebuilt from its own extras keeps its skin names: nothing to warn of.
-        Ok(None) if written_skins(scene, &back).is_some_and(|s| Some(s) == extras_skins(scene)) => {
-            return (idmodel_scene::md2::to_bytes(scene, &back), None);
-        }
         Ok(None) => {
-            warnings.push(
-                "warning: no Quake II palette (--palette pics/colormap.pcx, or one in the output's game root): the skin is referenced by its material name and no PCX is written".to_owned(),
-            );
-            return (idmodel_scene::md2::to_bytes(scene, &back), None);
+            let out = idmodel_scene::md2::to_bytes(scene, &back);
+            // A model rebuilt from its own extras keeps its skin names: nothing to warn of.
+            if written_skins(&out).is_none_or(|s| Some(s) != extras_skins(scene)) {
+                warnings.push(
+                    "warning: no Quake II palette (--palette pics/colormap.pcx, or one in the output's game root): the skin is referenced by its material name and no PCX is written".to_owned(),
+                );
+            }
+            return (out, None);
         }
         Err(e) => return (Err(Error::new(e)), None),
     };
