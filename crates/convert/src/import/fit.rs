@@ -99,13 +99,9 @@ fn shrink(counts: Counts, limits: Counts) -> f32 {
     (share(counts.0, limits.0).min(share(counts.1, limits.1)) * 0.97).clamp(0.01, 0.97)
 }
 
-/// `a / b` as f32 for counts (b > 0).
+/// `a / b` as f32 for counts (1 when `b` is 0).
 fn ratio_of(a: usize, b: usize) -> f32 {
-    let f = |v: usize| {
-        let v = u32::try_from(v).unwrap_or(u32::MAX);
-        f32::from(u16::try_from(v >> 16).unwrap_or(u16::MAX)) * 65536.0
-            + f32::from(u16::try_from(v & 0xFFFF).unwrap_or(0))
-    };
+    let f = |v: usize| super::lod::f32_of(u32::try_from(v).unwrap_or(u32::MAX));
     if b == 0 { 1.0 } else { f(a) / f(b) }
 }
 
@@ -127,7 +123,7 @@ pub(crate) fn simplify(scene: &Scene, ratio: f32) -> (Scene, f32) {
             .copied()
             .collect();
         let triangles = indices.len() / 3;
-        let keep = target(triangles, ratio);
+        let keep = super::lod::target_triangles(triangles, ratio);
         if triangles == 0 || keep >= triangles {
             continue;
         }
@@ -141,38 +137,9 @@ pub(crate) fn simplify(scene: &Scene, ratio: f32) -> (Scene, f32) {
     (out, moved)
 }
 
-/// `ratio` of `triangles`, at least one.
-fn target(triangles: usize, ratio: f32) -> usize {
-    let t = ratio_of(triangles, 1) * ratio.clamp(0.0, 1.0);
-    let mut n = 1usize;
-    // Whole triangles below `t` (a loop over powers of two: no float-to-int cast).
-    let mut step = 1usize << 24;
-    while step > 0 {
-        if ratio_of(n.saturating_add(step), 1) <= t {
-            n = n.saturating_add(step);
-        }
-        step >>= 1;
-    }
-    n
-}
-
 /// Keeps the vertices `indices` use, in their order, and the triangles of `indices`.
 fn compact(p: &mut idmodel_scene::Primitive, indices: &[u32]) {
-    let mut remap: Vec<Option<u32>> = vec![None; p.positions.len()];
-    for &i in indices {
-        if let Some(slot) = usize::try_from(i).ok().and_then(|i| remap.get_mut(i)) {
-            *slot = Some(0);
-        }
-    }
-    let mut kept = Vec::new();
-    let mut next = 0u32;
-    for (v, slot) in remap.iter_mut().enumerate() {
-        if slot.is_some() {
-            *slot = Some(next);
-            next = next.saturating_add(1);
-            kept.push(v);
-        }
-    }
+    let (remap, kept) = super::lod::used_vertices(indices, p.positions.len());
     p.indices = indices
         .iter()
         .map(|&i| {

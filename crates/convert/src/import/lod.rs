@@ -50,22 +50,7 @@ pub(crate) fn simplify(bytes: &[u8], ratio: f32) -> Result<Vec<u8>, String> {
         if out.is_empty() || out.len() >= indices.len() {
             continue;
         }
-        // Keep the vertices used, in their order.
-        let mut remap: Vec<Option<u32>> = vec![None; verts];
-        for &i in &out {
-            if let Some(slot) = usize::try_from(i).ok().and_then(|i| remap.get_mut(i)) {
-                *slot = Some(0);
-            }
-        }
-        let mut next = 0u32;
-        let mut kept = Vec::new();
-        for (v, slot) in remap.iter_mut().enumerate() {
-            if slot.is_some() {
-                *slot = Some(next);
-                next = next.saturating_add(1);
-                kept.push(v);
-            }
-        }
+        let (remap, kept) = used_vertices(&out, verts);
         let new_index = |i: u32| {
             usize::try_from(i)
                 .ok()
@@ -90,15 +75,36 @@ pub(crate) fn simplify(bytes: &[u8], ratio: f32) -> Result<Vec<u8>, String> {
     write(&model).map_err(|e| e.to_string())
 }
 
+/// The vertices (of `count`) that `indices` use, in their order: each vertex's new index
+/// (`None` when unused) and the kept vertices' old indices.
+pub(super) fn used_vertices(indices: &[u32], count: usize) -> (Vec<Option<u32>>, Vec<usize>) {
+    let mut remap: Vec<Option<u32>> = vec![None; count];
+    for &i in indices {
+        if let Some(slot) = usize::try_from(i).ok().and_then(|i| remap.get_mut(i)) {
+            *slot = Some(0);
+        }
+    }
+    let mut next = 0u32;
+    let mut kept = Vec::new();
+    for (v, slot) in remap.iter_mut().enumerate() {
+        if slot.is_some() {
+            *slot = Some(next);
+            next = next.saturating_add(1);
+            kept.push(v);
+        }
+    }
+    (remap, kept)
+}
+
 /// `ratio` of `triangles`, at least one.
-fn target_triangles(triangles: usize, ratio: f32) -> usize {
+pub(super) fn target_triangles(triangles: usize, ratio: f32) -> usize {
     // Exact for any triangle count an MD3 surface holds (below 2^24).
     let t = u32::try_from(triangles).unwrap_or(u32::MAX);
     let keep = libm::floorf(f32_of(t) * ratio.clamp(0.0, 1.0));
     usize::try_from(u32_of(keep)).unwrap_or(usize::MAX).max(1)
 }
 
-fn f32_of(v: u32) -> f32 {
+pub(super) fn f32_of(v: u32) -> f32 {
     let hi = u16::try_from(v >> 16).unwrap_or(u16::MAX);
     let lo = u16::try_from(v & 0xFFFF).unwrap_or(0);
     f32::from(hi) * 65536.0 + f32::from(lo)
