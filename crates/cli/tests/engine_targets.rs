@@ -286,3 +286,38 @@ fn fit_thins_frames_to_the_engine_s_limit() {
     let o = idmodel(&[&"check", &"--engine", &"quake2", &out]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
 }
+
+#[test]
+fn textures_written_beside_an_md3_never_replace_a_user_file_or_an_input() {
+    let dir = scratch_dir("idmodel-engine-targets", "md3-textures-safe");
+    let glb = dir.join("s.glb");
+    let (c, err) = convert(&[&"convert", &common::sample_file("mdl"), &"-o", &glb]);
+    assert_eq!(c, 0, "{err}");
+    // A file of the texture's name the user has: refused, untouched, nothing written.
+    std::fs::write(dir.join("thing_skin_0.png"), b"mine").unwrap();
+    let (c, err) = convert(&[&"convert", &glb, &"-o", &dir.join("thing.md3")]);
+    assert_eq!(c, 2, "{err}");
+    assert!(err.contains("thing_skin_0.png: already exists"), "{err}");
+    assert_eq!(
+        std::fs::read(dir.join("thing_skin_0.png")).unwrap(),
+        b"mine"
+    );
+    assert!(!dir.join("thing.md3").exists());
+    // The OBJ's own texture where the MD3's would go: an input, never written over,
+    // --force or not.
+    let obj = dir.join("b.obj");
+    std::fs::write(
+        &obj,
+        "mtllib b.mtl\no b\nv 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nvt 1 0\nvt 0 1\nusemtl crate\nf 1/1 2/2 3/3\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("b.mtl"), "newmtl crate\nmap_Kd b_crate.png\n").unwrap();
+    let png =
+        std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/sample-mdl.png"))
+            .unwrap();
+    std::fs::write(dir.join("b_crate.png"), &png).unwrap();
+    let (c, err) = convert(&[&"convert", &obj, &"-o", &dir.join("b.md3"), &"--force"]);
+    assert_eq!(c, 2, "{err}");
+    assert!(err.contains("refusing to write over the input"), "{err}");
+    assert_eq!(std::fs::read(dir.join("b_crate.png")).unwrap(), png);
+}
