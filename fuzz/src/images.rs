@@ -1,7 +1,8 @@
 //! The image decoders (PCX, WAL, TGA both origins, PNG, JPEG) on any bytes, with their
 //! limits: never a panic, a decoded image is `width × height × 4` bytes within
 //! `MAX_SIDE`; and the texture resolution with the bytes as every kind of side file
-//! (skin image, `.shader`, `.mtr`, `md5.cfg`, `colormap.pcx`, `palette.lmp`). (Without the
+//! (skin image, `.shader`, `.mtr`, `md5.cfg`, `colormap.pcx`, `palette.lmp`), and the GLB
+//! writer on what that gives and on the bytes as an embedded PNG or JPEG. (Without the
 //! `cli` feature, as when `tests/sweeps.rs` includes this file, it does nothing.)
 
 /// Runs the target on one input; panics on a finding.
@@ -93,5 +94,27 @@ fn run_assets(data: &[u8]) {
             assert!(!w.contains('\n'), "a warning is one line: {w:?}");
         }
         assert_eq!(s.materials.len(), names.len());
+        glb(&s);
+    }
+    // The bytes as an embedded PNG or JPEG, straight to the GLB writer (which drops a
+    // PNG's unsupported chunks and writes tangents for a normal map).
+    for mime in [idmodel_scene::Mime::Png, idmodel_scene::Mime::Jpeg] {
+        let image = idmodel_scene::Image::Encoded {
+            mime,
+            bytes: data.to_vec(),
+        };
+        let mut m = Material::new("m", Some(image.clone()));
+        m.normal = Some(image);
+        let mut p = tri(0);
+        p.normals = vec![[0.0, 0.0, 1.0]; 3];
+        glb(&Scene::still("x", vec![p], vec![m]));
+    }
+}
+
+/// The GLB of `scene`, when the writer takes it: a GLB container, never a panic.
+#[cfg(feature = "cli")]
+fn glb(scene: &idmodel_scene::Scene) {
+    if let Ok(bytes) = idmodel_gltf::to_glb(scene, &idmodel_gltf::ExportOptions::default()) {
+        assert_eq!(bytes.get(..4), Some(&b"glTF"[..]), "not a GLB");
     }
 }
