@@ -9,12 +9,9 @@ use idmodel_assets::pak::write as pak;
 use idmodel_assets::{Files, GameFs, Profile};
 use idmodel_test_support::zip_of;
 
-/// A fresh scratch folder for one test.
-fn scratch(test: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("idmodel-assets-{test}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A fresh scratch folder for one test, removed when the test is done with it.
+fn scratch(test: &str) -> idmodel_test_support::Scratch {
+    idmodel_test_support::Scratch::new(&format!("assets-{test}"))
 }
 
 fn put(path: &Path, bytes: &[u8]) {

@@ -82,8 +82,7 @@ fn a_file_converts_to_the_library_s_bytes() {
 
 #[test]
 fn an_archive_entry_converts_and_the_archive_closes() {
-    let dir = std::env::temp_dir().join(format!("idmodel-capi-pak-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = idmodel_test_support::Scratch::new("capi-pak");
     let pak = dir.join("game.pak");
     let mdl = std::fs::read(samples().join("sample.mdl")).unwrap();
     std::fs::write(

@@ -567,12 +567,8 @@ pub fn check_batch(
 mod tests {
     use super::*;
 
-    fn scratch(name: &str) -> PathBuf {
-        let dir =
-            std::env::temp_dir().join(format!("idmodel-output-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
+    fn scratch(name: &str) -> idmodel_test_support::Scratch {
+        idmodel_test_support::Scratch::new(&format!("output-{name}"))
     }
 
     fn named() -> Policy {

@@ -14,12 +14,9 @@ use std::path::{Path, PathBuf};
 use common::{code, idmodel, stderr};
 use idmodel_convert::{Options, OutFile};
 
-/// A fresh scratch folder for `name`.
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("idmodel-libbin-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A fresh scratch folder for `name`, removed when the test is done with it.
+fn scratch(name: &str) -> idmodel_test_support::Scratch {
+    idmodel_test_support::Scratch::new(&format!("libbin-{name}"))
 }
 
 /// Every file under `dir`, by its path below `dir`.

@@ -416,8 +416,7 @@ mod tests {
 
     #[test]
     fn a_changed_archive_is_read_again_and_close_forgets_it() {
-        let dir = std::env::temp_dir().join(format!("idmodel-archives-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = idmodel_test_support::Scratch::new("archives");
         let path = dir.join("game.pak");
         let pak = |files: &[(&str, &[u8])]| idmodel_assets::pak::write(files).unwrap();
         std::fs::write(&path, pak(&[("progs/a.mdl", b"IDPO")])).unwrap();

@@ -133,8 +133,7 @@ mod tests {
 
     #[test]
     fn reads_are_collected_per_call_and_nest() {
-        let dir = std::env::temp_dir().join(format!("idmodel-read-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = idmodel_test_support::Scratch::new("read");
         let (a, b) = (dir.join("a.bin"), dir.join("b.bin"));
         std::fs::write(&a, b"aa").unwrap();
         std::fs::write(&b, b"bbb").unwrap();
@@ -164,8 +163,7 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn reading_refuses_what_is_not_a_regular_file() {
-        let dir = std::env::temp_dir().join(format!("idmodel-read-dev-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = idmodel_test_support::Scratch::new("read-dev");
         let e = read_regular(&dir, 10).unwrap_err().to_string();
         assert_eq!(e, "not a regular file (a directory)");
         let e = read_regular(Path::new("/dev/null"), 10)

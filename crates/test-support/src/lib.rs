@@ -110,6 +110,52 @@ where
     cell.split(',').map(|v| v.parse().unwrap()).collect()
 }
 
+/// A fresh, empty scratch folder in the system's temporary folder (named for the test and
+/// the process), removed with everything in it when dropped, so test runs leave nothing
+/// behind. It derefs to its [`Path`].
+#[derive(Debug)]
+pub struct Scratch(PathBuf);
+
+impl Scratch {
+    /// Creates `idmodel-<name>-<pid>` in the temporary folder, emptied first.
+    ///
+    /// # Panics
+    ///
+    /// When the folder cannot be created.
+    #[allow(clippy::unwrap_used)] // tests only: no scratch folder is a failed test
+    pub fn new(name: &str) -> Self {
+        let d = std::env::temp_dir().join(format!("idmodel-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        Self(d)
+    }
+}
+
+impl core::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<std::ffi::OsStr> for Scratch {
+    fn as_ref(&self) -> &std::ffi::OsStr {
+        self.0.as_os_str()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 /// Every regular file under `dir` (recursively, sorted), symlinks included as files.
 pub fn walk(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();

@@ -150,8 +150,7 @@ mod tests {
 
     #[test]
     fn a_skin_taller_than_quake_2_loads_is_scaled_with_the_header() {
-        let dir = std::env::temp_dir().join(format!("idmodel-md2-tall-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = idmodel_test_support::Scratch::new("md2-tall");
         let palette_path = dir.join("palette.lmp");
         let ramp: Vec<u8> = (0..=255u8).flat_map(|i| [i, 255 - i, i / 2]).collect();
         std::fs::write(&palette_path, &ramp).unwrap();
