@@ -220,6 +220,7 @@ pub(crate) fn choice(options: &Options) -> Choice<'_> {
         max_bytes: options.max_output,
         no_textures: options.no_textures,
         keep_normals: options.keep_normals,
+        quantize: options.quantize,
         game: &options.game,
     }
 }
@@ -320,6 +321,7 @@ fn export(
         axes,
         dense_weights: options.dense_weights,
         max_bytes: options.max_output,
+        quantize: options.quantize,
         ..ExportOptions::default()
     };
     let mut files = Outputs::new(named);

@@ -65,6 +65,47 @@ pub fn decode_ideal(n: u16) -> [f32; 3] {
     ]
 }
 
+/// Decodes to the middle of the cell [`encode`] maps to `n` (`NormalToLatLong` truncates
+/// each angle to whole 1/255ths of a turn, toward zero): the direction farthest from
+/// every other encoding, so a slightly perturbed copy (a byte-quantized normal) still
+/// encodes to `n`. It differs from the engine's [`decode_exact`] by less than 2°. A byte
+/// `encode` never produces (a latitude past 127, longitude 128) decodes to its plain
+/// angle.
+///
+/// ```
+/// use idmodel_core::md3_normal::{decode_centre, encode};
+/// for n in [0u16, 0x1234, 0x40_20, 0xFF_7F, 0x81_01] {
+///     assert_eq!(encode(decode_centre(n)), n);
+/// }
+/// ```
+pub fn decode_centre(n: u16) -> [f32; 3] {
+    let [lo, hi] = n.to_le_bytes();
+    let unit = core::f64::consts::TAU / 255.0;
+    // Latitude: acos ∈ [0°, 180°] is [0, 127.5] units; byte k covers [k, k + 1).
+    let lat = match lo {
+        0..=126 => f64::from(lo) + 0.5,
+        127 => 127.25,
+        _ => f64::from(lo),
+    };
+    // Longitude: atan2 ∈ (−180°, 180°] is (−127.5, 127.5] units, truncated toward zero:
+    // byte 0 covers (−1, 1), byte k ≤ 127 covers [k, k + 1), byte k ≥ 129 covers
+    // (k − 257, k − 256].
+    let lng = match hi {
+        0 => 0.0,
+        1..=126 => f64::from(hi) + 0.5,
+        127 => 127.25,
+        128 => 128.0,
+        _ => f64::from(hi) - 256.5,
+    };
+    let (a, b) = (lng * unit, lat * unit);
+    let sb = libm::sin(b);
+    [
+        to_f32(libm::cos(a) * sb),
+        to_f32(libm::sin(a) * sb),
+        to_f32(libm::cos(b)),
+    ]
+}
+
 #[allow(clippy::as_conversions)] // f64 → f32 rounding is the intent; no `From` exists.
 fn to_f32(v: f64) -> f32 {
     v as f32
@@ -111,6 +152,20 @@ pub fn encode(n: [f32; 3]) -> u16 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_reachable_encoding_comes_back_from_its_centre() {
+        // The encodings `encode` produces: latitude 0..=127, longitude all but 128.
+        let mut n = 0;
+        for lat in 0..=127u8 {
+            for lng in (0..=255u8).filter(|&l| l != 128) {
+                let raw = u16::from_le_bytes([lat, lng]);
+                assert_eq!(encode(decode_centre(raw)), raw, "lat {lat} lng {lng}");
+                n += 1;
+            }
+        }
+        assert_eq!(n, 128 * 255);
+    }
 
     #[allow(clippy::as_conversions)] // test reproduces C's int → float conversion
     fn c_table_entry(i: usize) -> f32 {

@@ -21,4 +21,13 @@ pub struct ExportOptions {
     /// The most bytes the dense weights of one channel may take when
     /// [`ExportOptions::dense_weights`] is set; `None`: [`idmodel_scene::DEFAULT_MAX_BYTES`].
     pub max_bytes: Option<u64>,
+    /// Write compact meshes with `KHR_mesh_quantization` (required by the file): integer
+    /// positions on one grid per mesh, lossless when the positions lie on a power-of-two
+    /// grid as MD3's do, normals and their morph displacements as normalized bytes (the
+    /// rule of [`idmodel_scene::quantize`]). A child node named `<node> mesh` carries the
+    /// dequantizing scale and translation (marked by its extras, so the importer folds it
+    /// back). Skinned meshes keep float positions. Blender, three.js, Babylon.js and the
+    /// Khronos validator read such files; Godot 4 refuses them and Assimp misreads them,
+    /// so it is off by default.
+    pub quantize: bool,
 }

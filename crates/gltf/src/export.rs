@@ -12,6 +12,7 @@ mod document;
 mod hierarchy;
 mod images;
 mod primitive;
+mod quantized;
 
 pub use container::{Glb, GltfFiles, to_glb, to_glb_pieces, to_glb_pieces_reusing, to_gltf};
 pub use images::{png_indexed8, png_rgba8};

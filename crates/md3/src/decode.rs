@@ -17,6 +17,10 @@ pub enum NormalDecode {
     Exact,
     /// The mathematical decode, `a, b = byte · 2π/256`.
     Ideal,
+    /// The middle of the cell q3map's `NormalToLatLong` encodes to the stored value
+    /// ([`md3_normal::decode_centre`]): what survives a further quantization, such as
+    /// byte normals in a compact glTF.
+    Centre,
 }
 
 impl NormalDecode {
@@ -25,6 +29,7 @@ impl NormalDecode {
         match self {
             Self::Exact => md3_normal::decode_exact(n),
             Self::Ideal => md3_normal::decode_ideal(n),
+            Self::Centre => md3_normal::decode_centre(n),
         }
     }
 }
@@ -237,6 +242,11 @@ impl<'a> Surface<'a> {
                         *nrm = md3_normal::decode_ideal(n.normal());
                     }
                 }
+                NormalDecode::Centre => {
+                    for (n, nrm) in new_v.iter().zip(normals.iter_mut()) {
+                        *nrm = md3_normal::decode_centre(n.normal());
+                    }
+                }
             }
             return Ok(());
         }
@@ -262,7 +272,7 @@ impl<'a> Surface<'a> {
                     let il = q_rsqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
                     [v[0] * il, v[1] * il, v[2] * il]
                 }
-                NormalDecode::Ideal => vector_normalize(v),
+                NormalDecode::Ideal | NormalDecode::Centre => vector_normalize(v),
             };
         }
         Ok(())

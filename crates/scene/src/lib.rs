@@ -71,6 +71,7 @@ pub mod mdl;
 pub mod obj;
 mod options;
 mod placed;
+pub mod quantize;
 pub mod render;
 mod scene;
 

@@ -52,7 +52,9 @@ use idmodel_core::vec::finite_or_zero;
 use idmodel_md2::{self as file, Md2};
 
 mod back;
-pub use back::{MAX_PATCHED_BYTES, from_scene, record_extras, texel_grid, to_bytes};
+pub use back::{
+    MAX_PATCHED_BYTES, from_scene, record_extras, record_extras_for, texel_grid, to_bytes,
+};
 
 use crate::{
     Animation, Channel, ChannelValues, Error, Image, Interpolation, Material, MorphTarget, Options,
@@ -500,7 +502,7 @@ pub fn scene_with(
     }
     scene.animations = clips;
     if options.frame.is_none() && options.clip.is_none() {
-        record_extras(md2, &mut scene);
+        record_extras_for(md2, &mut scene, options.quantized);
     }
     Ok(scene)
 }

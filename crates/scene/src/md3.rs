@@ -95,7 +95,7 @@ mod player;
 mod player_back;
 mod tag_frames;
 
-pub use back::{BackOptions, Limits, MAX_SAMPLED_FRAMES, from_scene, record, to_bytes};
+pub use back::{BackOptions, Limits, MAX_SAMPLED_FRAMES, from_scene, record, record_for, to_bytes};
 
 use alloc::format;
 use alloc::string::String;
@@ -251,7 +251,15 @@ pub fn scene_with(
         ..Scene::default()
     };
     let mut materials = Materials::default();
-    let part = add_part(&mut scene, &mut materials, md3, name, skin, base, animated);
+    let part = add_part(
+        &mut scene,
+        &mut materials,
+        md3,
+        name,
+        skin,
+        (base, animated),
+        parts::normal_decode(options),
+    );
     for clip in &clips {
         let channels = part_channels(md3, &part, &clip.frames, &clip.times());
         if !channels.is_empty() {
@@ -264,7 +272,7 @@ pub fn scene_with(
     scene.materials = materials.0;
     if options.frame.is_none() {
         // What glTF cannot say, for `from_scene` (the way back).
-        scene.extras = back::record(md3);
+        scene.extras = back::record_for(md3, options.quantized);
     }
     Ok(scene)
 }
@@ -323,7 +331,7 @@ pub fn player_scene(player: &Player<'_>, options: &Options) -> Result<Scene, Err
     let mut scene = player::player_scene_unrecorded(player, options)?;
     if options.frame.is_none() {
         // What glTF cannot say, for `player_files` (the way back).
-        player_back::record_player(&mut scene, player);
+        player_back::record_player(&mut scene, player, options.quantized);
     }
     Ok(scene)
 }

@@ -23,6 +23,12 @@ pub struct Options {
     /// the morph adapters (MDL, MD2, MD3) before they allocate; `None`:
     /// [`DEFAULT_MAX_BYTES`]. Over it, the adapter refuses with [`over_budget`]'s line.
     pub max_bytes: Option<u64>,
+    /// The scene is for a quantized glTF (`idmodel_gltf::ExportOptions::quantize`): the
+    /// MD3 adapter then gives each normal at the centre of its latitude/longitude cell
+    /// (not on the cell's corner, where the engine's decoding puts it: a fraction of a
+    /// degree apart) and records the normals the byte form does not bring back, so the
+    /// way back from the quantized file is still byte for byte.
+    pub quantized: bool,
 }
 
 /// The default of [`Options::max_bytes`]: 1 GiB.

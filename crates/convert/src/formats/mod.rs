@@ -63,6 +63,8 @@ pub struct Request<'a> {
     pub max_bytes: Option<u64>,
     /// `--keep-normals`: MD2 normals as the file has them, even degenerate ones.
     pub keep_normals: bool,
+    /// `--quantize`: the scene is for a quantized GLB.
+    pub quantize: bool,
 }
 
 impl Request<'_> {
@@ -73,6 +75,7 @@ impl Request<'_> {
             clip: self.clip.map(str::to_owned),
             skin: self.skin.map(str::to_owned),
             max_bytes: self.max_bytes,
+            quantized: self.quantize,
         }
     }
 }
@@ -93,6 +96,8 @@ pub struct Choice<'a> {
     pub no_textures: bool,
     /// `--keep-normals`: MD2 normals as the file has them.
     pub keep_normals: bool,
+    /// `--quantize`: a quantized GLB is written.
+    pub quantize: bool,
     /// `--game`: game folders and archives searched for textures below the model's own
     /// game root.
     pub game: &'a [std::path::PathBuf],
@@ -111,6 +116,7 @@ impl<'a> Choice<'a> {
             skin: self.skin,
             max_bytes: self.max_bytes,
             keep_normals: self.keep_normals,
+            quantize: self.quantize,
         }
     }
 }

@@ -23,6 +23,7 @@ pub(super) fn animation(
     options: &ExportOptions,
     mesh_map: &[Option<usize>],
     mesh_targets: &[usize],
+    holders: &[Option<usize>],
 ) -> Result<bool> {
     let axes = options.axes;
     let mut channels = Json::new();
@@ -187,7 +188,13 @@ pub(super) fn animation(
                 uses_pointer = true;
             }
             None => {
-                channels.key_usize("node", ch.node);
+                // Weights go to the node that draws the mesh: a dequantizing child
+                // when the mesh is quantized.
+                let target = match (path, holders.get(ch.node).copied().flatten()) {
+                    ("weights", Some(h)) => h,
+                    _ => ch.node,
+                };
+                channels.key_usize("node", target);
                 channels.key_str("path", path);
             }
         }

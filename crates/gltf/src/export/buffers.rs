@@ -151,6 +151,25 @@ impl Buffers {
         self.end_view(offset, target)
     }
 
+    /// [`Buffers::view`] of vertex attributes `stride` bytes apart (`byteStride`).
+    pub(super) fn view_strided(
+        &mut self,
+        bytes: &[u8],
+        stride: usize,
+        target: u32,
+    ) -> Result<usize> {
+        let offset = self.begin_view(bytes.len());
+        self.bin.extend_from_slice(bytes);
+        let index = self.end_view(offset, Some(target))?;
+        // `end_view` closed the object: reopen it for the stride.
+        if self.views.out.last() == Some(&b'}') {
+            self.views.out.pop();
+            self.views.key_usize("byteStride", stride);
+            self.views.raw(b"}");
+        }
+        Ok(index)
+    }
+
     /// Pads the buffer to 4 bytes and makes room for `len` more; returns the offset where
     /// the view's bytes go (the caller appends them, then calls [`Buffers::end_view`]).
     fn begin_view(&mut self, len: usize) -> usize {
@@ -187,7 +206,7 @@ impl Buffers {
 
     /// Starts an accessor object: `{"bufferView":view,"componentType":ty,"count":count`
     /// (the caller writes the keys after `count` and closes it with [`Buffers::close`]).
-    fn open(&mut self, view: Option<usize>, component: u32, count: usize) -> &mut Json {
+    pub(super) fn open(&mut self, view: Option<usize>, component: u32, count: usize) -> &mut Json {
         let a = &mut self.accessors;
         a.sep();
         a.raw(b"{");
@@ -201,7 +220,7 @@ impl Buffers {
     }
 
     /// Writes `"type":ty}` and returns the accessor's index.
-    fn close(&mut self, ty: &str) -> usize {
+    pub(super) fn close(&mut self, ty: &str) -> usize {
         self.accessors.key_str("type", ty);
         self.accessors.raw(b"}");
         self.accessor_count = self.accessor_count.saturating_add(1);

@@ -11,6 +11,7 @@ use super::buffers::{Buffers, expected_bin, finite};
 use super::hierarchy::{check_graph, root_of, unit_quat};
 use super::images::{encode_png, encode_png_indexed};
 use super::primitive::primitive;
+use super::quantized::{self, Grid};
 use crate::error::{invalid, one_target_count};
 use crate::json::Json;
 use crate::{ExportError, ExportOptions};
@@ -283,9 +284,18 @@ pub(super) fn build(
         })
         .collect();
     let variants = (drawn.contains(&true) && drawn.contains(&false)).then_some(drawn.len());
+    // KHR_mesh_quantization: each unskinned mesh's grid (a skinned mesh ignores its
+    // node's transform, so it keeps float positions).
+    let mut mesh_grids: Vec<Option<Grid>> = Vec::with_capacity(scene.meshes.len());
     for (mi, mesh) in scene.meshes.iter().enumerate() {
         let skinned = mesh_skinned_by_node.get(mi).copied().flatten();
         let limit = mesh_joint_limit.get(mi).copied().flatten();
+        let grid = if options.quantize && skinned != Some(true) {
+            quantized::grid(mesh, axes)
+        } else {
+            None
+        };
+        mesh_grids.push(grid);
         prims.out.clear();
         let mut targets: Option<usize> = None;
         for (pi, p) in mesh.primitives.iter().enumerate() {
@@ -321,6 +331,7 @@ pub(super) fn build(
                 options,
                 (skinned, limit),
                 (tangents, variants),
+                grid.as_ref(),
             )?;
         }
         let t = targets.unwrap_or(0);
@@ -417,7 +428,9 @@ pub(super) fn build(
     let mut extra_count = 0usize;
     let extra_base = scene.nodes.len();
     let mut children: Vec<usize> = Vec::new();
-    for node in &scene.nodes {
+    // The glTF node that draws each node's mesh when a dequantizing child holds it.
+    let mut holders: Vec<Option<usize>> = vec![None; scene.nodes.len()];
+    for (ni, node) in scene.nodes.iter().enumerate() {
         children.clear();
         children.extend_from_slice(&node.children);
         if let Some(c) = node.camera {
@@ -433,6 +446,13 @@ pub(super) fn build(
             children.push(extra_base.saturating_add(extra_count));
             extra_count = extra_count.saturating_add(1);
         }
+        let mesh = node.mesh.and_then(|m| mesh_map.get(m).copied().flatten());
+        let grid = node.mesh.and_then(|m| mesh_grids.get(m).copied().flatten());
+        // The dequantizing child comes next among the extra nodes.
+        let holder = mesh
+            .and(grid)
+            .map(|_| extra_base.saturating_add(extra_count));
+        children.extend(holder);
         let j = &mut nodes;
         j.sep();
         j.raw(b"{");
@@ -440,8 +460,7 @@ pub(super) fn build(
             j.key("children");
             j.usizes(&children);
         }
-        let mesh = node.mesh.and_then(|m| mesh_map.get(m).copied().flatten());
-        if let Some(m) = mesh {
+        if let (Some(m), None) = (mesh, grid) {
             j.key_usize("mesh", m);
         }
         j.key_str("name", &node.name);
@@ -473,8 +492,34 @@ pub(super) fn build(
                     t.unwrap_or(0)
                 ));
             }
-            j.key("weights");
-            j.f32s(&node.weights);
+            if grid.is_none() {
+                j.key("weights");
+                j.f32s(&node.weights);
+            }
+        }
+        if let (Some(m), Some(g)) = (mesh, grid) {
+            // The mesh in a child whose uniform scale and translation dequantize it: the
+            // node keeps its own transform for its children (MD3 tags), and the importer
+            // folds the child back (its extras mark it).
+            let e = &mut extra_nodes;
+            e.sep();
+            e.raw(b"{\"extras\":{\"idmodel\":\"dequantize\"}");
+            e.key_usize("mesh", m);
+            e.key("name");
+            e.str(&alloc::format!("{} mesh", node.name));
+            e.key("scale");
+            e.f32s(&[g.step; 3]);
+            e.key("translation");
+            e.f32s(&g.origin);
+            if !node.weights.is_empty() {
+                e.key("weights");
+                e.f32s(&node.weights);
+            }
+            e.raw(b"}");
+            extra_count = extra_count.saturating_add(1);
+            if let Some(h) = holders.get_mut(ni) {
+                *h = holder;
+            }
         }
         j.raw(b"}");
     }
@@ -603,6 +648,7 @@ pub(super) fn build(
             options,
             &mesh_map,
             &mesh_targets,
+            &holders,
         )?;
     }
 
@@ -678,9 +724,11 @@ pub(super) fn build(
     }
     // Used, not required: clients without KHR_animation_pointer keep each camera's static
     // yfov, and those without KHR_materials_variants show each primitive's own material.
+    let quantized = options.quantize && mesh_count > 0;
     let used: Vec<&str> = [
         pointer.then_some("\"KHR_animation_pointer\""),
         variants.map(|_| "\"KHR_materials_variants\""),
+        quantized.then_some("\"KHR_mesh_quantization\""),
     ]
     .into_iter()
     .flatten()
@@ -690,6 +738,11 @@ pub(super) fn build(
         root.raw(b"[");
         root.raw(used.join(",").as_bytes());
         root.raw(b"]");
+    }
+    // Required: a client that does not know it would read the integers as floats.
+    if quantized {
+        root.key("extensionsRequired");
+        root.raw(b"[\"KHR_mesh_quantization\"]");
     }
     list(&mut root, "images", &images);
     list(&mut root, "materials", &materials);

@@ -5,10 +5,12 @@ use alloc::vec::Vec;
 
 use super::Result;
 use super::buffers::{ARRAY_BUFFER, Buffers, finite};
+use super::quantized::{Grid, byte_axes, frame_steps};
 use crate::error::invalid;
 use crate::json::Json;
 use crate::{ExportError, ExportOptions};
 use idmodel_scene::axes::Axes;
+use idmodel_scene::quantize::{TargetNormals, normal_i8};
 use idmodel_scene::{Primitive, unit_or_up};
 
 #[allow(clippy::too_many_arguments)] // one call site; the arguments are the build state
@@ -21,6 +23,7 @@ pub(super) fn primitive(
     options: &ExportOptions,
     (skinned, joint_limit): (Option<bool>, Option<usize>),
     (with_tangents, variants): (bool, Option<usize>),
+    grid: Option<&Grid>,
 ) -> Result<()> {
     let n = p.positions.len();
     let u = u32::try_from(n).map_err(|_| ExportError::TooLarge("a primitive's vertex count"))?;
@@ -48,9 +51,25 @@ pub(super) fn primitive(
     finite(&p.positions, &alloc::format!("{what} POSITION"))?;
     finite(&p.uvs, &alloc::format!("{what} TEXCOORD_0"))?;
 
-    let position = buf.points(&p.positions, axes, Some(ARRAY_BUFFER), true, None)?;
+    // KHR_mesh_quantization: the base's grid steps and byte normals (file axes), which
+    // the targets' displacements are taken from.
+    let base_steps = grid.map(|g| frame_steps(g, &p.positions, axes, None));
+    let base_normals: Option<Vec<[i8; 3]>> =
+        (options.quantize && !p.normals.is_empty()).then(|| {
+            p.normals
+                .iter()
+                .map(|&v| normal_i8(unit_or_up(v)))
+                .collect()
+        });
+    let position = match &base_steps {
+        Some(steps) => buf.grid_positions(steps)?,
+        None => buf.points(&p.positions, axes, Some(ARRAY_BUFFER), true, None)?,
+    };
     let normal = if p.normals.is_empty() {
         None
+    } else if let Some(q) = &base_normals {
+        let q: Vec<[i8; 3]> = q.iter().map(|&n| byte_axes(axes, n)).collect();
+        Some(buf.byte_normals(&q)?)
     } else {
         Some(buf.floats_map(
             &p.normals,
@@ -120,14 +139,48 @@ pub(super) fn primitive(
                 t.normals.len()
             ));
         }
-        let position = buf.points(
-            &t.positions,
-            axes,
-            Some(ARRAY_BUFFER),
-            true,
-            Some(&format_args!("{what} morph target {ti} POSITION")),
-        )?;
-        let normal = if !t.normals.is_empty() && !p.normals.is_empty() {
+        let position = match (grid, &base_steps) {
+            (Some(g), Some(base)) => {
+                let mut d = frame_steps(g, &p.positions, axes, Some(&t.positions));
+                for (d, b) in d.iter_mut().zip(base) {
+                    // Both within 0..=65535: the difference cannot overflow.
+                    *d = [
+                        d[0].wrapping_sub(b[0]),
+                        d[1].wrapping_sub(b[1]),
+                        d[2].wrapping_sub(b[2]),
+                    ];
+                }
+                buf.grid_displacements(&d)?
+            }
+            _ => buf.points(
+                &t.positions,
+                axes,
+                Some(ARRAY_BUFFER),
+                true,
+                Some(&format_args!("{what} morph target {ti} POSITION")),
+            )?,
+        };
+        let normal = if let (Some(base), false) = (&base_normals, t.normals.is_empty()) {
+            finite(
+                &t.normals,
+                &alloc::format!("{what} morph target {ti} NORMAL"),
+            )?;
+            // The frame's normal as a reader of the float form sees it: the base made
+            // unit plus the displacement, made unit.
+            let frames = p.normals.iter().zip(&t.normals).map(|(&b, &d)| {
+                let b = unit_or_up(b);
+                unit_or_up([b[0] + d[0], b[1] + d[1], b[2] + d[2]])
+            });
+            Some(match TargetNormals::of(base, frames) {
+                TargetNormals::Bytes(d) => {
+                    let d: Vec<[i8; 3]> = d.iter().map(|&n| byte_axes(axes, n)).collect();
+                    buf.byte_normals(&d)?
+                }
+                TargetNormals::Floats(d) => {
+                    buf.points(&d, axes, Some(ARRAY_BUFFER), false, None)?
+                }
+            })
+        } else if !t.normals.is_empty() && !p.normals.is_empty() {
             Some(buf.points(
                 &t.normals,
                 axes,

@@ -79,9 +79,10 @@ pub(crate) fn build(
         Axes::YUp
     };
     let materials = materials(d, options, resolve)?;
-    let meshes = meshes(d, axes, options.winding, materials.len())?;
+    let mut meshes = meshes(d, axes, options.winding, materials.len())?;
     let cameras = cameras(d)?;
-    let (nodes, map) = nodes(d, axes, &meshes, cameras.len())?;
+    let (nodes, map, grids) = nodes(d, axes, &meshes, cameras.len())?;
+    dequantize(&mut meshes, &grids);
     let skins = skins(d, axes, &map)?;
     let animations = animations(d, axes, &map, &nodes, &meshes)?;
     let si = index(&d.root, "scene", &"the document")?.unwrap_or(0);
@@ -532,12 +533,7 @@ fn rest_weights(v: &Value, raw_mesh: &Value, mesh: &Mesh, what: &str) -> Result<
     Ok(out)
 }
 
-fn nodes(
-    d: &mut Doc<'_>,
-    axes: Axes,
-    meshes: &[Mesh],
-    cameras: usize,
-) -> Result<(Vec<Node>, Vec<Option<usize>>)> {
+fn nodes(d: &mut Doc<'_>, axes: Axes, meshes: &[Mesh], cameras: usize) -> Result<Nodes> {
     let raw = list(&d.root, "nodes")?.to_vec();
     let n = raw.len();
     d.budget.charge_n(n, 256, &"nodes")?;
@@ -637,6 +633,55 @@ fn nodes(
             node.rotation = unquat(axes, qmul(raw_rot, [-x, -y, -z, w]));
         }
     }
+    // KHR_mesh_quantization: the exporter's dequantizing child (marked in its extras,
+    // holding nothing but the mesh, a uniform scale and a translation) folds into its
+    // parent, its grid applied to the mesh's positions, so the scene is the one written.
+    let mut grids: Vec<MeshGrid> = Vec::new();
+    let mut fold_into: Vec<Option<usize>> = alloc::vec![None; n];
+    for i in 0..n {
+        let Some(v) = raw.get(i) else { continue };
+        let marked = v
+            .get("extras")
+            .and_then(|x| x.get("idmodel"))
+            .and_then(Value::as_str)
+            == Some("dequantize");
+        let (Some(p), Some(node)) = (parent.get(i).copied().flatten(), nodes.get(i)) else {
+            continue;
+        };
+        let scale = floats(v, "scale", [1.0; 3], &"")?;
+        let uniform = scale[0] == scale[1] && scale[1] == scale[2] && scale[0] > 0.0;
+        let plain = marked
+            && uniform
+            && node.children.is_empty()
+            && node.skin.is_none()
+            && node.camera.is_none()
+            && node.rotation == [0.0, 0.0, 0.0, 1.0]
+            && v.get("matrix").is_none()
+            && nodes.get(p).is_some_and(|x| x.mesh.is_none());
+        let (true, Some(mesh)) = (plain, node.mesh) else {
+            continue;
+        };
+        let weights = node.weights.clone();
+        let origin = node.translation;
+        if let Some(pn) = nodes.get_mut(p) {
+            pn.mesh = Some(mesh);
+            pn.weights = weights;
+            pn.children.retain(|&c| c != i);
+        }
+        if let Some(k) = keep.get_mut(i) {
+            *k = false;
+        }
+        if let Some(f) = fold_into.get_mut(i) {
+            *f = Some(p);
+        }
+        if !grids.iter().any(|g| g.mesh == mesh) {
+            grids.push(MeshGrid {
+                mesh,
+                origin,
+                step: scale[0],
+            });
+        }
+    }
     // Skin roots: "<skin> root", nothing but children, a root itself.
     for s in list(&d.root, "skins")? {
         let name = alloc::format!("{} root", string(s, "name"));
@@ -684,6 +729,15 @@ fn nodes(
             map.push(None);
         }
     }
+    // Channels on a folded child (its weights) go to the parent that now draws the mesh.
+    for (i, f) in fold_into.iter().enumerate() {
+        if let Some(p) = *f {
+            let to = map.get(p).copied().flatten();
+            if let Some(m) = map.get_mut(i) {
+                *m = to;
+            }
+        }
+    }
     let mut out = Vec::with_capacity(next);
     for (node, &k) in nodes.into_iter().zip(&keep) {
         if !k {
@@ -697,7 +751,42 @@ fn nodes(
             .collect();
         out.push(node);
     }
-    Ok((out, map))
+    Ok((out, map, grids))
+}
+
+/// The nodes, the map from glTF node to scene node, and the folded quantized meshes.
+type Nodes = (Vec<Node>, Vec<Option<usize>>, Vec<MeshGrid>);
+
+/// A quantized mesh's grid, from its folded dequantizing node (file axes): a position is
+/// `origin + step × q`.
+struct MeshGrid {
+    mesh: usize,
+    origin: [f32; 3],
+    step: f32,
+}
+
+/// Applies each folded grid to its mesh: positions become `origin + step × q`, morph
+/// displacements `step × d` (normals are unchanged by a uniform scale).
+fn dequantize(meshes: &mut [Mesh], grids: &[MeshGrid]) {
+    for g in grids {
+        let Some(mesh) = meshes.get_mut(g.mesh) else {
+            continue;
+        };
+        for p in &mut mesh.primitives {
+            for v in &mut p.positions {
+                *v = [
+                    g.origin[0] + g.step * v[0],
+                    g.origin[1] + g.step * v[1],
+                    g.origin[2] + g.step * v[2],
+                ];
+            }
+            for t in &mut p.targets {
+                for v in &mut t.positions {
+                    *v = v.map(|c| g.step * c);
+                }
+            }
+        }
+    }
 }
 
 /// A column-major affine matrix as translation, rotation and scale (a shear is lost; a

@@ -9,16 +9,33 @@ fn close(a: f32, b: f32, tol: f32) -> bool {
     (d.abs() <= tol * scale) || (a == b)
 }
 
-fn close3(a: &[[f32; 3]], b: &[[f32; 3]], tol: f32) -> bool {
+fn close3(a: &[[f32; 3]], b: &[[f32; 3]], tol: f32, slack: f32) -> bool {
     a.len() == b.len()
-        && a.iter()
-            .zip(b)
-            .all(|(p, q)| p.iter().zip(q).all(|(x, y)| close(*x, *y, tol)))
+        && a.iter().zip(b).all(|(p, q)| {
+            p.iter()
+                .zip(q)
+                .all(|(x, y)| close(*x, *y, tol) || (x - y).abs() <= slack)
+        })
+}
+
+/// How far a position or displacement of `p` may move and still be the same geometry,
+/// besides `tol` relative to its own value: `8 × tol` of the model's reach (its largest
+/// coordinate plus its largest displacement). A quantized glTF puts positions on a grid
+/// of 32,767 steps across the model, moving each by at most `3.1 × 10⁻⁵` of that reach
+/// (a displacement by twice that), far below any format's own step.
+fn slack(p: &crate::Primitive, tol: f32) -> f32 {
+    let big = |v: &[[f32; 3]]| v.iter().flatten().fold(0.0f32, |m, c| m.max(c.abs()));
+    let reach = big(&p.positions)
+        + p.targets
+            .iter()
+            .fold(0.0f32, |m, t| m.max(big(&t.positions)));
+    8.0 * tol * (1.0 + reach)
 }
 
 /// Whether `a` and `b` draw the same single-mesh geometry: one mesh of one primitive,
 /// equal indices, and positions, UVs and morph displacements within `tol` (relative to
-/// `1 + |value|`). Normals are not compared (glTF writers renormalise them).
+/// `1 + |value|`; positions and displacements also within eight times `tol` of the model's
+/// reach, what a quantized glTF moves them). Normals are not compared (glTF writers renormalise them).
 pub fn same_geometry(a: &Scene, b: &Scene, tol: f32) -> bool {
     let (Some(ma), Some(mb)) = (a.meshes.first(), b.meshes.first()) else {
         return false;
@@ -32,8 +49,9 @@ pub fn same_geometry(a: &Scene, b: &Scene, tol: f32) -> bool {
     if ma.primitives.len() != 1 || mb.primitives.len() != 1 {
         return false;
     }
+    let slack = slack(pa, tol);
     pa.indices == pb.indices
-        && close3(&pa.positions, &pb.positions, tol)
+        && close3(&pa.positions, &pb.positions, tol, slack)
         && pa.uvs.len() == pb.uvs.len()
         && pa
             .uvs
@@ -45,5 +63,5 @@ pub fn same_geometry(a: &Scene, b: &Scene, tol: f32) -> bool {
             .targets
             .iter()
             .zip(&pb.targets)
-            .all(|(x, y)| close3(&x.positions, &y.positions, tol))
+            .all(|(x, y)| close3(&x.positions, &y.positions, tol, slack))
 }

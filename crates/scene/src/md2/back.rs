@@ -56,6 +56,13 @@ pub const MAX_PATCHED_BYTES: usize = 64 << 20;
 /// with every frame: the packed vertices are not stored but recovered from its positions
 /// and normals, and only the vertices that recovery misses are kept (`md2.vertex_fixes`).
 pub fn record_extras(md2: &Md2<'_>, scene: &mut Scene) {
+    record_extras_for(md2, scene, false);
+}
+
+/// [`record_extras`] of a scene made for a quantized glTF ([`crate::Options::quantized`]):
+/// every frame's translation is recorded, since the frame's bounds the way back would
+/// take it from are moved by the quantization.
+pub fn record_extras_for(md2: &Md2<'_>, scene: &mut Scene, quantized: bool) {
     let model = Model::from(*md2);
     let e = &mut scene.extras;
     e.set("md2.skinwidth", Value::Int(i64::from(model.skin_width)));
@@ -107,7 +114,7 @@ pub fn record_extras(md2: &Md2<'_>, scene: &mut Scene) {
         let frame_bounds = target_frame_bounds(&merged);
         let mut exceptions = Vec::new();
         for (i, (f, (lo, _))) in model.frames.iter().zip(&frame_bounds).enumerate() {
-            if lo.map(f32::to_bits) != f.translate.map(f32::to_bits) {
+            if quantized || lo.map(f32::to_bits) != f.translate.map(f32::to_bits) {
                 exceptions.extend(u32::try_from(i).unwrap_or(u32::MAX).to_le_bytes());
                 f.translate
                     .iter()

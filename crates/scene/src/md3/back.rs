@@ -180,6 +180,51 @@ fn frame_normal(base: [f32; 3], displacement: Option<[f32; 3]>) -> [f32; 3] {
     }
 }
 
+/// The quantized path's exceptions of surface `si` (`s`) over its first `nf` frames:
+/// the adapter decodes each normal at its cell's centre and makes displacements of unit
+/// normals; the exporter writes bytes ([`crate::quantize`]); the importer reads them and
+/// [`from_scene`] encodes [`frame_normal`] of them. Each normal that does not come back
+/// is pushed as `[si, f, v, raw]`; true (and counting stops) when more than one in six
+/// does not, as for the float path.
+fn quantized_exceptions(
+    s: &SurfaceData,
+    si: usize,
+    nf: usize,
+    slots: usize,
+    out: &mut Vec<Value>,
+) -> bool {
+    use crate::quantize::{TargetNormals, decode_i8, normal_i8};
+    let verts = s.st.len();
+    let base: Vec<[f32; 3]> = (0..verts)
+        .map(|v| unit_or_up(md3_normal::decode_centre(raw_normal(s, 0, v))))
+        .collect();
+    let base_q: Vec<[i8; 3]> = base.iter().map(|&b| normal_i8(b)).collect();
+    for f in 0..nf {
+        let target = (f > 0).then(|| {
+            let frames = base.iter().enumerate().map(|(v, b)| {
+                let n = unit_or_up(md3_normal::decode_centre(raw_normal(s, f, v)));
+                let d = sub(n, *b);
+                unit_or_up(add(*b, d))
+            });
+            TargetNormals::of(&base_q, frames)
+        });
+        for (v, &q) in base_q.iter().enumerate() {
+            let seen = match &target {
+                None => frame_normal(q.map(decode_i8), None),
+                Some(t) => t.seen(q, v),
+            };
+            let raw = raw_normal(s, f, v);
+            if md3_normal::encode(seen) != raw {
+                out.extend([int(si), int(f), int(v), Value::Int(i64::from(raw))]);
+                if out.len().saturating_mul(6) / 4 > slots {
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
 /// The raw normal of surface `s`, frame `f` (frame 0 for a frame the surface lacks, as
 /// the scene adapter repeats it), vertex `v`.
 fn raw_normal(s: &SurfaceData, f: usize, v: usize) -> u16 {
@@ -199,6 +244,12 @@ fn drawn(s: &SurfaceData) -> bool {
 /// frame, frame 0 the base): everything [`from_scene`] needs to write it back byte for
 /// byte after a trip through glTF.
 pub fn record(md3: &Md3<'_>) -> crate::Extras {
+    record_for(md3, false)
+}
+
+/// [`record`] of a scene made for a quantized glTF ([`crate::Options::quantized`]): the
+/// normals the byte form does not bring back are those recorded.
+pub fn record_for(md3: &Md3<'_>, quantized: bool) -> crate::Extras {
     let m = Model::from(*md3);
     let mut x = crate::Extras::default();
     x.set("md3.name", bytes_value(&m.name));
@@ -320,7 +371,10 @@ pub fn record(md3: &Md3<'_>) -> crate::Extras {
         let slots = nf.saturating_mul(verts);
         let mut exceptions = Vec::new();
         let mut dense = false;
-        'vertices: for v in 0..verts {
+        if quantized {
+            dense = quantized_exceptions(s, si, nf, slots, &mut exceptions);
+        }
+        'vertices: for v in (0..verts).filter(|_| !quantized) {
             let b = md3_normal::decode_exact(raw_normal(s, 0, v));
             let base = unit_or_up(b);
             // `frame_normal(base, …)`, with the exporter's unit base computed once.

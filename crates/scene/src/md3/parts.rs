@@ -104,19 +104,24 @@ type Posed = (Vec<[f32; 3]>, Vec<[f32; 3]>);
 
 /// `(positions, normals)` of surface `s` in model frame `frame` (the surface's frame 0
 /// when it has fewer frames); `None` when the surface has no vertex data at all.
-fn surface_frame(s: &Surface<'_>, frame: usize) -> Option<Posed> {
+fn surface_frame(s: &Surface<'_>, frame: usize, decode: NormalDecode) -> Option<Posed> {
     let f = if frame < s.num_frames() { frame } else { 0 };
     let positions = s.positions(f)?.collect();
-    let normals = s.normals(f, NormalDecode::Exact)?.collect();
+    let normals = s.normals(f, decode)?.collect();
     Some((positions, normals))
 }
 
 /// The primitive of surface `s` at `frame`, or `None` when it draws nothing.
-fn surface_primitive(s: &Surface<'_>, frame: usize, material: Option<usize>) -> Option<Primitive> {
+fn surface_primitive(
+    s: &Surface<'_>,
+    frame: usize,
+    material: Option<usize>,
+    decode: NormalDecode,
+) -> Option<Primitive> {
     if s.num_verts() == 0 || s.triangles().is_empty() {
         return None;
     }
-    let (positions, normals) = surface_frame(s, frame)?;
+    let (positions, normals) = surface_frame(s, frame, decode)?;
     Some(Primitive {
         positions,
         normals,
@@ -139,7 +144,7 @@ pub(crate) fn frame_primitives(
     md3.surfaces()
         .filter_map(|s| {
             let material = surface_shader(&s, skin).and_then(|sh| materials.index(sh));
-            let mut prim = surface_primitive(&s, frame, material)?;
+            let mut prim = surface_primitive(&s, frame, material, NormalDecode::Exact)?;
             if let Some(at) = at {
                 place(&mut prim, at);
             }
@@ -307,6 +312,16 @@ pub(crate) fn check_budget(
         .map_err(|e| Error::new(format!("{what}: {e}")))
 }
 
+/// How the scene's normals are decoded: as the engine does, or for a quantized glTF at
+/// the middle of each cell ([`crate::Options::quantized`]).
+pub(crate) fn normal_decode(options: &crate::Options) -> NormalDecode {
+    if options.quantized {
+        NormalDecode::Centre
+    } else {
+        NormalDecode::Exact
+    }
+}
+
 /// Adds one model to `scene`: a node named `name` with its mesh at frame `base` (morph
 /// targets for every other frame when `animated`), and a child node per tag.
 pub(crate) fn add_part(
@@ -315,14 +330,14 @@ pub(crate) fn add_part(
     md3: &Md3<'_>,
     name: &str,
     skin: Option<&Skin<'_>>,
-    base: usize,
-    animated: bool,
+    (base, animated): (usize, bool),
+    decode: NormalDecode,
 ) -> PartNodes {
     let frames = md3.num_frames();
     let mut primitives = Vec::new();
     for s in md3.surfaces() {
         let material = surface_shader(&s, skin).and_then(|sh| materials.index(sh));
-        let Some(mut prim) = surface_primitive(&s, base, material) else {
+        let Some(mut prim) = surface_primitive(&s, base, material, decode) else {
             continue;
         };
         if animated {
@@ -334,8 +349,7 @@ pub(crate) fn add_part(
             prim.targets.reserve_exact(frames.saturating_sub(1));
             for f in 1..frames {
                 let f = if f < s.num_frames() { f } else { 0 };
-                let (Some(positions), Some(normals)) =
-                    (s.positions(f), s.normals(f, NormalDecode::Exact))
+                let (Some(positions), Some(normals)) = (s.positions(f), s.normals(f, decode))
                 else {
                     continue;
                 };

@@ -8,7 +8,7 @@ use idmodel_md3::{Md3, Orientation, Skin, position_on_tag};
 use super::clips::{Clip, player_clips};
 use super::parts::{
     Materials, PartFrame, PartNodes, add_part, check_budget, frame_of, frame_primitives,
-    part_channels, rest_part, sane, tag_index,
+    normal_decode, part_channels, rest_part, sane, tag_index,
 };
 use super::{frame_scene, select_clips, usable};
 use crate::{Animation, Error, Node, Options, Scene};
@@ -89,8 +89,8 @@ pub(crate) fn player_scene_unrecorded(
         lower,
         "lower",
         player.skin(0),
-        base,
-        legs_animated,
+        (base, legs_animated),
+        normal_decode(options),
     );
     let upper_part = add_part(
         &mut scene,
@@ -98,8 +98,8 @@ pub(crate) fn player_scene_unrecorded(
         upper,
         "upper",
         player.skin(1),
-        base,
-        torso_animated,
+        (base, torso_animated),
+        normal_decode(options),
     );
     // The head is always drawn at frame 0.
     let head_part = add_part(
@@ -108,8 +108,8 @@ pub(crate) fn player_scene_unrecorded(
         head,
         "head",
         player.skin(2),
-        0,
-        false,
+        (0, false),
+        normal_decode(options),
     );
     // Animated, the parts rest in the standing idle (or the chosen clip's first frame),
     // not in frame 0 (a death): the base stays frame 0, the rest weights pick the frame.

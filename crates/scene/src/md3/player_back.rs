@@ -371,7 +371,7 @@ fn clip_signature(scene: &Scene, lower: Option<usize>, upper: Option<usize>) -> 
 /// The `player.*` extras of a player scene [`player_scene`](super::player_scene) built
 /// (its nodes `lower`, `upper`, `head`): each part's [`record`](super::record), the
 /// `animation.cfg` and skin texts, and the clip fingerprint.
-pub(crate) fn record_player(scene: &mut Scene, player: &super::Player<'_>) {
+pub(crate) fn record_player(scene: &mut Scene, player: &super::Player<'_>, quantized: bool) {
     let lower = morph_node_named(scene, "lower");
     let upper = morph_node_named(scene, "upper");
     let signature = clip_signature(scene, lower, upper);
@@ -380,7 +380,7 @@ pub(crate) fn record_player(scene: &mut Scene, player: &super::Player<'_>) {
         .iter()
         .zip([&player.lower, &player.upper, &player.head])
     {
-        x.set(*key, Value::Object(super::record(md3).0));
+        x.set(*key, Value::Object(super::record_for(md3, quantized).0));
     }
     if let Some(cfg) = player.animation_cfg {
         x.set("player.animation_cfg", bytes_value(cfg));
