@@ -26,7 +26,7 @@ pub struct ExportOptions {
     /// grid as MD3's do, normals and their morph displacements as normalized bytes (the
     /// rule of [`idmodel_scene::quantize`]). A child node named `<node> mesh` carries the
     /// dequantizing scale and translation (marked by its extras, so the importer folds it
-    /// back). Skinned meshes keep float positions. Blender, three.js, Babylon.js and the
+    /// back). Skinned meshes and an MD3 tag's frames keep float positions. Blender, three.js, Babylon.js and the
     /// Khronos validator read such files; Godot 4 refuses them and Assimp misreads them,
     /// so it is off by default.
     pub quantize: bool,

@@ -290,7 +290,13 @@ pub(super) fn build(
     for (mi, mesh) in scene.meshes.iter().enumerate() {
         let skinned = mesh_skinned_by_node.get(mi).copied().flatten();
         let limit = mesh_joint_limit.get(mi).copied().flatten();
-        let grid = if options.quantize && skinned != Some(true) {
+        // A tag's frames (an MD3 tag drawn as a small mesh, see `is_tag_frames`) keep
+        // their exact floats: their positions are the tag's orientation.
+        let helper = scene
+            .nodes
+            .iter()
+            .any(|n| n.mesh == Some(mi) && idmodel_scene::is_tag_frames(n));
+        let grid = if options.quantize && skinned != Some(true) && !helper {
             quantized::grid(mesh, axes)
         } else {
             None
