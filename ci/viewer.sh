@@ -32,3 +32,22 @@ if [ -n "${IDMODEL_CORPUS:-}" ] && [ -d "$IDMODEL_CORPUS/assets" ]; then
   node web/tests/three-node.mjs "$out/kyonshi.glb" "$out/bloodspider.glb" "$out/body01.glb"
   rm -rf "$out"
 fi
+# three.js reads the quantized GLBs (--quantize) of every corpus model as the plain ones:
+# every vertex of every frame within half the quantization step, normals within 3°.
+if [ -n "${IDMODEL_CORPUS:-}" ]; then
+  out="$(mktemp -d)"
+  pairs=()
+  i=0
+  while IFS= read -r -d '' f; do
+    i=$((i + 1))
+    if "$bin" convert "$f" -o "$out/$i.glb" -q 2>/dev/null; then
+      "$bin" convert "$f" -o "$out/$i.q.glb" --quantize -q
+      pairs+=("$out/$i.glb" "$out/$i.q.glb")
+    fi
+  done < <(find "$IDMODEL_CORPUS/mdl" "$IDMODEL_CORPUS/md2" "$IDMODEL_CORPUS/md3" "$IDMODEL_CORPUS/md5" \
+    -type f \( -iname '*.mdl' -o -iname '*.md2' -o -iname '*.md3' -o -iname '*.md5mesh' \) -print0 | sort -z)
+  echo "three.js: ${#pairs[@]} files, quantized against plain"
+  node web/tests/three-quantized.mjs "${pairs[@]}" > "$out/report.txt" || { cat "$out/report.txt"; exit 1; }
+  echo "three.js: $(grep -c '^ok ' "$out/report.txt") quantized GLBs read as their plain GLBs"
+  rm -rf "$out"
+fi

@@ -59,6 +59,9 @@ pub struct Choice {
     /// Only the first frame, fast: no animation and no check panel (the page shows this
     /// at once, then opens the files again in full).
     pub first_frame: bool,
+    /// A quantized GLB (`KHR_mesh_quantization`, [`Options::quantize`]): the page asks
+    /// for it, about half the bytes to hand to three.js for an animated model.
+    pub quantize: bool,
 }
 
 /// What [`open_files`] gives the page.
@@ -96,8 +99,8 @@ impl Viewed {
 }
 
 /// Opens the dropped files `names[i]` holding `files[i]` (each a `Uint8Array`) with the
-/// chosen `model` and `skin`, in full or (`first_frame`) only the first frame (see
-/// [`Choice`]).
+/// chosen `model` and `skin`, in full or (`first_frame`) only the first frame, quantized
+/// or not (see [`Choice`]).
 #[wasm_bindgen]
 pub fn open(
     names: Vec<String>,
@@ -105,6 +108,7 @@ pub fn open(
     model: Option<String>,
     skin: Option<String>,
     first_frame: bool,
+    quantize: bool,
 ) -> Viewed {
     let files = names
         .into_iter()
@@ -120,6 +124,7 @@ pub fn open(
             model,
             skin,
             first_frame,
+            quantize,
         },
     );
     Viewed {
@@ -357,6 +362,7 @@ fn show(
     let mut options = Options {
         skin: choice.skin.clone(),
         frame: choice.first_frame.then_some(0),
+        quantize: choice.quantize,
         ..Options::default()
     };
     match format {

@@ -4,36 +4,16 @@
 //
 //   (cd web && npm ci) && node web/tests/three-node.mjs A.glb ...
 //
-// three.js and the decoders come from web/node_modules (THREE_NODE_DECODERS overrides where
-// the decoders are found); ci/viewer.sh runs it on an OpenArena player and UFO:AI models. GLTFLoader decodes embedded images
-// with createImageBitmap, which Node lacks: it is provided here over pngjs and jpeg-js, the
-// pure-JavaScript PNG and JPEG decoders, so the pixels three.js gets are real decodes.
+// three.js and the decoders come from web/node_modules (see node-images.mjs, which gives
+// GLTFLoader real PNG and JPEG decodes); ci/viewer.sh runs it on an OpenArena player and
+// UFO:AI models.
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-const decoders = process.env.THREE_NODE_DECODERS || path.join(here, "..", "node_modules");
-const require = createRequire(path.join(decoders, 'x.js'));
-const { PNG } = require('pngjs');
-const jpeg = require('jpeg-js');
-const three = path.join(here, '..', 'node_modules', 'three');
-const { GLTFLoader } = await import(path.join(three, 'examples/jsm/loaders/GLTFLoader.js'));
-
-globalThis.self = globalThis;
-globalThis.createImageBitmap = async (blob) => {
-  const bytes = Buffer.from(await blob.arrayBuffer());
-  const isPng = bytes.subarray(0, 8).equals(Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]));
-  const img = isPng ? PNG.sync.read(bytes) : jpeg.decode(bytes, { useTArray: true, formatAsRGBA: true });
-  return { width: img.width, height: img.height, data: img.data, close() {} };
-};
+import { parseGlb } from './node-images.mjs';
 
 let failed = 0;
 for (const file of process.argv.slice(2)) {
-  const buf = await readFile(file);
-  const ab = buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength);
-  const gltf = await new Promise((ok, bad) => new GLTFLoader().parse(ab, '', ok, bad));
+  const gltf = await parseGlb(await readFile(file));
   let meshes = 0;
   let textured = 0;
   const sizes = new Set();

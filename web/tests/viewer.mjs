@@ -87,6 +87,10 @@ async function model(page, label, paths, { draws = true, against = paths[0], tex
     check(`${label}: state().${key} matches idmodel info --json`, state[key] === want[key], `${state[key]} vs ${want[key]}`);
   }
   if (textured) check(`${label}: textured`, state.textured > 0, `textured ${state.textured}`);
+  if (state.vertices > 0) {
+    const required = await page.evaluate(() => window.idmodelViewer.required());
+    check(`${label}: drawn from a quantized GLB`, required.includes('KHR_mesh_quantization'), required.join(','));
+  }
   await page.screenshot({ path: join(shots, `${label.replace(/[^\w.-]+/g, '_')}.png`) });
   if (!draws) return { state, timing };
   const first = await probe(page);

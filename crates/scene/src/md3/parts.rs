@@ -322,6 +322,21 @@ pub(crate) fn normal_decode(options: &crate::Options) -> NormalDecode {
     }
 }
 
+/// The morph target names of frames 1 onwards: each frame's name, an unnamed one
+/// `frame<N>` (an empty target name breaks clients: Blender 3.4's importer stops on it;
+/// the way back takes MD3 frame names from its record).
+fn target_names(md3: &Md3<'_>) -> Vec<String> {
+    md3.frames()
+        .iter()
+        .enumerate()
+        .skip(1)
+        .map(|(k, f)| match f.name().to_string() {
+            n if n.is_empty() => format!("frame{k}"),
+            n => n,
+        })
+        .collect()
+}
+
 /// Adds one model to `scene`: a node named `name` with its mesh at frame `base` (morph
 /// targets for every other frame when `animated`), and a child node per tag.
 pub(crate) fn add_part(
@@ -373,11 +388,7 @@ pub(crate) fn add_part(
     if !primitives_empty {
         node.mesh = Some(scene.meshes.len());
         let target_names = if targets > 0 {
-            md3.frames()
-                .iter()
-                .skip(1)
-                .map(|f| f.name().to_string())
-                .collect()
+            target_names(md3)
         } else {
             Vec::new()
         };
@@ -409,12 +420,7 @@ pub(crate) fn add_part(
         let mut helpers = Vec::with_capacity(md3.num_tags());
         for (t, tag) in md3.tag_names().enumerate() {
             let name = tag.to_string();
-            let names = md3
-                .frames()
-                .iter()
-                .skip(1)
-                .map(|f| f.name().to_string())
-                .collect();
+            let names = target_names(md3);
             let mesh = super::tag_frames::mesh(
                 &name,
                 t,
