@@ -80,31 +80,96 @@ pub fn decode_ideal(n: u16) -> [f32; 3] {
 /// ```
 pub fn decode_centre(n: u16) -> [f32; 3] {
     let [lo, hi] = n.to_le_bytes();
-    let unit = core::f64::consts::TAU / 255.0;
-    // Latitude: acos ∈ [0°, 180°] is [0, 127.5] units; byte k covers [k, k + 1).
-    let lat = match lo {
-        0..=126 => f64::from(lo) + 0.5,
-        127 => 127.25,
-        _ => f64::from(lo),
-    };
-    // Longitude: atan2 ∈ (−180°, 180°] is (−127.5, 127.5] units, truncated toward zero:
-    // byte 0 covers (−1, 1), byte k ≤ 127 covers [k, k + 1), byte k ≥ 129 covers
-    // (k − 257, k − 256].
-    let lng = match hi {
-        0 => 0.0,
-        1..=126 => f64::from(hi) + 0.5,
-        127 => 127.25,
-        128 => 128.0,
-        _ => f64::from(hi) - 256.5,
-    };
-    let (a, b) = (lng * unit, lat * unit);
-    let sb = libm::sin(b);
-    [
-        to_f32(libm::cos(a) * sb),
-        to_f32(libm::sin(a) * sb),
-        to_f32(libm::cos(b)),
-    ]
+    let [sb, cb] = CENTRE_LAT
+        .get(usize::from(lo))
+        .copied()
+        .unwrap_or([0.0, 1.0]);
+    let [sa, ca] = CENTRE_LNG
+        .get(usize::from(hi))
+        .copied()
+        .unwrap_or([0.0, 1.0]);
+    [to_f32(ca * sb), to_f32(sa * sb), to_f32(cb)]
 }
+
+/// One 1/255th of a turn, the unit `NormalToLatLong` truncates angles to.
+const CELL: f64 = core::f64::consts::TAU / 255.0;
+
+/// The middle of latitude byte `k`'s cell, in cells: acos ∈ [0°, 180°] is [0, 127.5]
+/// cells and byte k covers [k, k + 1); a byte past 127 is its plain angle.
+const fn lat_centre(k: usize) -> f64 {
+    #[allow(clippy::as_conversions, clippy::cast_precision_loss)]
+    let f = k as f64;
+    if k <= 126 {
+        f + 0.5
+    } else if k == 127 {
+        127.25
+    } else {
+        f
+    }
+}
+
+/// The middle of longitude byte `k`'s cell, in cells: atan2 ∈ (−180°, 180°] is
+/// (−127.5, 127.5] cells, truncated toward zero: byte 0 covers (−1, 1), byte k ≤ 127
+/// covers [k, k + 1), byte k ≥ 129 covers (k − 257, k − 256]; 128 is never written.
+const fn lng_centre(k: usize) -> f64 {
+    #[allow(clippy::as_conversions, clippy::cast_precision_loss)]
+    let f = k as f64;
+    if k == 0 {
+        0.0
+    } else if k <= 126 {
+        f + 0.5
+    } else if k == 127 {
+        127.25
+    } else if k == 128 {
+        128.0
+    } else {
+        f - 256.5
+    }
+}
+
+/// `[sin x, cos x]` for `|x| ≤ 2π` by their series (a compile-time table's entries:
+/// exact to a few units in the last place of an `f64`, fixed on every machine).
+const fn sin_cos(x: f64) -> [f64; 2] {
+    let pi = core::f64::consts::PI;
+    let x = if x > pi {
+        x - 2.0 * pi
+    } else if x < -pi {
+        x + 2.0 * pi
+    } else {
+        x
+    };
+    let x2 = x * x;
+    let (mut s, mut st) = (x, x);
+    let (mut c, mut ct) = (1.0, 1.0);
+    // Terms k = 1..30: a = 2k.
+    let mut a = 2.0f64;
+    while a < 60.0 {
+        st = -st * x2 / (a * (a + 1.0));
+        ct = -ct * x2 / ((a - 1.0) * a);
+        s += st;
+        c += ct;
+        a += 2.0;
+    }
+    [s, c]
+}
+
+/// `[sin, cos]` of each byte's cell centre: latitudes, or (`lng`) longitudes.
+#[allow(clippy::indexing_slicing)] // k < 256 in a const loop over a 256-entry array
+const fn centre_table(lng: bool) -> [[f64; 2]; 256] {
+    let mut t = [[0.0; 2]; 256];
+    let mut k = 0;
+    while k < 256 {
+        let cells = if lng { lng_centre(k) } else { lat_centre(k) };
+        t[k] = sin_cos(cells * CELL);
+        k = k.saturating_add(1);
+    }
+    t
+}
+
+/// The latitudes of [`decode_centre`].
+const CENTRE_LAT: [[f64; 2]; 256] = centre_table(false);
+/// The longitudes of [`decode_centre`].
+const CENTRE_LNG: [[f64; 2]; 256] = centre_table(true);
 
 #[allow(clippy::as_conversions)] // f64 → f32 rounding is the intent; no `From` exists.
 fn to_f32(v: f64) -> f32 {
@@ -152,6 +217,17 @@ pub fn encode(n: [f32; 3]) -> u16 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_centre_tables_are_sine_and_cosine() {
+        for (k, (lat, lng)) in CENTRE_LAT.iter().zip(&CENTRE_LNG).enumerate() {
+            for (t, cells) in [(lat, lat_centre(k)), (lng, lng_centre(k))] {
+                let x = cells * CELL;
+                assert!((t[0] - libm::sin(x)).abs() < 1e-14, "{k}");
+                assert!((t[1] - libm::cos(x)).abs() < 1e-14, "{k}");
+            }
+        }
+    }
 
     #[test]
     fn every_reachable_encoding_comes_back_from_its_centre() {

@@ -39,10 +39,11 @@ pub fn decode_i8(c: i8) -> f32 {
     (f32::from(c) / ONE).max(-1.0)
 }
 
-/// One component, rounded and kept within `[-127, 127]`.
+/// One component, rounded half away from zero (as `x ± 0.5` truncated) and kept within
+/// `[-127, 127]`; a NaN gives 0.
 fn byte(x: f32) -> i8 {
-    let r = libm::roundf(x).clamp(-ONE, ONE);
-    // In range and whole after the clamp; a NaN gives 0.
+    let r = (x + if x < 0.0 { -0.5 } else { 0.5 }).clamp(-ONE, ONE);
+    // Within ±127 after the clamp: the cast truncates toward zero.
     #[allow(clippy::as_conversions, clippy::cast_possible_truncation)]
     let b = r as i8;
     b
@@ -61,7 +62,12 @@ pub fn normal_i8(unit: [f32; 3]) -> [i8; 3] {
 /// room to turn past the plane across that axis (the sum's component cannot change
 /// sign), and the target's normals are then written as floats ([`TargetNormals`]).
 pub fn normal_delta_i8(base: [i8; 3], frame: [f32; 3]) -> Option<[i8; 3]> {
-    let b = unit_or_up(base.map(decode_i8)).map(|c| c * ONE);
+    delta_over(unit_or_up(base.map(decode_i8)), frame)
+}
+
+/// [`normal_delta_i8`] over the base's unit vector `unit` (`unit_or_up` of its decoding).
+fn delta_over(unit: [f32; 3], frame: [f32; 3]) -> Option<[i8; 3]> {
+    let b = unit.map(|c| c * ONE);
     let mut r = ONE;
     for (&n, &bc) in frame.iter().zip(&b) {
         let room = if n > 0.0 {
@@ -81,9 +87,13 @@ pub fn normal_delta_i8(base: [i8; 3], frame: [f32; 3]) -> Option<[i8; 3]> {
         byte(r * frame[1] - b[1]),
         byte(r * frame[2] - b[2]),
     ];
-    let seen = decode_frame_i8(base, d);
-    let cos = seen[0] * frame[0] + seen[1] * frame[1] + seen[2] * frame[2];
-    (cos >= BYTE_TOLERANCE).then_some(d)
+    // The angle test without a square root: `sum · frame ≥ tolerance × |sum|` (frame is
+    // unit), both sides squared.
+    let dd = d.map(decode_i8);
+    let sum = [unit[0] + dd[0], unit[1] + dd[1], unit[2] + dd[2]];
+    let dot = sum[0] * frame[0] + sum[1] * frame[1] + sum[2] * frame[2];
+    let len2 = sum[0] * sum[0] + sum[1] * sum[1] + sum[2] * sum[2];
+    (dot > 0.0 && dot * dot >= BYTE_TOLERANCE * BYTE_TOLERANCE * len2).then_some(d)
 }
 
 /// The cosine of the largest angle (about 2.6°) a byte displacement may leave between a
@@ -105,8 +115,12 @@ pub fn decode_frame_i8(base: [i8; 3], delta: [i8; 3]) -> [f32; 3] {
 
 /// The frame normal a reader sees from a byte base and a float displacement.
 pub fn decode_frame_f32(base: [i8; 3], delta: [f32; 3]) -> [f32; 3] {
-    let b = unit_or_up(base.map(decode_i8));
-    unit_or_up([b[0] + delta[0], b[1] + delta[1], b[2] + delta[2]])
+    seen_over(unit_or_up(base.map(decode_i8)), delta)
+}
+
+/// The frame normal a reader sees over the base's unit vector `unit`.
+fn seen_over(unit: [f32; 3], delta: [f32; 3]) -> [f32; 3] {
+    unit_or_up([unit[0] + delta[0], unit[1] + delta[1], unit[2] + delta[2]])
 }
 
 /// One morph target's normal displacements as written: bytes when every vertex's fits
@@ -119,35 +133,62 @@ pub enum TargetNormals {
     Floats(alloc::vec::Vec<[f32; 3]>),
 }
 
-impl TargetNormals {
-    /// The displacements of a target whose frame normals (unit) are `frames`, over the
-    /// byte base normals `base` (one per vertex; missing ones count as up).
-    pub fn of(base: &[[i8; 3]], frames: impl ExactSizeIterator<Item = [f32; 3]> + Clone) -> Self {
-        let up = [0, 0, 127];
+/// A primitive's base normals as bytes ([`normal_i8`]), with the unit vectors a reader
+/// makes of them, computed once for all its morph targets.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BaseNormals {
+    bytes: alloc::vec::Vec<[i8; 3]>,
+    units: alloc::vec::Vec<[f32; 3]>,
+}
+
+impl BaseNormals {
+    /// The byte form of unit normals `units`.
+    pub fn new(units: impl Iterator<Item = [f32; 3]>) -> Self {
+        let bytes: alloc::vec::Vec<[i8; 3]> = units.map(normal_i8).collect();
+        let units = bytes.iter().map(|b| unit_or_up(b.map(decode_i8))).collect();
+        Self { bytes, units }
+    }
+
+    /// The bytes, one per vertex.
+    pub fn bytes(&self) -> &[[i8; 3]] {
+        &self.bytes
+    }
+
+    /// The base normal a reader sees at vertex `v` (made unit).
+    pub fn seen(&self, v: usize) -> [f32; 3] {
+        self.units.get(v).copied().unwrap_or([0.0, 0.0, 1.0])
+    }
+
+    /// The displacements of a target whose frame normals (unit) are `frames`, one per
+    /// vertex (missing base normals count as up).
+    pub fn target(&self, frames: impl ExactSizeIterator<Item = [f32; 3]> + Clone) -> TargetNormals {
         let mut bytes = alloc::vec::Vec::with_capacity(frames.len());
         for (v, frame) in frames.clone().enumerate() {
-            let b = base.get(v).copied().unwrap_or(up);
-            match normal_delta_i8(b, frame) {
+            match delta_over(self.seen(v), frame) {
                 Some(d) => bytes.push(d),
                 None => {
-                    return Self::Floats(
+                    return TargetNormals::Floats(
                         frames
                             .enumerate()
-                            .map(|(v, f)| normal_delta_f32(base.get(v).copied().unwrap_or(up), f))
+                            .map(|(v, f)| {
+                                let b = self.seen(v);
+                                [f[0] - b[0], f[1] - b[1], f[2] - b[2]]
+                            })
                             .collect(),
                     );
                 }
             }
         }
-        Self::Bytes(bytes)
+        TargetNormals::Bytes(bytes)
     }
 
-    /// What a reader sees for vertex `v` over the base `base`.
-    pub fn seen(&self, base: [i8; 3], v: usize) -> [f32; 3] {
-        match self {
-            Self::Bytes(d) => decode_frame_i8(base, d.get(v).copied().unwrap_or_default()),
-            Self::Floats(d) => decode_frame_f32(base, d.get(v).copied().unwrap_or_default()),
-        }
+    /// The frame normal a reader sees at vertex `v` of target `t`.
+    pub fn seen_in(&self, t: &TargetNormals, v: usize) -> [f32; 3] {
+        let d = match t {
+            TargetNormals::Bytes(d) => d.get(v).copied().unwrap_or_default().map(decode_i8),
+            TargetNormals::Floats(d) => d.get(v).copied().unwrap_or_default(),
+        };
+        seen_over(self.seen(v), d)
     }
 }
 
@@ -205,13 +246,16 @@ mod tests {
 
     #[test]
     fn a_target_falls_back_to_floats_as_a_whole() {
-        let base = [normal_i8([0.0, 0.0, 1.0]), normal_i8(unit([1.0, 1.0, 1.0]))];
+        let base = BaseNormals::new([[0.0, 0.0, 1.0], unit([1.0, 1.0, 1.0])].into_iter());
         let near = [unit([0.1, 0.0, 1.0]), unit([1.0, 1.2, 1.0])];
-        let t = TargetNormals::of(&base, near.iter().copied());
+        let t = base.target(near.iter().copied());
         assert!(matches!(t, TargetNormals::Bytes(_)));
+        assert!(dot(base.seen_in(&t, 1), near[1]) >= BYTE_TOLERANCE);
         let flipped = [[0.0, 0.0, -1.0], unit([1.0, 1.2, 1.0])];
-        let t = TargetNormals::of(&base, flipped.iter().copied());
+        let t = base.target(flipped.iter().copied());
         assert!(matches!(&t, TargetNormals::Floats(d) if d.len() == 2));
-        assert!(dot(t.seen(base[0], 0), flipped[0]) > 0.99999);
+        assert!(dot(base.seen_in(&t, 0), flipped[0]) > 0.99999);
+        // The rounding: half away from zero.
+        assert_eq!(normal_i8([0.5 / 127.0, -0.5 / 127.0, 1.0]), [1, -1, 127]);
     }
 }

@@ -10,7 +10,7 @@ use crate::error::invalid;
 use crate::json::Json;
 use crate::{ExportError, ExportOptions};
 use idmodel_scene::axes::Axes;
-use idmodel_scene::quantize::{TargetNormals, normal_i8};
+use idmodel_scene::quantize::{BaseNormals, TargetNormals};
 use idmodel_scene::{Primitive, unit_or_up};
 
 #[allow(clippy::too_many_arguments)] // one call site; the arguments are the build state
@@ -54,13 +54,14 @@ pub(super) fn primitive(
     // KHR_mesh_quantization: the base's grid steps and byte normals (file axes), which
     // the targets' displacements are taken from.
     let base_steps = grid.map(|g| frame_steps(g, &p.positions, axes, None));
-    let base_normals: Option<Vec<[i8; 3]>> =
-        (options.quantize && !p.normals.is_empty()).then(|| {
-            p.normals
-                .iter()
-                .map(|&v| normal_i8(unit_or_up(v)))
-                .collect()
-        });
+    // The base normals made unit (file axes), once for every target.
+    let base_units: Vec<[f32; 3]> = if options.quantize {
+        p.normals.iter().map(|&v| unit_or_up(v)).collect()
+    } else {
+        Vec::new()
+    };
+    let base_normals = (options.quantize && !p.normals.is_empty())
+        .then(|| BaseNormals::new(base_units.iter().copied()));
     let position = match &base_steps {
         Some(steps) => buf.grid_positions(steps)?,
         None => buf.points(&p.positions, axes, Some(ARRAY_BUFFER), true, None)?,
@@ -68,7 +69,7 @@ pub(super) fn primitive(
     let normal = if p.normals.is_empty() {
         None
     } else if let Some(q) = &base_normals {
-        let q: Vec<[i8; 3]> = q.iter().map(|&n| byte_axes(axes, n)).collect();
+        let q: Vec<[i8; 3]> = q.bytes().iter().map(|&n| byte_axes(axes, n)).collect();
         Some(buf.byte_normals(&q)?)
     } else {
         Some(buf.floats_map(
@@ -167,11 +168,11 @@ pub(super) fn primitive(
             )?;
             // The frame's normal as a reader of the float form sees it: the base made
             // unit plus the displacement, made unit.
-            let frames = p.normals.iter().zip(&t.normals).map(|(&b, &d)| {
-                let b = unit_or_up(b);
-                unit_or_up([b[0] + d[0], b[1] + d[1], b[2] + d[2]])
-            });
-            Some(match TargetNormals::of(base, frames) {
+            let frames = base_units
+                .iter()
+                .zip(&t.normals)
+                .map(|(&b, &d)| unit_or_up([b[0] + d[0], b[1] + d[1], b[2] + d[2]]));
+            Some(match base.target(frames) {
                 TargetNormals::Bytes(d) => {
                     let d: Vec<[i8; 3]> = d.iter().map(|&n| byte_axes(axes, n)).collect();
                     buf.byte_normals(&d)?

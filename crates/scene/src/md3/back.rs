@@ -193,12 +193,12 @@ fn quantized_exceptions(
     slots: usize,
     out: &mut Vec<Value>,
 ) -> bool {
-    use crate::quantize::{TargetNormals, decode_i8, normal_i8};
+    use crate::quantize::BaseNormals;
     let verts = s.st.len();
     let base: Vec<[f32; 3]> = (0..verts)
         .map(|v| unit_or_up(md3_normal::decode_centre(raw_normal(s, 0, v))))
         .collect();
-    let base_q: Vec<[i8; 3]> = base.iter().map(|&b| normal_i8(b)).collect();
+    let base_q = BaseNormals::new(base.iter().copied());
     for f in 0..nf {
         let target = (f > 0).then(|| {
             let frames = base.iter().enumerate().map(|(v, b)| {
@@ -206,12 +206,12 @@ fn quantized_exceptions(
                 let d = sub(n, *b);
                 unit_or_up(add(*b, d))
             });
-            TargetNormals::of(&base_q, frames)
+            base_q.target(frames)
         });
-        for (v, &q) in base_q.iter().enumerate() {
+        for v in 0..verts {
             let seen = match &target {
-                None => frame_normal(q.map(decode_i8), None),
-                Some(t) => t.seen(q, v),
+                None => base_q.seen(v),
+                Some(t) => base_q.seen_in(t, v),
             };
             let raw = raw_normal(s, f, v);
             if md3_normal::encode(seen) != raw {
