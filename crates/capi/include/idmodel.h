@@ -117,6 +117,12 @@
 // included; longer names are cut at a character boundary).
 #define IDMODEL_NAME_SIZE 128
 
+#if defined(IDMODEL_CONVERT)
+// A flag of [`idmodel_convert_with`]: GLB meshes with `KHR_mesh_quantization` (integer
+// positions on the model's grid, byte normals), as `idmodel convert --quantize`.
+#define IDMODEL_CONVERT_QUANTIZE 1
+#endif
+
 // What went wrong, filled by every function that is given one (it may be null).
 typedef struct idmodel_error {
   // The code the function returned ([`IDMODEL_OK`] or an `IDMODEL_E_*`).
@@ -239,6 +245,22 @@ int32_t idmodel_convert(const char *input,
                         uint8_t **out,
                         size_t *out_len,
                         struct idmodel_error *err);
+#endif
+
+#if defined(IDMODEL_CONVERT)
+// [`idmodel_convert`] with `flags`, an OR of `IDMODEL_CONVERT_*` (0 is
+// [`idmodel_convert`]). A flag this library does not know is refused
+// ([`IDMODEL_E_CONVERT`]), so that a caller built for a newer library learns it.
+//
+// # Safety
+//
+// As [`idmodel_convert`].
+int32_t idmodel_convert_with(const char *input,
+                             const char *output,
+                             uint32_t flags,
+                             uint8_t **out,
+                             size_t *out_len,
+                             struct idmodel_error *err);
 #endif
 
 #if defined(IDMODEL_CONVERT)

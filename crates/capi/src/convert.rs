@@ -115,10 +115,44 @@ pub unsafe extern "C" fn idmodel_convert(
     out_len: *mut usize,
     err: *mut IdmodelError,
 ) -> i32 {
+    // SAFETY: the caller's contract, passed on unchanged.
+    unsafe { idmodel_convert_with(input, output, 0, out, out_len, err) }
+}
+
+/// A flag of [`idmodel_convert_with`]: GLB meshes with `KHR_mesh_quantization` (integer
+/// positions on the model's grid, byte normals), as `idmodel convert --quantize`.
+pub const IDMODEL_CONVERT_QUANTIZE: u32 = 1;
+
+/// [`idmodel_convert`] with `flags`, an OR of `IDMODEL_CONVERT_*` (0 is
+/// [`idmodel_convert`]). A flag this library does not know is refused
+/// ([`IDMODEL_E_CONVERT`]), so that a caller built for a newer library learns it.
+///
+/// # Safety
+///
+/// As [`idmodel_convert`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn idmodel_convert_with(
+    input: *const c_char,
+    output: *const c_char,
+    flags: u32,
+    out: *mut *mut u8,
+    out_len: *mut usize,
+    err: *mut IdmodelError,
+) -> i32 {
     deliver(err, out, out_len, || {
         // SAFETY: the caller's contract: NUL-terminated strings or null.
         let (input, output) = unsafe { texts((input, "input"), (output, "output")) }?;
-        let options = idmodel_convert::Options::default();
+        let unknown = flags & !IDMODEL_CONVERT_QUANTIZE;
+        if unknown != 0 {
+            return Err((
+                IDMODEL_E_CONVERT,
+                alloc::format!("flags: unknown bits {unknown:#x}"),
+            ));
+        }
+        let options = idmodel_convert::Options {
+            quantize: flags & IDMODEL_CONVERT_QUANTIZE != 0,
+            ..idmodel_convert::Options::default()
+        };
         idmodel_convert::convert(Path::new(input), Path::new(output), &options)
             .map(|c| c.main_bytes())
             .map_err(|e| failed(&e))

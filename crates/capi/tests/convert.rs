@@ -11,8 +11,9 @@ use std::ffi::CString;
 use std::path::{Path, PathBuf};
 
 use idmodel_capi::{
-    IDMODEL_E_CONVERT, IDMODEL_E_NULL, IDMODEL_OK, IdmodelError, idmodel_archives_close,
-    idmodel_buffer_free, idmodel_convert, idmodel_convert_files,
+    IDMODEL_CONVERT_QUANTIZE, IDMODEL_E_CONVERT, IDMODEL_E_NULL, IDMODEL_OK, IdmodelError,
+    idmodel_archives_close, idmodel_buffer_free, idmodel_convert, idmodel_convert_files,
+    idmodel_convert_with,
 };
 
 fn samples() -> PathBuf {
@@ -228,4 +229,53 @@ fn files_in_memory_convert_to_the_library_s_bytes() {
         bytes == lib.main_bytes(),
         "the player in memory differs from the one on disk"
     );
+}
+
+#[test]
+fn the_quantize_flag_gives_the_library_s_quantized_bytes_and_unknown_flags_are_refused() {
+    let input = CString::new(samples().join("sample.md3").to_str().unwrap()).unwrap();
+    let output = CString::new("x.glb").unwrap();
+    let run = |flags: u32| {
+        let (mut ptr, mut len) = (std::ptr::null_mut(), 0usize);
+        let mut err = IdmodelError::default();
+        // SAFETY: valid strings and out-pointers.
+        let code = unsafe {
+            idmodel_convert_with(
+                input.as_ptr(),
+                output.as_ptr(),
+                flags,
+                &mut ptr,
+                &mut len,
+                &mut err,
+            )
+        };
+        let bytes = if code == IDMODEL_OK {
+            // SAFETY: the library gave `len` bytes at `ptr`.
+            let b = unsafe { std::slice::from_raw_parts(ptr, len) }.to_vec();
+            // SAFETY: released once, as the API asks.
+            unsafe { idmodel_buffer_free(ptr, len) };
+            b
+        } else {
+            Vec::new()
+        };
+        (code, bytes, message(&err))
+    };
+    let (code, bytes, e) = run(IDMODEL_CONVERT_QUANTIZE);
+    assert_eq!(code, IDMODEL_OK, "{e}");
+    let lib = idmodel_convert::convert(
+        &samples().join("sample.md3"),
+        std::path::Path::new("x.glb"),
+        &idmodel_convert::Options {
+            quantize: true,
+            ..idmodel_convert::Options::default()
+        },
+    )
+    .unwrap();
+    assert!(bytes == lib.main_bytes());
+    assert!(String::from_utf8_lossy(&bytes).contains("KHR_mesh_quantization"));
+    let (plain, _, _) = run(0);
+    assert_eq!(plain, IDMODEL_OK);
+    let (code, _, e) = run(0x80);
+    assert_ne!(code, IDMODEL_OK);
+    assert!(e.contains("unknown bits 0x80"), "{e}");
 }
