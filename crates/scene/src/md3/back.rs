@@ -379,15 +379,23 @@ pub fn record_for(md3: &Md3<'_>, quantized: bool) -> crate::Extras {
             let base = unit_or_up(b);
             // `frame_normal(base, …)`, with the exporter's unit base computed once.
             let written_base = frame_normal(base, None);
+            // Past frame 0 the outcome depends on the raw normal alone: a normal that
+            // stays from frame to frame (most of them, in many files) is tested once.
+            let mut last: Option<(u16, bool)> = None;
             for f in 0..nf {
                 let raw = raw_normal(s, f, v);
-                let n = if f == 0 {
-                    written_base
-                } else {
-                    let d = unit_or_up(md3_normal::decode_exact(raw));
-                    unit_or_up(add(written_base, sub(d, base)))
+                let lost = match (f, last) {
+                    (0, _) => md3_normal::encode(written_base) != raw,
+                    (_, Some((r, lost))) if r == raw => lost,
+                    _ => {
+                        let d = unit_or_up(md3_normal::decode_exact(raw));
+                        let lost =
+                            md3_normal::encode(unit_or_up(add(written_base, sub(d, base)))) != raw;
+                        last = Some((raw, lost));
+                        lost
+                    }
                 };
-                if md3_normal::encode(n) != raw {
+                if lost {
                     exceptions.extend([int(si), int(f), int(v), Value::Int(i64::from(raw))]);
                     if exceptions.len().saturating_mul(6) / 4 > slots {
                         dense = true;
@@ -397,9 +405,16 @@ pub fn record_for(md3: &Md3<'_>, quantized: bool) -> crate::Extras {
             }
         }
         if dense {
-            let mut blob = Vec::with_capacity(slots.saturating_mul(2));
-            for f in 0..nf {
-                blob.extend((0..verts).flat_map(|v| raw_normal(s, f, v).to_le_bytes()));
+            // `nf` is at most the surface's own frame count: its frames as stored, each
+            // normal into its two bytes of a buffer sized once.
+            let mut blob = vec![0u8; slots.saturating_mul(2)];
+            let stored = s
+                .frames
+                .iter()
+                .take(nf)
+                .flat_map(|fr| fr.iter().take(verts));
+            for (out, x) in blob.chunks_exact_mut(2).zip(stored) {
+                out.copy_from_slice(&x.normal.to_le_bytes());
             }
             normals_raw.extend([int(si), int(nf), Value::Str(base64_encode(&blob))]);
         } else {
