@@ -32,8 +32,9 @@ if [ -n "${IDMODEL_CORPUS:-}" ] && [ -d "$IDMODEL_CORPUS/assets" ]; then
   node web/tests/three-node.mjs "$out/kyonshi.glb" "$out/bloodspider.glb" "$out/body01.glb"
   rm -rf "$out"
 fi
-# three.js reads the quantized GLBs (--quantize) of every corpus model as the plain ones:
-# every vertex of every frame within half the quantization step, normals within 3°.
+# three.js reads the quantized GLBs (--quantize, and --quantize --meshopt through its
+# MeshoptDecoder) of every corpus model as the plain ones: every vertex of every frame
+# within half the quantization step, normals within 3°.
 if [ -n "${IDMODEL_CORPUS:-}" ]; then
   out="$(mktemp -d)"
   pairs=()
@@ -42,12 +43,13 @@ if [ -n "${IDMODEL_CORPUS:-}" ]; then
     i=$((i + 1))
     if "$bin" convert "$f" -o "$out/$i.glb" -q 2>/dev/null; then
       "$bin" convert "$f" -o "$out/$i.q.glb" --quantize -q
-      pairs+=("$out/$i.glb" "$out/$i.q.glb")
+      "$bin" convert "$f" -o "$out/$i.m.glb" --quantize --meshopt -q
+      pairs+=("$out/$i.glb" "$out/$i.q.glb" "$out/$i.glb" "$out/$i.m.glb")
     fi
   done < <(find "$IDMODEL_CORPUS/mdl" "$IDMODEL_CORPUS/md2" "$IDMODEL_CORPUS/md3" "$IDMODEL_CORPUS/md5" \
     -type f \( -iname '*.mdl' -o -iname '*.md2' -o -iname '*.md3' -o -iname '*.md5mesh' \) -print0 | sort -z)
-  echo "three.js: ${#pairs[@]} files, quantized against plain"
+  echo "three.js: $(( ${#pairs[@]} / 2 )) quantized or compressed files against plain ones"
   node web/tests/three-quantized.mjs "${pairs[@]}" > "$out/report.txt" || { cat "$out/report.txt"; exit 1; }
-  echo "three.js: $(grep -c '^ok ' "$out/report.txt") quantized GLBs read as their plain GLBs"
+  echo "three.js: $(grep -c '^ok ' "$out/report.txt") quantized or compressed GLBs read as their plain GLBs"
   rm -rf "$out"
 fi

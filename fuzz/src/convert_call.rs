@@ -1,6 +1,7 @@
 //! The one conversion call on files held in memory (`idmodel_convert::convert_bytes`):
 //! the bytes as every model kind to GLB and OBJ, and as glTF and OBJ to every id format,
-//! with a budget on animated output, and glTF and OBJ through `--fit` to MDL and MD2.
+//! with a budget on animated output, glTF and OBJ through `--fit` to MDL and MD2, models
+//! to quantized and compressed GLBs, and `EXT_meshopt_compression` both ways.
 //! Never a panic; an error is one line naming the file. (Without the `cli` feature, as when `tests/sweeps.rs` includes this file, it
 //! does nothing.)
 
@@ -40,6 +41,26 @@ fn run_convert(data: &[u8]) {
     };
     for (name, out) in [("m.glb", "m.md2"), ("m.obj", "m.mdl"), ("m.obj", "m.md2")] {
         convert_one(data, name, out, &fit);
+    }
+    // Quantized and compressed GLBs (KHR_mesh_quantization, EXT_meshopt_compression).
+    let packed = idmodel_convert::Options {
+        quantize: true,
+        meshopt: true,
+        ..options.clone()
+    };
+    for name in ["models/m.mdl", "models/m.md3", "m.glb"] {
+        convert_one(data, name, "m.glb", &packed);
+    }
+    // A compressed GLB read back: no panic, a one-line error, and a file the pass wrote
+    // always decompresses.
+    if let Err(e) = idmodel_convert::compress::decompress(data) {
+        assert!(!e.to_string().contains('\n'), "not one line: {e}");
+    }
+    if let Ok(small) = idmodel_convert::compress::meshopt(data) {
+        assert!(
+            idmodel_convert::compress::decompress(&small).is_ok(),
+            "a compressed GLB does not decompress"
+        );
     }
 }
 

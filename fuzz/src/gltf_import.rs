@@ -21,6 +21,31 @@ pub fn run(data: &[u8]) {
                     "an exported scene does not read back: {back:?}"
                 );
             }
+            // Quantized (KHR_mesh_quantization): it exports when the plain form does, and
+            // reads back with the same meshes and nodes (the dequantizing nodes folded).
+            let quantized = idmodel_gltf::ExportOptions {
+                quantize: true,
+                ..Default::default()
+            };
+            if let (Ok(plain), Ok(glb)) = (
+                idmodel_gltf::to_glb(&scene, &Default::default()),
+                idmodel_gltf::to_glb(&scene, &quantized),
+            ) {
+                let none = &mut idmodel_gltf::import::no_files;
+                let (a, b) = (
+                    from_glb(&plain, &options, none),
+                    from_glb(&glb, &options, none),
+                );
+                let (Ok(a), Ok(b)) = (a, b) else {
+                    panic!("a quantized export does not read back");
+                };
+                assert_eq!(
+                    a.nodes.len(),
+                    b.nodes.len(),
+                    "dequantizing nodes not folded"
+                );
+                assert_eq!(a.meshes.len(), b.meshes.len());
+            }
             // The way back to a Quake III player folder: files or a one-line error.
             if let Err(e) = idmodel_scene::md3::player_files(&scene, &Default::default()) {
                 let m = e.to_string();

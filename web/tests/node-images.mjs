@@ -24,9 +24,13 @@ globalThis.createImageBitmap = async (blob) => {
 
 export const { GLTFLoader } = await import(path.join(three, 'examples/jsm/loaders/GLTFLoader.js'));
 export const THREE = await import(path.join(three, 'build/three.module.js'));
+const { MeshoptDecoder } = await import(path.join(three, 'examples/jsm/libs/meshopt_decoder.module.js'));
+await MeshoptDecoder.ready;
 
-/** Parses the GLB at `buf` (a Buffer) with GLTFLoader. */
+/** Parses the GLB at `buf` (a Buffer) with GLTFLoader (and three.js's MeshoptDecoder,
+ *  for EXT_meshopt_compression). */
 export async function parseGlb(buf) {
   const ab = buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength);
-  return new Promise((ok, bad) => new GLTFLoader().parse(ab, '', ok, bad));
+  const loader = new GLTFLoader().setMeshoptDecoder(MeshoptDecoder);
+  return new Promise((ok, bad) => loader.parse(ab, '', ok, bad));
 }

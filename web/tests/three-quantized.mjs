@@ -1,5 +1,5 @@
-// three.js reads idmodel's quantized GLBs (KHR_mesh_quantization) as the plain ones: for
-// each pair `PLAIN.glb QUANT.glb`, GLTFLoader in Node.js loads both, and every mesh's
+// three.js reads idmodel's quantized GLBs (KHR_mesh_quantization, and with --meshopt
+// EXT_meshopt_compression too) as the plain ones: for each pair `PLAIN.glb QUANT.glb`, GLTFLoader in Node.js loads both, and every mesh's
 // vertices in world space (base and every morph target, through the dequantizing node's
 // scale and translation) are compared: within half the quantization step (plus float
 // rounding), normals within 3 degrees. Exit 1 on any difference past that.

@@ -254,6 +254,11 @@ pub(crate) struct ConvertArgs {
     /// three.js, Babylon.js and the viewer read them; Godot 4 and Assimp do not.
     #[arg(long)]
     pub(crate) quantize: bool,
+    /// Compress the GLB with EXT_meshopt_compression (for the web: three.js with its
+    /// MeshoptDecoder, Babylon.js); Blender and Assimp cannot read it. Every byte comes
+    /// back when idmodel reads the file.
+    #[arg(long)]
+    pub(crate) meshopt: bool,
     /// Write no images: materials keep their names and factors only.
     #[arg(long)]
     pub(crate) no_textures: bool,
@@ -324,6 +329,7 @@ impl ConvertArgs {
             max_output: self.max_output,
             dense_weights: self.dense_weights,
             quantize: self.quantize,
+            meshopt: self.meshopt,
             no_textures: self.no_textures,
             keep_normals: self.keep_normals,
             game: self.game.clone(),

@@ -1,8 +1,9 @@
-//! `convert --quantize` over every corpus model and player folder: the Khronos validator
-//! passes each quantized GLB with 0 errors and 0 warnings; the importer reads it back to
-//! the plain GLB's scene within half of the quantization grid's step (exactly for MD3,
-//! whose 1/64-unit grid the quantization keeps); and wherever the plain GLB converts back
-//! to the original file byte for byte, the quantized one does too.
+//! `convert --quantize` (and `--quantize --meshopt`) over every corpus model and player
+//! folder: the Khronos validator passes each GLB with 0 errors and 0 warnings; the
+//! importer reads the quantized one back to the plain GLB's scene within half of the
+//! quantization grid's step (exactly for MD3, whose 1/64-unit grid the quantization
+//! keeps); and wherever the plain GLB converts back to the original file byte for byte,
+//! the quantized and the compressed ones do too.
 //!
 //! Skipped with a notice when `IDMODEL_CORPUS` is unset.
 // Tests may index, unwrap and compute freely: a panic here is a failed assertion.
@@ -125,6 +126,24 @@ fn quantized_glbs_validate_read_back_and_convert_back_byte_for_byte() {
         let o = idmodel(&[&"convert", src, &"-o", &quant, &"--quantize", &"-q"]);
         assert!(o.status.success(), "{}: {}", src.display(), stderr(&o));
         written.push(quant.clone());
+        // Quantized and compressed (EXT_meshopt_compression): at most the quantized size.
+        let packed = out.join(format!("{i}.m.glb"));
+        let o = idmodel(&[
+            &"convert",
+            src,
+            &"-o",
+            &packed,
+            &"--quantize",
+            &"--meshopt",
+            &"-q",
+        ]);
+        assert!(o.status.success(), "{}: {}", src.display(), stderr(&o));
+        assert!(
+            std::fs::metadata(&packed).unwrap().len() <= std::fs::metadata(&quant).unwrap().len(),
+            "{}: --meshopt made it larger",
+            src.display()
+        );
+        written.push(packed.clone());
         let (a, b) = (scene(&plain), scene(&quant));
         let step = grid_step(&quant);
         let worst = largest_difference(&a, &b);
@@ -153,15 +172,17 @@ fn quantized_glbs_validate_read_back_and_convert_back_byte_for_byte() {
         if !o.status.success() || std::fs::read(&back_plain).unwrap() != original {
             continue;
         }
-        let o = idmodel(&[&"convert", &quant, &"-o", &back_quant, &"-q"]);
-        if !o.status.success() || std::fs::read(&back_quant).unwrap() != original {
-            failures.push(format!(
-                "{}: the quantized GLB does not convert back byte for byte ({})",
-                src.display(),
-                stderr(&o)
-            ));
-        } else {
-            identical += 1;
+        for (glb, what) in [(&quant, "quantized"), (&packed, "compressed")] {
+            let o = idmodel(&[&"convert", glb, &"-o", &back_quant, &"-q", &"--force"]);
+            if !o.status.success() || std::fs::read(&back_quant).unwrap() != original {
+                failures.push(format!(
+                    "{}: the {what} GLB does not convert back byte for byte ({})",
+                    src.display(),
+                    stderr(&o)
+                ));
+            } else if what == "compressed" {
+                identical += 1;
+            }
         }
     }
     assert!(

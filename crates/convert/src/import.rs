@@ -176,6 +176,19 @@ fn percent_decode(s: &str) -> Option<String> {
     String::from_utf8(out).ok()
 }
 
+/// `bytes` without `EXT_meshopt_compression` ([`crate::compress::decompress`]; the wasm
+/// build, without meshoptimizer, reads only uncompressed files).
+pub(crate) fn plain_glb(bytes: &[u8]) -> Result<std::borrow::Cow<'_, [u8]>, String> {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        crate::compress::decompress(bytes).map_err(|e| e.to_string())
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        Ok(std::borrow::Cow::Borrowed(bytes))
+    }
+}
+
 /// Converts a glTF/GLB (or an OBJ) into an id format, or an OBJ into a GLB.
 pub(crate) fn convert(args: &ImportArgs<'_>) -> Result<Converted, Error> {
     let folder = folder_output(args.input, args.output);
@@ -692,6 +705,7 @@ fn read_scene_at(
         keep_axes: args.keep_axes,
         ..ImportOptions::default()
     };
+    let bytes = plain_glb(&bytes).map_err(|e| Error::Failed(line(input, e)))?;
     let mut scene =
         from_bytes(&bytes, &options, &mut resolve).map_err(|e| Error::Failed(line(input, e)))?;
     // Embedded JPEGs come as they are: their pixels for the skins written from them.

@@ -46,6 +46,8 @@
 pub mod archives;
 pub mod batch;
 pub mod check;
+/// `EXT_meshopt_compression` for GLBs: [`compress::meshopt`] and [`compress::decompress`].
+pub mod compress;
 mod failure;
 mod findings;
 pub mod formats;

@@ -221,6 +221,8 @@ pub(crate) fn convert(input: &Path, out: &Path, options: &Options) -> Result<Con
         keep_axes: options.keep_axes,
         ..idmodel_gltf::import::ImportOptions::default()
     };
+    let bytes = crate::import::plain_glb(&bytes)
+        .map_err(|e| Error::Failed(format!("{}: {e}", input.display())))?;
     let scene = idmodel_gltf::import::from_bytes(&bytes, &import, &mut resolver(dir))
         .map_err(|e| Error::Failed(format!("{}: {e}", input.display())))?;
     let files = md5_files(

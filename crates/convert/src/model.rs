@@ -305,6 +305,20 @@ pub(crate) fn convert_player(
     Ok(done)
 }
 
+/// A GLB compressed with `EXT_meshopt_compression`, or why not (the wasm build has no
+/// meshoptimizer).
+fn meshopt_glb(glb: &[u8]) -> Result<Vec<u8>, String> {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        crate::compress::meshopt(glb).map_err(|e| e.to_string())
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        let _ = glb;
+        Err("EXT_meshopt_compression is not in this build".to_owned())
+    }
+}
+
 /// The scene (`.glb`/`.gltf`) or one frame (`.obj`) `build` makes of `input` as the
 /// files of `output` (`kind`; `named`: the caller named `output`), with the texture
 /// warnings `build` leaves in the report. The error is the complete line.
@@ -315,6 +329,12 @@ fn export(
     (kind, named): (OutKind, bool),
     build: impl FnOnce(Shape, &textures::Pending) -> Result<Scene, Failure>,
 ) -> Result<Converted, Error> {
+    if options.meshopt && kind != OutKind::Glb {
+        return Err(Error::Usage(format!(
+            "--meshopt compresses GLB files: {} is not a .glb",
+            output.display()
+        )));
+    }
     let pending = textures::Pending::default();
     let axes = options.axes();
     let export_options = ExportOptions {
@@ -347,9 +367,16 @@ fn export(
                 // Kept as its two pieces: the binary buffer is not moved to join them.
                 let glb =
                     to_glb_pieces(&scene, &export_options).map_err(|e| failed(Failure::from(e)))?;
-                report.written.bytes = u64::try_from(glb.len()).unwrap_or(u64::MAX);
-                let (front, bin) = glb.into_pieces();
-                files.output_pieces(output, vec![front, bin]);
+                if options.meshopt {
+                    let small =
+                        meshopt_glb(&glb.into_vec()).map_err(|e| failed(Failure::new(e)))?;
+                    report.written.bytes = crate::outcome::len(&small);
+                    files.output(output, small);
+                } else {
+                    report.written.bytes = u64::try_from(glb.len()).unwrap_or(u64::MAX);
+                    let (front, bin) = glb.into_pieces();
+                    files.output_pieces(output, vec![front, bin]);
+                }
             } else {
                 let bin_name = format!("{stem}.bin");
                 let gltf = to_gltf(&scene, &export_options, &bin_name)

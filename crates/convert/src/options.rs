@@ -120,6 +120,12 @@ pub struct Options {
     /// Blender, three.js, Babylon.js and the Khronos validator read it; Godot 4 and
     /// Assimp do not. GLB and glTF output only.
     pub quantize: bool,
+    /// Compress the GLB's geometry and animation with `EXT_meshopt_compression`
+    /// ([`crate::compress::meshopt`]): for delivery to three.js, Babylon.js and other
+    /// meshoptimizer readers; Blender and Assimp cannot read it. GLB output only; every
+    /// byte comes back through [`crate::compress::decompress`], which the way back
+    /// applies. Not in the wasm build (meshoptimizer is C++).
+    pub meshopt: bool,
     /// No images: materials keep their names and factors only.
     pub no_textures: bool,
     /// MD2: keep the file's normals even when every vertex uses one normal index.
