@@ -24,16 +24,8 @@ cargo build --quiet --release -p idmodel-cli
 bin="$(realpath "${CARGO_TARGET_DIR:-target}/release/idmodel")"
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
-pairs=()
-i=0
-while IFS= read -r -d '' f; do
-  i=$((i + 1))
-  if "$bin" convert "$f" -o "$out/$i.glb" -q 2>/dev/null; then
-    "$bin" convert "$f" -o "$out/$i.q.glb" --quantize -q
-    pairs+=("$out/$i.glb" "$out/$i.q.glb")
-  fi
-done < <(find "$IDMODEL_CORPUS/mdl" "$IDMODEL_CORPUS/md2" "$IDMODEL_CORPUS/md3" "$IDMODEL_CORPUS/md5" \
-  -type f \( -iname '*.mdl' -o -iname '*.md2' -o -iname '*.md3' -o -iname '*.md5mesh' \) -print0 | sort -z)
+. ci/corpus-glbs.sh
+corpus_glbs "$bin" "$out" q:--quantize
 blender --version | head -1
 blender -b --factory-startup --python-exit-code 1 --python ci/blender_quantized.py -- "${pairs[@]}" \
   > "$out/report.txt" 2>&1 || { grep -E 'FAIL|^blender:|Traceback|Error' "$out/report.txt" | tail -40; exit 1; }

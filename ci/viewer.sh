@@ -37,17 +37,8 @@ fi
 # within half the quantization step, normals within 3°.
 if [ -n "${IDMODEL_CORPUS:-}" ]; then
   out="$(mktemp -d)"
-  pairs=()
-  i=0
-  while IFS= read -r -d '' f; do
-    i=$((i + 1))
-    if "$bin" convert "$f" -o "$out/$i.glb" -q 2>/dev/null; then
-      "$bin" convert "$f" -o "$out/$i.q.glb" --quantize -q
-      "$bin" convert "$f" -o "$out/$i.m.glb" --quantize --meshopt -q
-      pairs+=("$out/$i.glb" "$out/$i.q.glb" "$out/$i.glb" "$out/$i.m.glb")
-    fi
-  done < <(find "$IDMODEL_CORPUS/mdl" "$IDMODEL_CORPUS/md2" "$IDMODEL_CORPUS/md3" "$IDMODEL_CORPUS/md5" \
-    -type f \( -iname '*.mdl' -o -iname '*.md2' -o -iname '*.md3' -o -iname '*.md5mesh' \) -print0 | sort -z)
+  . ci/corpus-glbs.sh
+  corpus_glbs "$bin" "$out" q:--quantize "m:--quantize --meshopt"
   echo "three.js: $(( ${#pairs[@]} / 2 )) quantized or compressed files against plain ones"
   node web/tests/three-quantized.mjs "${pairs[@]}" > "$out/report.txt" || { cat "$out/report.txt"; exit 1; }
   echo "three.js: $(grep -c '^ok ' "$out/report.txt") quantized or compressed GLBs read as their plain GLBs"

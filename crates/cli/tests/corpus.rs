@@ -10,25 +10,10 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{corpus_dir, idmodel, validator, walk};
+use common::{corpus_dir, idmodel, validator};
 
 fn models(corpus: &Path) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = ["mdl", "md2", "md3", "md5"]
-        .iter()
-        .flat_map(|s| walk(&corpus.join(s)))
-        .filter(|p| {
-            let ext = p
-                .extension()
-                .and_then(|e| e.to_str())
-                .map(str::to_ascii_lowercase);
-            matches!(
-                ext.as_deref(),
-                Some("mdl" | "md2" | "md3" | "md5mesh" | "md5camera")
-            )
-        })
-        .collect();
-    out.sort();
-    out
+    common::corpus_models(corpus, &["mdl", "md2", "md3", "md5mesh", "md5camera"])
 }
 
 #[test]

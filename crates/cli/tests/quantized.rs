@@ -13,24 +13,13 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{corpus_dir, idmodel, stderr, validator, walk};
+use common::{corpus_dir, idmodel, stderr, validator};
 use idmodel::gltf::import::{from_glb, no_files};
 use idmodel::scene::Scene;
 
 /// Every corpus model the way back writes (MDL, MD2, MD3, md5mesh), and the player folders.
 fn sources(corpus: &Path) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = ["mdl", "md2", "md3", "md5"]
-        .iter()
-        .flat_map(|s| walk(&corpus.join(s)))
-        .filter(|p| {
-            let ext = p
-                .extension()
-                .and_then(|e| e.to_str())
-                .map(str::to_ascii_lowercase);
-            matches!(ext.as_deref(), Some("mdl" | "md2" | "md3" | "md5mesh"))
-        })
-        .collect();
-    out.sort();
+    let mut out = common::corpus_models(corpus, &["mdl", "md2", "md3", "md5mesh"]);
     out.push(corpus.join("md3/oa_kyonshi"));
     out
 }

@@ -639,37 +639,33 @@ fn accessor_refs(json: &Value) -> Result<Vec<(usize, Ref)>> {
         if let Some(sparse) = a.get("sparse") {
             let at = format!("{at} sparse");
             let count = need(sparse, "count", &at)?;
-            if let Some(indices) = sparse.get("indices") {
-                let at = format!("{at} indices");
-                let (component, component_size) = component_type(indices, &at)?;
-                refs.push((
-                    need(indices, "bufferView", &at)?,
-                    Ref {
-                        accessor: i,
-                        kind: Kind::SparseIndices,
-                        offset: uint(indices, "byteOffset", &at)?.unwrap_or(0),
-                        component,
-                        component_size,
-                        element: component_size,
-                        count,
-                    },
-                ));
-            }
-            if let Some(values) = sparse.get("values") {
-                let at = format!("{at} values");
-                refs.push((
-                    need(values, "bufferView", &at)?,
-                    Ref {
-                        accessor: i,
-                        kind: Kind::SparseValues,
-                        offset: uint(values, "byteOffset", &at)?.unwrap_or(0),
-                        component,
-                        component_size,
-                        element,
-                        count,
-                    },
-                ));
-            }
+            // The sparse indices (their own component type, one per element) and values
+            // (the accessor's), each where its object says.
+            let mut part = |key: &str, kind: Kind| -> Result<()> {
+                let Some(object) = sparse.get(key) else {
+                    return Ok(());
+                };
+                let at = format!("{at} {key}");
+                let (component, component_size, element) = if kind == Kind::SparseIndices {
+                    let (c, size) = component_type(object, &at)?;
+                    (c, size, size)
+                } else {
+                    (component, component_size, element)
+                };
+                let reference = Ref {
+                    accessor: i,
+                    kind,
+                    offset: uint(object, "byteOffset", &at)?.unwrap_or(0),
+                    component,
+                    component_size,
+                    element,
+                    count,
+                };
+                refs.push((need(object, "bufferView", &at)?, reference));
+                Ok(())
+            };
+            part("indices", Kind::SparseIndices)?;
+            part("values", Kind::SparseValues)?;
         }
     }
     Ok(refs)

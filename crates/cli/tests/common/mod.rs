@@ -588,3 +588,20 @@ pub fn name_at(b: &[u8], at: usize, len: usize) -> String {
     let end = field.iter().position(|&c| c == 0).unwrap_or(len);
     String::from_utf8_lossy(&field[..end]).into_owned()
 }
+
+/// Every file under the corpus's `mdl`, `md2`, `md3` and `md5` folders whose extension
+/// (any case) is one of `exts`, sorted.
+#[allow(dead_code)] // not every test binary uses every helper
+pub fn corpus_models(corpus: &Path, exts: &[&str]) -> Vec<std::path::PathBuf> {
+    let mut out: Vec<std::path::PathBuf> = ["mdl", "md2", "md3", "md5"]
+        .iter()
+        .flat_map(|s| walk(&corpus.join(s)))
+        .filter(|p| {
+            p.extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| exts.iter().any(|x| x.eq_ignore_ascii_case(e)))
+        })
+        .collect();
+    out.sort();
+    out
+}
