@@ -23,6 +23,7 @@ pub mod detect;
 pub mod gltf_import;
 pub mod images;
 pub mod md2;
+pub mod md2_glcmds;
 pub mod md2_roundtrip;
 pub mod md3;
 pub mod md3_animcfg;
@@ -51,6 +52,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("mdl_roundtrip", mdl_roundtrip::run),
     ("md2", md2::run),
     ("md2_roundtrip", md2_roundtrip::run),
+    ("md2_glcmds", md2_glcmds::run),
     ("md3", md3::run),
     ("md3_roundtrip", md3_roundtrip::run),
     ("md3_skin", md3_skin::run),
