@@ -370,8 +370,12 @@ fn check_scene(j: &Value, bytes: &[u8], what: &str, frame: Option<usize>) {
             );
         }
         if frame.is_none() && h.num_frames > 1 {
+            // An unnamed frame's target is `frame<N>` (clients stop on empty names).
             let names: Vec<String> = (1..h.num_frames)
-                .map(|f| frame_name(bytes, &h, f))
+                .map(|f| match frame_name(bytes, &h, f) {
+                    n if n.is_empty() => format!("frame{f}"),
+                    n => n,
+                })
                 .collect();
             assert_target_names(meshes[0], &names, what);
         }

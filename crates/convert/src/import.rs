@@ -181,6 +181,10 @@ fn percent_decode(s: &str) -> Option<String> {
 pub(crate) fn plain_glb(bytes: &[u8]) -> Result<std::borrow::Cow<'_, [u8]>, String> {
     #[cfg(not(target_arch = "wasm32"))]
     {
+        // A `.gltf` (JSON) is read as it is; only a GLB can hold the compressed streams.
+        if !bytes.starts_with(b"glTF") {
+            return Ok(std::borrow::Cow::Borrowed(bytes));
+        }
         crate::compress::decompress(bytes).map_err(|e| e.to_string())
     }
     #[cfg(target_arch = "wasm32")]
