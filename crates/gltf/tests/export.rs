@@ -756,7 +756,7 @@ fn position_bounds_are_exact_at_every_length() {
 }
 
 /// A non-finite morph-target value is refused wherever it is (first, in a lane's
-/// remainder, past a block boundary), naming the first bad element.
+/// remainder, past a block boundary), naming the first bad element, quantized or not.
 #[test]
 fn non_finite_morph_values_are_refused_at_every_position() {
     for n in [1usize, 17, 300] {
@@ -764,10 +764,17 @@ fn non_finite_morph_values_are_refused_at_every_position() {
             for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
                 let mut scene = spread_mesh(n, 7);
                 scene.meshes[0].primitives[0].targets[0].positions[at][at % 3] = bad;
-                let e = to_glb(&scene, &ExportOptions::default())
-                    .unwrap_err()
-                    .to_string();
-                assert!(e.contains(&format!("element {at}")), "n {n} at {at}: {e}");
+                for quantize in [false, true] {
+                    let options = ExportOptions {
+                        quantize,
+                        ..ExportOptions::default()
+                    };
+                    let e = to_glb(&scene, &options).unwrap_err().to_string();
+                    assert!(
+                        e.contains(&format!("element {at}")),
+                        "n {n} at {at} quantize {quantize}: {e}"
+                    );
+                }
             }
         }
     }
@@ -834,4 +841,80 @@ fn indexed_images_of_the_wrong_size_are_refused() {
     };
     let e = to_glb(&scene, &ExportOptions::default()).unwrap_err();
     assert!(e.to_string().contains("indexed image needs"), "{e}");
+}
+
+/// `ExportOptions::quantize`: the GLB requires `KHR_mesh_quantization`, reads back with
+/// the same nodes (the dequantizing child folded), every position of every frame within
+/// half the grid's step, and exactly when the positions lie on a power-of-two grid.
+#[test]
+fn quantized_export_reads_back_within_half_a_step_and_exactly_on_a_binary_grid() {
+    use idmodel_gltf::import::{from_glb, no_files};
+    let frames = |s: &Scene| -> Vec<[f32; 3]> {
+        let p = &s.meshes[0].primitives[0];
+        let mut out = p.positions.clone();
+        for t in &p.targets {
+            out.extend(
+                p.positions
+                    .iter()
+                    .zip(&t.positions)
+                    .map(|(b, d)| [b[0] + d[0], b[1] + d[1], b[2] + d[2]]),
+            );
+        }
+        out
+    };
+    // Sixteenths over ±3000 (lossy: more than 65,535 steps), then 64ths over a few
+    // hundred units (exact).
+    let lossy = spread_mesh(400, 11);
+    let mut binary = spread_mesh(400, 12);
+    for p in &mut binary.meshes[0].primitives {
+        let snap = |v: &mut [f32; 3]| {
+            for c in v.iter_mut() {
+                *c = ((*c * 16.0) as i32 % 10_000) as f32 / 64.0;
+            }
+        };
+        p.positions.iter_mut().for_each(snap);
+        for t in &mut p.targets {
+            t.positions.iter_mut().for_each(snap);
+        }
+    }
+    for (scene, exact) in [(lossy, false), (binary, true)] {
+        let plain = to_glb(&scene, &ExportOptions::default()).unwrap();
+        let glb = to_glb(
+            &scene,
+            &ExportOptions {
+                quantize: true,
+                ..ExportOptions::default()
+            },
+        )
+        .unwrap();
+        let json = check_glb_container(&glb);
+        assert_eq!(json["extensionsRequired"][0], "KHR_mesh_quantization");
+        let step = json["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|n| n["extras"]["idmodel"] == "dequantize")
+            .unwrap()["scale"][0]
+            .as_f64()
+            .unwrap() as f32;
+        let a = from_glb(&plain, &Default::default(), &mut no_files).unwrap();
+        let b = from_glb(&glb, &Default::default(), &mut no_files).unwrap();
+        assert_eq!(a.nodes.len(), b.nodes.len());
+        assert_eq!(b.nodes[0].mesh, Some(0), "the mesh is on its node again");
+        let worst = frames(&a)
+            .iter()
+            .zip(frames(&b))
+            .flat_map(|(x, y)| (0..3).map(move |k| (x[k] - y[k]).abs()))
+            .fold(0.0f32, f32::max);
+        if exact {
+            assert_eq!(worst, 0.0, "a binary grid is kept exactly (step {step})");
+            assert!(step >= 1.0 / 64.0);
+        } else {
+            assert!(
+                worst > 0.0 && worst <= step * 0.5 * 1.001 + 1e-3,
+                "{worst} vs {step}"
+            );
+        }
+        assert!(glb.len() < plain.len(), "{} vs {}", glb.len(), plain.len());
+    }
 }

@@ -160,14 +160,7 @@ impl Buffers {
     ) -> Result<usize> {
         let offset = self.begin_view(bytes.len());
         self.bin.extend_from_slice(bytes);
-        let index = self.end_view(offset, Some(target))?;
-        // `end_view` closed the object: reopen it for the stride.
-        if self.views.out.last() == Some(&b'}') {
-            self.views.out.pop();
-            self.views.key_usize("byteStride", stride);
-            self.views.raw(b"}");
-        }
-        Ok(index)
+        self.end_view_with(offset, Some(stride), Some(target))
     }
 
     /// Pads the buffer to 4 bytes and makes room for `len` more; returns the offset where
@@ -187,6 +180,16 @@ impl Buffers {
 
     /// Records the bytes appended since `offset` as a buffer view; returns its index.
     fn end_view(&mut self, offset: usize, target: Option<u32>) -> Result<usize> {
+        self.end_view_with(offset, None, target)
+    }
+
+    /// [`Buffers::end_view`] with a `byteStride` (the keys in their sorted order).
+    fn end_view_with(
+        &mut self,
+        offset: usize,
+        stride: Option<usize>,
+        target: Option<u32>,
+    ) -> Result<usize> {
         u32_len(self.bin.len(), "the binary buffer")?;
         let v = &mut self.views;
         v.sep();
@@ -194,6 +197,9 @@ impl Buffers {
         v.key_usize("byteLength", self.bin.len().saturating_sub(offset));
         if offset != 0 {
             v.key_usize("byteOffset", offset);
+        }
+        if let Some(s) = stride {
+            v.key_usize("byteStride", s);
         }
         if let Some(t) = target {
             v.key("target");

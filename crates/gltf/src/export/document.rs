@@ -739,16 +739,16 @@ pub(super) fn build(
     .into_iter()
     .flatten()
     .collect();
+    // Required: a client that does not know it would read the integers as floats.
+    if quantized {
+        root.key("extensionsRequired");
+        root.raw(b"[\"KHR_mesh_quantization\"]");
+    }
     if !used.is_empty() {
         root.key("extensionsUsed");
         root.raw(b"[");
         root.raw(used.join(",").as_bytes());
         root.raw(b"]");
-    }
-    // Required: a client that does not know it would read the integers as floats.
-    if quantized {
-        root.key("extensionsRequired");
-        root.raw(b"[\"KHR_mesh_quantization\"]");
     }
     list(&mut root, "images", &images);
     list(&mut root, "materials", &materials);

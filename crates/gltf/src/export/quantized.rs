@@ -18,6 +18,7 @@
 //!
 //! [`ExportOptions::quantize`]: crate::ExportOptions::quantize
 
+use alloc::vec;
 use alloc::vec::Vec;
 
 use super::Result;
@@ -49,7 +50,8 @@ impl Grid {
     fn steps(&self, p: [f32; 3]) -> [i32; 3] {
         let mut q = [0i32; 3];
         for ((q, &x), &o) in q.iter_mut().zip(&p).zip(&self.origin) {
-            let s = libm::roundf((x - o) / self.step).clamp(0.0, 65535.0);
+            // Non-negative (x ≥ the origin), so + 0.5 and truncation round it.
+            let s = ((x - o) / self.step + 0.5).clamp(0.0, 65535.0);
             // Clamped to 0..=65535 and whole: exact in an i32; a NaN gives 0.
             #[allow(clippy::as_conversions, clippy::cast_possible_truncation)]
             let v = s as i32;
@@ -57,23 +59,6 @@ impl Grid {
         }
         q
     }
-}
-
-/// The exponent of the lowest set bit of `x`'s value (`x = m × 2^e` with `m` odd), or
-/// `None` for zero.
-fn lowest_bit(x: f32) -> Option<i32> {
-    let bits = x.to_bits() & 0x7FFF_FFFF;
-    if bits == 0 {
-        return None;
-    }
-    let exp = i32::try_from(bits >> 23).unwrap_or(0);
-    let (significand, e0) = if exp == 0 {
-        (bits, -149)
-    } else {
-        ((bits & 0x007F_FFFF) | 0x0080_0000, exp.saturating_sub(150))
-    };
-    let tz = i32::try_from(significand.trailing_zeros()).unwrap_or(0);
-    Some(e0.saturating_add(tz))
 }
 
 /// `2^e` as an `f32`, when it is a normal number.
@@ -87,58 +72,103 @@ fn pow2(e: i32) -> Option<f32> {
 /// The grid of `mesh`'s positions in every frame (glTF axes), or `None` when it has no
 /// vertices or a position is not finite (the float writer then reports it).
 pub(super) fn grid(mesh: &Mesh, axes: Axes) -> Option<Grid> {
+    // Every frame's positions (glTF axes), base and base + displacement.
+    let frames = || {
+        mesh.primitives
+            .iter()
+            .filter(|p| !p.positions.is_empty() && !p.indices.is_empty())
+            .flat_map(|p| {
+                p.positions.iter().enumerate().flat_map(move |(v, &b)| {
+                    core::iter::once(b).chain(p.targets.iter().map(move |t| {
+                        let d = t.positions.get(v).copied().unwrap_or_default();
+                        [b[0] + d[0], b[1] + d[1], b[2] + d[2]]
+                    }))
+                })
+            })
+            .map(move |p| axes.point(p))
+    };
     let mut lo = [f32::INFINITY; 3];
     let mut hi = [f32::NEG_INFINITY; 3];
-    let mut low_bit: Option<i32> = None;
     let mut any = false;
-    let mut see = |p: [f32; 3]| -> bool {
-        let p = axes.point(p);
-        for (k, &x) in p.iter().enumerate() {
-            if !x.is_finite() {
-                return false;
-            }
-            if let (Some(l), Some(h)) = (lo.get_mut(k), hi.get_mut(k)) {
-                *l = l.min(x);
-                *h = h.max(x);
-            }
-            if let Some(e) = lowest_bit(x) {
-                low_bit = Some(low_bit.map_or(e, |b| b.min(e)));
-            }
+    let mut finite = true;
+    for p in frames() {
+        for ((l, h), &x) in lo.iter_mut().zip(hi.iter_mut()).zip(&p) {
+            *l = if x < *l { x } else { *l };
+            *h = if x > *h { x } else { *h };
+            finite &= x.is_finite();
         }
         any = true;
-        true
-    };
-    for p in &mesh.primitives {
-        if p.positions.is_empty() || p.indices.is_empty() {
-            continue;
-        }
-        for (v, &b) in p.positions.iter().enumerate() {
-            if !see(b) {
-                return None;
-            }
-            for t in &p.targets {
-                let d = t.positions.get(v).copied().unwrap_or_default();
-                if !see([b[0] + d[0], b[1] + d[1], b[2] + d[2]]) {
-                    return None;
-                }
-            }
-        }
-    }
-    if !any {
-        return None;
     }
     let extent = (0..3)
         .filter_map(|k| Some(hi.get(k)? - lo.get(k)?))
         .fold(0.0f32, f32::max);
-    // The exact grid: the coarsest power of two every coordinate is a multiple of.
-    if let Some(step) = low_bit.map_or(Some(1.0), pow2)
-        && extent / step <= 65535.0
-    {
+    // A NaN or an infinity anywhere: no grid, and the float writer reports it.
+    if !(any && finite && extent.is_finite()) {
+        return None;
+    }
+    // The exact grid: a power of two every coordinate is a whole multiple of, over which
+    // the extent fits 65,535 steps (then every difference is exact too). Start from the
+    // finest such power that fits, test every coordinate in one pass, and take the
+    // coarsest the coordinates allow (the trailing zeros of their multiples, OR-ed): MD3's
+    // 1/64-unit grid comes out as 1/64 or coarser; MDL's and MD2's scaled bytes fail at
+    // the first coordinate.
+    let mut fine = pow2(floor_log2(extent / 65535.0).max(-126)).unwrap_or(1.0);
+    while extent / fine > 65535.0 {
+        fine *= 2.0;
+    }
+    let inv = 1.0 / fine;
+    let mut bits = 0u32;
+    let whole_everywhere = frames().all(|p| {
+        p.iter().all(|&x| {
+            let q = x * inv;
+            let ok = whole(q);
+            // Whole and within ±2³¹ when `ok`: the cast is exact.
+            #[allow(clippy::as_conversions, clippy::cast_possible_truncation)]
+            let n = q as i32;
+            bits |= n.unsigned_abs();
+            ok
+        })
+    });
+    let exact = whole_everywhere.then(|| {
+        let coarser = if bits == 0 {
+            0
+        } else {
+            bits.trailing_zeros().min(16)
+        };
+        let mut step = fine;
+        for _ in 0..coarser {
+            step *= 2.0;
+        }
+        step
+    });
+    if let Some(step) = exact {
         return Some(Grid { origin: lo, step });
     }
     // 32,767 steps: every displacement fits a short.
     let step = if extent > 0.0 { extent / 32766.0 } else { 1.0 };
     (step.is_finite() && step > 0.0).then_some(Grid { origin: lo, step })
+}
+
+/// `floor(log2(x))` of a positive normal `x` (its exponent), or 0.
+fn floor_log2(x: f32) -> i32 {
+    let e = i32::try_from((x.to_bits() >> 23) & 0xFF).unwrap_or(127);
+    if x > 0.0 && e > 0 {
+        e.saturating_sub(127)
+    } else {
+        0
+    }
+}
+
+/// Whether `q` is a whole number (within ±2³¹; a power-of-two multiple is exact).
+fn whole(q: f32) -> bool {
+    // In range, the cast truncates; out of range it saturates and the test fails.
+    #[allow(
+        clippy::as_conversions,
+        clippy::cast_possible_truncation,
+        clippy::cast_precision_loss
+    )]
+    let back = (q as i32) as f32;
+    back == q && q.abs() < 2_147_483_648.0
 }
 
 /// An integer vertex attribute: its component type, bytes per component and the stride
@@ -176,29 +206,22 @@ impl Buffers {
         normalized: bool,
         min_max: bool,
     ) -> Result<usize> {
-        let mut bytes = Vec::with_capacity(data.len().saturating_mul(kind.stride));
+        // Sized once and zeroed (the padding), each element written into its stride.
+        let mut bytes = vec![0u8; data.len().saturating_mul(kind.stride)];
         let mut lo = [i32::MAX; 3];
         let mut hi = [i32::MIN; 3];
-        for v in data {
-            for (k, &c) in v.iter().enumerate() {
-                if kind.size == 1 {
-                    bytes.push(i8::try_from(c).unwrap_or(0).to_le_bytes()[0]);
-                } else if kind.component == SHORT {
-                    bytes.extend_from_slice(&i16::try_from(c).unwrap_or(0).to_le_bytes());
-                } else {
-                    bytes.extend_from_slice(&u16::try_from(c).unwrap_or(0).to_le_bytes());
+        for (out, v) in bytes.chunks_exact_mut(kind.stride).zip(data) {
+            for (k, (&c, o)) in v.iter().zip(out.chunks_exact_mut(kind.size)).enumerate() {
+                match kind.component {
+                    BYTE => o.copy_from_slice(&i8::try_from(c).unwrap_or(0).to_le_bytes()),
+                    SHORT => o.copy_from_slice(&i16::try_from(c).unwrap_or(0).to_le_bytes()),
+                    _ => o.copy_from_slice(&u16::try_from(c).unwrap_or(0).to_le_bytes()),
                 }
                 if let (Some(l), Some(h)) = (lo.get_mut(k), hi.get_mut(k)) {
                     *l = (*l).min(c);
                     *h = (*h).max(c);
                 }
             }
-            bytes.resize(
-                bytes
-                    .len()
-                    .saturating_add(kind.stride.saturating_sub(kind.size.saturating_mul(3))),
-                0,
-            );
         }
         let view = self.view_strided(&bytes, kind.stride, ARRAY_BUFFER)?;
         let a = self.open(Some(view), kind.component, data.len());
@@ -284,11 +307,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_lowest_bit_of_a_float() {
-        assert_eq!(lowest_bit(1.0), Some(0));
-        assert_eq!(lowest_bit(0.75), Some(-2));
-        assert_eq!(lowest_bit(-3.0 / 64.0), Some(-6));
-        assert_eq!(lowest_bit(0.0), None);
+    fn powers_of_two_and_whole_numbers() {
         assert_eq!(pow2(-6), Some(1.0 / 64.0));
+        assert_eq!(pow2(200), None);
+        assert_eq!(floor_log2(0.75), -1);
+        assert_eq!(floor_log2(64.0), 6);
+        assert!(whole(-3.0) && !whole(2.5) && !whole(f32::NAN) && !whole(3e9));
     }
 }
