@@ -32,6 +32,10 @@
 //!   dense form in memory when they load. [`ExportOptions::dense_weights`] (the command's
 //!   `--dense-weights`) writes the plain form for other clients, refused over
 //!   [`ExportOptions::max_bytes`];
+//! - **compact meshes on request**: [`ExportOptions::quantize`] writes
+//!   `KHR_mesh_quantization` (integer positions on one grid per mesh, exact on a
+//!   power-of-two grid such as MD3's; byte normals by the rule of
+//!   [`idmodel_scene::quantize`]), which the importer reads back into the same scene;
 //! - **finite numbers only**: no NaN or infinity reaches a file. The adapters replace the
 //!   non-finite values they read (0 for positions, displacements and texture
 //!   coordinates; the up axis for normals), the formats' `check` reports them, and any
