@@ -487,3 +487,53 @@ fn md3_patches_apply_by_digest_and_by_the_older_fnv_hash() {
         .set("md3.digest", Value::Str("0000000000000000".into()));
     assert_eq!(back(&wrong), canonical);
 }
+
+/// Two objects with shape keys (a scene as Blender exports it: one node and one mesh per
+/// object): both surfaces follow the frames, not only the first object's.
+#[test]
+fn every_object_with_morph_targets_follows_the_frames() {
+    use idmodel_scene::{
+        Animation, Channel, ChannelValues, Interpolation, Mesh, MorphTarget, Node,
+    };
+    let mut scene = idmodel_scene::Scene::default();
+    for (i, lift) in [(0usize, 1.0f32), (1, 4.0)] {
+        let mut p = idmodel_scene::Primitive {
+            positions: vec![[0.0, 0.0, 0.0], [8.0, 0.0, 0.0], [0.0, 8.0, 0.0]],
+            indices: vec![0, 1, 2],
+            ..Default::default()
+        };
+        let moved: Vec<[f32; 3]> = p
+            .positions
+            .iter()
+            .map(|v| [v[0], v[1], v[2] + lift])
+            .collect();
+        p.targets = vec![MorphTarget::from_absolute(&p.positions, &moved, &[], &[])];
+        scene.meshes.push(Mesh {
+            name: format!("object{i}"),
+            primitives: vec![p],
+            target_names: vec!["up".into()],
+        });
+        let mut node = Node::new(format!("object{i}"));
+        node.mesh = Some(i);
+        scene.nodes.push(node);
+    }
+    scene.animations.push(Animation {
+        name: "lift".into(),
+        channels: (0..2)
+            .map(|node| Channel {
+                node,
+                times: vec![0.0, 0.1],
+                interpolation: Interpolation::Step,
+                values: ChannelValues::one_hot(1, [None, Some(0)]),
+            })
+            .collect(),
+    });
+    let model = from_scene(&scene, &BackOptions::default()).unwrap();
+    assert_eq!(model.frames.len(), 2);
+    assert_eq!(model.surfaces.len(), 2);
+    for (s, lift) in model.surfaces.iter().zip([1.0f32, 4.0]) {
+        let z0 = f32::from(s.frames[0][0].xyz[2]) / 64.0;
+        let z1 = f32::from(s.frames[1][0].xyz[2]) / 64.0;
+        assert_eq!(z1 - z0, lift, "surface {:?}", s.name);
+    }
+}

@@ -762,7 +762,11 @@ pub fn from_scene(scene: &Scene, options: &BackOptions) -> Result<Model, Error> 
             }
             let mut frames = Vec::with_capacity(frame_count);
             for f in 0..frame_count {
-                let (mut pos, nor): (Vec<[f32; 3]>, Vec<[f32; 3]>) = if morph_node == Some(ni) {
+                // Every mesh with morph targets follows the frames (a scene from Blender
+                // has one node per object); the first one's weight keys say which time
+                // shows which frame.
+                let morphs = morph_node.is_some() && !p.targets.is_empty();
+                let (mut pos, nor): (Vec<[f32; 3]>, Vec<[f32; 3]>) = if morphs {
                     let t = f.checked_sub(1).and_then(|k| p.targets.get(k));
                     let pos = match t {
                         Some(t) => p
