@@ -1,5 +1,9 @@
 //! The safe half: a parsed view per format and what each call does with it, over Rust
 //! slices the FFI layer has already checked (sizes exact, no aliasing).
+//!
+//! Public for Rust front ends that want the C API's answers without its pointers (the
+//! Python package reads models through it), so that every front end decodes frames,
+//! tags, joints and findings with the same code.
 
 use core::fmt;
 
@@ -61,8 +65,11 @@ pub enum Fail {
     Null(&'static str),
     /// An array holds `got` elements, `needed` are required.
     TooSmall {
+        /// The array.
         what: &'static str,
+        /// Elements required.
         needed: u64,
+        /// Elements given.
         got: u64,
     },
     /// The file did not parse.
@@ -73,13 +80,18 @@ pub enum Fail {
     BadHandle,
     /// An index past its count.
     Range {
+        /// What was indexed.
         what: &'static str,
+        /// The index given.
         index: u64,
+        /// How many there are.
         count: u64,
     },
     /// The call does not apply to the format.
     Unsupported {
+        /// The call's subject.
         what: &'static str,
+        /// The model's format.
         format: &'static str,
     },
     /// A pointer not aligned for its type.

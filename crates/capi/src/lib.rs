@@ -56,7 +56,7 @@ extern crate std;
 #[cfg(feature = "convert")]
 mod convert;
 mod ffi;
-mod formats;
+pub mod formats;
 mod message;
 
 use core::ffi::{c_char, c_void};

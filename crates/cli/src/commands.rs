@@ -140,7 +140,7 @@ fn info(path: &Path, json: bool) -> Exit {
 /// Writes the files of a conversion through one [`Plan`] (`force`: replace existing side
 /// files and read-only outputs, never an input), after remembering what it read as
 /// inputs of the run.
-fn write(done: Converted, force: bool) -> Result<idmodel_convert::Report, Stop> {
+pub(crate) fn write(done: Converted, force: bool) -> Result<idmodel_convert::Report, Stop> {
     for p in &done.report.inputs {
         output::remember(p);
     }

@@ -541,6 +541,22 @@ pub fn main_entry() -> ExitCode {
     }
 }
 
+/// Writes a conversion's files as `idmodel convert` does: never over an input, each
+/// file staged and renamed into place, a side file that exists replaced only with
+/// `force`, and the player folder made first. For front ends that convert through
+/// `idmodel-convert` and must write like the command (the Python package). Each call
+/// is a run of its own: it refuses to write over this conversion's inputs only.
+///
+/// # Errors
+/// The one line the command prints, naming the file.
+pub fn write_converted(
+    done: idmodel_convert::Converted,
+    force: bool,
+) -> Result<idmodel_convert::Report, String> {
+    output::new_run();
+    commands::write(done, force).map_err(String::from)
+}
+
 /// What `idmodel info [--json]` prints for a file named `path` holding `bytes`: the
 /// text report, or with `json` the one-line JSON object. `Err` is the one-line message
 /// `idmodel` prints for a refused file. `path` is used in messages and to find Quake III

@@ -109,6 +109,19 @@ fn input_named(id: &FileId) -> Option<PathBuf> {
         .cloned()
 }
 
+/// Starts a new run: forgets the inputs and outputs of the previous one (a library
+/// caller's conversions are each a run of their own).
+pub fn new_run() {
+    INPUTS
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .clear();
+    WRITTEN
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .clear();
+}
+
 fn written_before(id: &FileId) -> bool {
     WRITTEN
         .lock()
