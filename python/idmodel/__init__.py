@@ -380,7 +380,8 @@ def load(
         native = _native.parse_bytes(bytes(source), name or "<bytes>")
     else:
         path = _path(source)
-        if os.path.isdir(path):
+        native = _native.load_path(path, name or path)
+        if native is None:
             parts = {}
             for part in ("lower", "upper", "head"):
                 p = os.path.join(path, part + ".md3")
@@ -389,7 +390,6 @@ def load(
             if not parts:
                 raise Error(f"{path}: a folder without lower.md3, upper.md3 or head.md3 is not a player folder")
             return Player(path, parts)  # type: ignore[arg-type]
-        native = _native.parse_bytes(_native.read_path(path), name or path, path)
     loaded = [load(a) for a in anims]
     for a in loaded:
         if not isinstance(a, Model) or a.format != "md5anim":

@@ -1,7 +1,6 @@
 //! `Model` and `Mesh`: a parsed file and its arrays, decoded by the C API's safe layer.
 
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
@@ -18,6 +17,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Mesh>()?;
     m.add_function(wrap_pyfunction!(parse_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(read_path, m)?)?;
+    m.add_function(wrap_pyfunction!(load_path, m)?)?;
     m.add_function(wrap_pyfunction!(info_json, m)?)?;
     Ok(())
 }
@@ -82,7 +82,7 @@ fn usize_of(n: u64) -> usize {
 /// Made by `idmodel.load`; every array is decoded from the bytes when asked for.
 #[pyclass(frozen, module = "idmodel._native")]
 pub struct Model {
-    bytes: Arc<[u8]>,
+    bytes: Vec<u8>,
     name: String,
     path: Option<PathBuf>,
     format: &'static str,
@@ -103,7 +103,7 @@ fn parse_bytes(
     name: String,
     path: Option<PathBuf>,
 ) -> PyResult<Model> {
-    let bytes: Arc<[u8]> = Arc::from(data.as_bytes());
+    let bytes = data.as_bytes().to_vec();
     let format = parse(&bytes)
         .map_err(|f| failed(py, &name, &f))?
         .format_id();
@@ -113,6 +113,27 @@ fn parse_bytes(
         path,
         format,
     })
+}
+
+/// Reads and parses the model at `path` (a file, `ARCHIVE:entry` or a file in a game
+/// folder) without copying its bytes through Python; `None` for a folder.
+#[pyfunction]
+fn load_path(py: Python<'_>, path: PathBuf, name: String) -> PyResult<Option<Model>> {
+    if path.is_dir() {
+        return Ok(None);
+    }
+    let bytes = py
+        .detach(|| idmodel_convert::read_model(&path))
+        .map_err(|e| error(py, "failed", e, None))?;
+    let format = parse(&bytes)
+        .map_err(|f| failed(py, &name, &f))?
+        .format_id();
+    Ok(Some(Model {
+        bytes,
+        name,
+        path: Some(path),
+        format,
+    }))
 }
 
 /// The bytes of a model file, an `ARCHIVE:entry` or a file in a game folder, read as the
