@@ -84,3 +84,52 @@ fn md2_skin_grid_and_first_frame_name_survive_losing_the_extras() {
     assert_eq!(named + single, files.len());
     assert!(named >= 8, "only {named} multi-frame models");
 }
+
+/// An MDL whose GLB lost its extras comes back on a grid on which every position decodes
+/// where it was (within float error, not half a step): the grid the positions already
+/// lie on is recovered, although the original header's scale spans more than the model.
+#[test]
+fn mdl_positions_survive_losing_the_extras() {
+    let Some(files) = idmodel_test_support::corpus_bytes("without_extras", "mdl", "mdl") else {
+        return;
+    };
+    let mut exact = 0;
+    for (path, bytes) in &files {
+        let Ok(mdl) = idmodel_mdl::Mdl::parse(bytes) else {
+            continue;
+        };
+        let Ok(mut scene) = idmodel_scene::mdl::scene(&mdl, "m", &Options::default()) else {
+            continue;
+        };
+        scene.extras = Extras::default();
+        let Ok(back) = idmodel_scene::mdl::to_bytes(&scene, &BackOptions::default()) else {
+            continue;
+        };
+        let back = idmodel_mdl::Mdl::parse(&back).unwrap();
+        let poses = |m: &idmodel_mdl::Mdl<'_>| -> Vec<[f32; 3]> {
+            m.poses()
+                .flat_map(|p| p.positions().collect::<Vec<_>>())
+                .collect()
+        };
+        let (was, now) = (poses(&mdl), poses(&back));
+        if was.len() != now.len() || was.is_empty() {
+            continue;
+        }
+        let extent = was
+            .iter()
+            .flat_map(|p| p.iter().map(|c| c.abs()))
+            .fold(1.0f32, f32::max);
+        let worst = was
+            .iter()
+            .zip(&now)
+            .flat_map(|(a, b)| (0..3).map(move |i| (a[i] - b[i]).abs()))
+            .fold(0.0f32, f32::max);
+        assert!(
+            worst <= extent * 1e-5,
+            "{}: a position moved by {worst} (extent {extent})",
+            path.display()
+        );
+        exact += 1;
+    }
+    assert!(exact >= 10, "only {exact} corpus MDLs compared");
+}

@@ -695,7 +695,7 @@ fn fresh(scene: &Scene, options: &BackOptions) -> Result<Model> {
         })
         .collect();
     let clips = sample_frames(scene, &merged, options, "the sampler's")?;
-    let q = Quantizer::fit(
+    let q = on_grid(
         clips
             .iter()
             .flat_map(|(_, f)| f.iter().flat_map(|f| f.positions.iter())),
@@ -801,4 +801,64 @@ fn average_area(positions: &[[f32; 3]], indices: &[u32]) -> f32 {
         n += 1.0;
     }
     if n > 0.0 { total / n } else { 0.0 }
+}
+
+/// The byte grid every position already lies on, axis by axis, else
+/// [`Quantizer::fit`]'s: a model that was an MDL and lost its extras in an editor (which
+/// keeps positions within float error) comes back on a grid that decodes to the same
+/// positions, although its header's scale may have spanned more than the model.
+///
+/// On an axis, the positions (merged within 10⁻⁵ of the axis's extent) are tried on
+/// `n` steps from their minimum, from the extent over the smallest gap up to 255; the
+/// first `n` on which every position lies within float error of a grid point is kept.
+fn on_grid<'p>(points: impl Iterator<Item = &'p [f32; 3]> + Clone) -> Quantizer {
+    let mut q = Quantizer::fit(points.clone());
+    for axis in 0..3 {
+        let mut v: Vec<f64> = points
+            .clone()
+            .filter_map(|p| p.get(axis).copied())
+            .filter(|x| x.is_finite())
+            .map(f64::from)
+            .collect();
+        v.sort_by(f64::total_cmp);
+        let (Some(&lo), Some(&hi)) = (v.first(), v.last()) else {
+            continue;
+        };
+        let extent = hi - lo;
+        if extent <= 0.0 {
+            continue;
+        }
+        let tol = extent * 1e-5;
+        v.dedup_by(|a, b| (*a - *b).abs() <= tol);
+        let gap = v
+            .windows(2)
+            .filter_map(|w| match w {
+                [a, b] => Some(b - a),
+                _ => None,
+            })
+            .fold(f64::INFINITY, f64::min);
+        if !gap.is_finite() || gap <= 0.0 {
+            continue;
+        }
+        // Editors keep positions within float error: a position is on the grid when it
+        // is within a millionth of the axis's magnitude of a grid point.
+        let tol = lo.abs().max(hi.abs()) * 1e-6;
+        let mut n = libm::round(extent / gap).max(1.0);
+        while n <= 255.0 {
+            let step = extent / n;
+            let fits = v
+                .iter()
+                .all(|&x| (x - (lo + libm::round((x - lo) / step) * step)).abs() <= tol);
+            if fits {
+                #[allow(clippy::as_conversions)] // f64 → f32: a scale and an origin
+                if let (Some(s), Some(o)) = (q.scale.get_mut(axis), q.origin.get_mut(axis)) {
+                    *s = step as f32;
+                    *o = lo as f32;
+                }
+                break;
+            }
+            n += 1.0;
+        }
+    }
+    q
 }
