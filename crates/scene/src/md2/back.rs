@@ -623,6 +623,7 @@ fn fresh(scene: &Scene, options: &BackOptions) -> Result<Model> {
             b
         })
         .collect();
+    let (triangles, frames) = weld(triangles, frames);
     Ok(Model {
         skin_width,
         skin_height,
@@ -632,4 +633,55 @@ fn fresh(scene: &Scene, options: &BackOptions) -> Result<Model> {
         frames,
         gl_commands: true,
     })
+}
+
+/// Merges the `xyz` vertices whose packed position and normal are the same in every
+/// frame, keeping the first one's place: the file draws exactly the same, and a mesh an
+/// editor split at every texture seam and sharp edge (a glTF has one texture coordinate
+/// per vertex, MD2 one per triangle corner) comes back with the vertex count an MD2 of it
+/// needs, which is what Quake II's vertex limit counts.
+fn weld(triangles: Vec<Triangle>, frames: Vec<FrameData>) -> (Vec<Triangle>, Vec<FrameData>) {
+    let n = frames.first().map_or(0, |f| f.vertices.len());
+    if frames.iter().any(|f| f.vertices.len() != n) {
+        return (triangles, frames);
+    }
+    let mut first: BTreeMap<Vec<u8>, u16> = BTreeMap::new();
+    let mut kept: Vec<usize> = Vec::new();
+    let mut remap: Vec<u16> = Vec::with_capacity(n);
+    for i in 0..n {
+        let key: Vec<u8> = frames
+            .iter()
+            .filter_map(|f| f.vertices.get(i))
+            .flat_map(|v| [v.v[0], v.v[1], v.v[2], v.light_normal_index])
+            .collect();
+        let next = u16::try_from(kept.len()).unwrap_or(u16::MAX);
+        let j = *first.entry(key).or_insert_with(|| {
+            kept.push(i);
+            next
+        });
+        remap.push(j);
+    }
+    if kept.len() == n {
+        return (triangles, frames);
+    }
+    let triangles = triangles
+        .into_iter()
+        .map(|t| Triangle {
+            xyz: t
+                .xyz
+                .map(|i| remap.get(usize::from(i)).copied().unwrap_or(i)),
+            st: t.st,
+        })
+        .collect();
+    let frames = frames
+        .into_iter()
+        .map(|f| FrameData {
+            vertices: kept
+                .iter()
+                .filter_map(|&i| f.vertices.get(i).copied())
+                .collect(),
+            ..f
+        })
+        .collect();
+    (triangles, frames)
 }
