@@ -29,7 +29,8 @@
 //!   group** whose intervals are the keys' cumulative end times (the last pose lasting
 //!   0.1 s, or `1 / fps`); [`BackOptions::groups`] makes every clip a group, or none;
 //!   the skin from the first
-//!   material's embedded image, its width rounded up to a multiple of 4 (WinQuake's rule)
+//!   material's embedded image (then one more skin per material no primitive draws: the
+//!   other skins, as a GLB's `KHR_materials_variants` carries them), its width rounded up to a multiple of 4 (WinQuake's rule)
 //!   and its height at most 480 (nearest-neighbour resampling when either changes),
 //!   quantised to the Quake palette with the **redmean** colour distance (Compuphase's
 //!   weighted RGB approximation of perceived difference; [`crate::back::redmean`], the
@@ -661,6 +662,42 @@ fn skin(scene: &Scene, material: Option<usize>) -> (u32, u32, Vec<u8>, bool) {
     (nw, nh, quantise_rgba(&rgba, holey), holey)
 }
 
+/// The drawn skin, then the image of every material no primitive draws, in material
+/// order, resampled to the drawn skin's size: the other skins of a model, which a GLB
+/// carries as `KHR_materials_variants` and an editor keeps.
+fn skins_with_variants(
+    scene: &Scene,
+    drawn: Option<usize>,
+    first: Vec<u8>,
+    width: u32,
+    height: u32,
+    holey: bool,
+) -> Vec<SkinData> {
+    let mut skins = vec![SkinData::Single(first)];
+    let used = |m: usize| {
+        scene
+            .meshes
+            .iter()
+            .flat_map(|mesh| &mesh.primitives)
+            .any(|p| p.material == Some(m))
+    };
+    for (i, m) in scene.materials.iter().enumerate() {
+        if drawn == Some(i) || used(i) {
+            continue;
+        }
+        let Some(((w, h), rgba)) = m
+            .image
+            .as_ref()
+            .and_then(|image| image.pixel_size().zip(image.rgba8_pixels()))
+        else {
+            continue;
+        };
+        let rgba = resample_nearest(&rgba, w, h, width, height);
+        skins.push(SkinData::Single(quantise_rgba(&rgba, holey)));
+    }
+    skins
+}
+
 fn texel(u: f32, size: u32) -> i32 {
     let max = f64::from(size.saturating_sub(1));
     let s = libm::round(f64::from(u) * f64::from(size) - 0.5).clamp(0.0, max);
@@ -764,7 +801,14 @@ fn fresh(scene: &Scene, options: &BackOptions) -> Result<Model> {
             Flags::default()
         },
         size,
-        skins: vec![SkinData::Single(pixels)],
+        skins: skins_with_variants(
+            scene,
+            merged.material,
+            pixels,
+            skin_width,
+            skin_height,
+            holey,
+        ),
         texcoords,
         triangles,
         frames,
