@@ -199,3 +199,17 @@ def test_materials_have_pixels(corpus):
     assert mats and mats[0].pixels is not None
     h, w, four = mats[0].pixels.shape
     assert four == 4 and h > 0 and w > 0
+
+
+def test_write_without_normals_gets_smooth_normals(tmp_path):
+    # An octahedron without normals: each vertex's written normal follows its position
+    # (the smooth normal of the triangles around it), not one direction for all.
+    pos = np.array([[1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0], [0, 0, 1], [0, 0, -1]], np.float32) * 8
+    tris = [[0, 2, 4], [2, 1, 4], [1, 3, 4], [3, 0, 4], [2, 0, 5], [1, 2, 5], [3, 1, 5], [0, 3, 5]]
+    out = tmp_path / "octa.md2"
+    idmodel.write_md2(out, [{"name": "o", "positions": pos, "triangles": tris}], unchecked=True)
+    mesh = idmodel.load(out).meshes[0]
+    p, n = mesh.frame(0)
+    unit = p / np.linalg.norm(p, axis=1, keepdims=True)
+    assert np.all(np.abs(np.sum(unit * n, axis=1)) > 0.9), n
+    assert len({tuple(np.round(x, 2)) for x in n}) == 6

@@ -16,7 +16,8 @@ pub struct SampledFrame {
     pub time: f32,
     /// Positions, one per vertex of [`Merged`].
     pub positions: Vec<[f32; 3]>,
-    /// Unit normals (or zero when the scene has none), one per vertex.
+    /// Unit normals, one per vertex (the posed triangles' smooth normal where the scene
+    /// has none).
     pub normals: Vec<[f32; 3]>,
 }
 
@@ -171,13 +172,34 @@ pub fn pose(merged: &Merged, weights: &[f32], name: String, time: f32) -> Sample
             }
         }
     }
+    let positions: Vec<[f32; 3]> = positions
+        .into_iter()
+        .map(idmodel_core::vec::finite_or_zero)
+        .collect();
+    // Vertices of primitives without normals (zero here) get the smooth normal of the
+    // posed triangles, area-weighted, as the MD2 adapter computes them: "up" for every
+    // such vertex would light the model as a flat sheet.
+    let missing = |n: &[f32; 3]| n.iter().all(|c| *c == 0.0);
+    if normals.iter().any(missing) {
+        let triangles: Vec<[usize; 3]> = merged
+            .indices
+            .chunks_exact(3)
+            .filter_map(|t| match *t {
+                [a, b, c] => Some([a, b, c].map(|i| usize::try_from(i).unwrap_or(usize::MAX))),
+                _ => None,
+            })
+            .collect();
+        let smooth = crate::md2::smooth_normals(&positions, &triangles);
+        for (n, s) in normals.iter_mut().zip(smooth) {
+            if missing(n) {
+                *n = s;
+            }
+        }
+    }
     SampledFrame {
         name,
         time,
-        positions: positions
-            .into_iter()
-            .map(idmodel_core::vec::finite_or_zero)
-            .collect(),
+        positions,
         normals: normals.into_iter().map(crate::unit_or_up).collect(),
     }
 }
