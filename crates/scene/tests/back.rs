@@ -467,3 +467,79 @@ fn every_corpus_mdl_comes_back_byte_identical_through_glb() {
     );
     assert!(differ.is_empty(), "{differ:?}");
 }
+
+/// The scene of `scene` with its vertices renumbered (reversed) and the first corner's
+/// vertex split off, triangles kept in order: what Blender's glTF exporter does to a mesh.
+fn renumbered(scene: &Scene) -> Scene {
+    let mut out = scene.clone();
+    let p = &mut out.meshes[0].primitives[0];
+    let n = p.positions.len();
+    let rev = |v: &mut Vec<[f32; 3]>| v.reverse();
+    rev(&mut p.positions);
+    rev(&mut p.normals);
+    p.uvs.reverse();
+    for t in &mut p.targets {
+        rev(&mut t.positions);
+        rev(&mut t.normals);
+    }
+    for i in &mut p.indices {
+        *i = (n - 1) as u32 - *i;
+    }
+    // Split the first corner's vertex into a copy of its own.
+    let v = p.indices[0] as usize;
+    p.positions.push(p.positions[v]);
+    if !p.normals.is_empty() {
+        p.normals.push(p.normals[v]);
+    }
+    if !p.uvs.is_empty() {
+        p.uvs.push(p.uvs[v]);
+    }
+    for t in &mut p.targets {
+        t.positions.push(t.positions[v]);
+        if !t.normals.is_empty() {
+            t.normals.push(t.normals[v]);
+        }
+    }
+    p.indices[0] = n as u32;
+    out
+}
+
+#[test]
+fn renumbered_vertices_still_come_back_byte_identical() {
+    let mut checked = 0;
+    for (sub, ext) in [("mdl", "mdl"), ("md2", "md2")] {
+        let Some(files) = idmodel_test_support::corpus_bytes("renumbered", sub, ext) else {
+            return;
+        };
+        for (path, bytes) in files.iter().filter(|(_, b)| b.len() < 300_000).take(8) {
+            let scene = if ext == "mdl" {
+                mdl_scene("m", bytes)
+            } else {
+                md2_scene("m", bytes)
+            };
+            let out = if ext == "mdl" {
+                idmodel_scene::mdl::to_bytes(&scene, &BackOptions::default())
+            } else {
+                idmodel_scene::md2::to_bytes(&scene, &BackOptions::default())
+            };
+            // Only files that come back byte for byte as they are.
+            if out.ok().as_ref() != Some(bytes) {
+                continue;
+            }
+            let moved = renumbered(&scene);
+            let back = if ext == "mdl" {
+                idmodel_scene::mdl::to_bytes(&moved, &BackOptions::default())
+            } else {
+                idmodel_scene::md2::to_bytes(&moved, &BackOptions::default())
+            }
+            .unwrap();
+            assert!(
+                back == *bytes,
+                "{}: not byte-identical once renumbered",
+                path.display()
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 8, "only {checked} files checked");
+}

@@ -33,9 +33,11 @@ fn slack(p: &crate::Primitive, tol: f32) -> f32 {
 }
 
 /// Whether `a` and `b` draw the same single-mesh geometry: one mesh of one primitive,
-/// equal indices, and positions, UVs and morph displacements within `tol` (relative to
-/// `1 + |value|`; positions and displacements also within eight times `tol` of the model's
-/// reach, what a quantized glTF moves them). Normals are not compared (glTF writers renormalise them).
+/// the same triangles corner by corner (an editor may renumber and split vertices, so
+/// indices are not compared, the vertices they name are), with positions, UVs and morph
+/// displacements within `tol` (relative to `1 + |value|`; positions and displacements
+/// also within eight times `tol` of the model's reach, what a quantized glTF moves them).
+/// Normals are not compared (glTF writers renormalise them).
 pub fn same_geometry(a: &Scene, b: &Scene, tol: f32) -> bool {
     let (Some(ma), Some(mb)) = (a.meshes.first(), b.meshes.first()) else {
         return false;
@@ -49,19 +51,49 @@ pub fn same_geometry(a: &Scene, b: &Scene, tol: f32) -> bool {
     if ma.primitives.len() != 1 || mb.primitives.len() != 1 {
         return false;
     }
+    if pa.indices.len() != pb.indices.len()
+        || pa.targets.len() != pb.targets.len()
+        || pa.uvs.is_empty() != pb.uvs.is_empty()
+    {
+        return false;
+    }
     let slack = slack(pa, tol);
-    pa.indices == pb.indices
-        && close3(&pa.positions, &pb.positions, tol, slack)
-        && pa.uvs.len() == pb.uvs.len()
-        && pa
-            .uvs
+    let same3 = |p: Option<&[f32; 3]>, q: Option<&[f32; 3]>| match (p, q) {
+        (Some(p), Some(q)) => p
             .iter()
-            .zip(&pb.uvs)
-            .all(|(p, q)| close(p[0], q[0], tol) && close(p[1], q[1], tol))
-        && pa.targets.len() == pb.targets.len()
-        && pa
-            .targets
-            .iter()
-            .zip(&pb.targets)
-            .all(|(x, y)| close3(&x.positions, &y.positions, tol, slack))
+            .zip(q)
+            .all(|(x, y)| close(*x, *y, tol) || (x - y).abs() <= slack),
+        (None, None) => true,
+        _ => false,
+    };
+    let at = |i: u32| usize::try_from(i).unwrap_or(usize::MAX);
+    if pa.indices == pb.indices {
+        // The common case (no editor in between): compare the vertex lists whole.
+        return close3(&pa.positions, &pb.positions, tol, slack)
+            && pa.uvs.len() == pb.uvs.len()
+            && pa
+                .uvs
+                .iter()
+                .zip(&pb.uvs)
+                .all(|(p, q)| close(p[0], q[0], tol) && close(p[1], q[1], tol))
+            && pa
+                .targets
+                .iter()
+                .zip(&pb.targets)
+                .all(|(x, y)| close3(&x.positions, &y.positions, tol, slack));
+    }
+    pa.indices.iter().zip(&pb.indices).all(|(&i, &j)| {
+        let (i, j) = (at(i), at(j));
+        same3(pa.positions.get(i), pb.positions.get(j))
+            && (pa.uvs.is_empty()
+                || match (pa.uvs.get(i), pb.uvs.get(j)) {
+                    (Some(p), Some(q)) => close(p[0], q[0], tol) && close(p[1], q[1], tol),
+                    _ => false,
+                })
+            && pa
+                .targets
+                .iter()
+                .zip(&pb.targets)
+                .all(|(x, y)| same3(x.positions.get(i), y.positions.get(j)))
+    })
 }

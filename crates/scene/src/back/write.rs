@@ -134,16 +134,90 @@ fn exact_or_fresh<B: Back>(scene: &Scene, options: &BackOptions) -> Result<B, Er
     if !options.ignore_extras
         && let Some(model) = B::from_extras(scene)
     {
-        let fits = model
-            .write()
-            .ok()
-            .and_then(|b| B::scene_of(&b))
-            .is_some_and(|back| same_geometry(scene, &back, 1e-5));
-        if fits {
+        let back = model.write().ok().and_then(|b| B::scene_of(&b));
+        if back
+            .as_ref()
+            .is_some_and(|back| same_geometry(scene, back, 1e-5))
+        {
+            return Ok(model);
+        }
+        // An editor that kept the triangles but renumbered (and split) the vertices, as
+        // Blender's glTF exporter does: the record reads vertices by the file's
+        // numbering, so put the scene's vertices back in it, corner by corner, and try
+        // again.
+        if let Some(renumbered) = back.as_ref().and_then(|back| renumber(scene, back))
+            && let Some(model) = B::from_extras(&renumbered)
+            && model
+                .write()
+                .ok()
+                .and_then(|b| B::scene_of(&b))
+                .is_some_and(|back| same_geometry(&renumbered, &back, 1e-5))
+        {
             return Ok(model);
         }
     }
     B::fresh(scene, options)
+}
+
+/// `scene`'s single primitive with its vertices numbered as `to`'s, matched through
+/// the triangles' corners (the same triangles in the same order); `None` when the
+/// triangles differ in number or the scene is not one mesh of one primitive.
+fn renumber(scene: &Scene, to: &Scene) -> Option<Scene> {
+    fn one(s: &Scene) -> Option<&crate::Primitive> {
+        match s.meshes.as_slice() {
+            [m] => match m.primitives.as_slice() {
+                [p] => Some(p),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+    let (from, target) = (one(scene)?, one(to)?);
+    if from.indices.len() != target.indices.len() || from.indices == target.indices {
+        return None;
+    }
+    let n = target.positions.len();
+    let mut source: Vec<Option<usize>> = alloc::vec![None; n];
+    for (&t, &f) in target.indices.iter().zip(&from.indices) {
+        let slot = source.get_mut(usize::try_from(t).ok()?)?;
+        if slot.is_none() {
+            *slot = Some(usize::try_from(f).ok()?);
+        }
+    }
+    // Every vertex of `to` is drawn by a corner, and named by a vertex of `scene`.
+    let source: Vec<usize> = source.into_iter().collect::<Option<Vec<usize>>>()?;
+    fn gather<T: Copy>(v: &[T], source: &[usize]) -> Option<Vec<T>> {
+        if v.is_empty() {
+            return Some(Vec::new());
+        }
+        source.iter().map(|&i| v.get(i).copied()).collect()
+    }
+    let mut p = from.clone();
+    p.positions = gather(&from.positions, &source)?;
+    p.normals = gather(&from.normals, &source)?;
+    p.uvs = gather(&from.uvs, &source)?;
+    p.influences = if from.influences.is_empty() {
+        Vec::new()
+    } else {
+        source
+            .iter()
+            .map(|&i| from.influences.get(i).cloned())
+            .collect::<Option<Vec<_>>>()?
+    };
+    for (t, ft) in p.targets.iter_mut().zip(&from.targets) {
+        t.positions = gather(&ft.positions, &source)?;
+        t.normals = gather(&ft.normals, &source)?;
+    }
+    p.indices.clone_from(&target.indices);
+    let mut out = scene.clone();
+    if let Some(slot) = out
+        .meshes
+        .first_mut()
+        .and_then(|m| m.primitives.first_mut())
+    {
+        *slot = p;
+    }
+    Some(out)
 }
 
 fn check<B: Back>(bytes: &[u8], options: &BackOptions) -> Result<(), Error> {
