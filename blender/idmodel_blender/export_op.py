@@ -104,6 +104,54 @@ def exported_meshes(context, use_selection):
     return list({ob.data for ob in objects if ob.type == "MESH" and ob.data.library is None})
 
 
+def md5_problems(context, use_selection):
+    """What would make an md5mesh export wrong, one line each, as (blocking, line):
+    an object with an unapplied transform (Doom 3 reads joints and weights in model
+    space), a mesh bound to no armature, vertex groups that name no bone, vertices with
+    no weight (Doom 3 would put them at the origin)."""
+    objects = context.selected_objects if use_selection else list(context.scene.objects)
+    # Bone display shapes (Blender 4's glTF importer makes an icosphere for them) are
+    # not part of the model.
+    shapes = {
+        pb.custom_shape
+        for arm in objects
+        if arm.type == "ARMATURE" and arm.pose is not None
+        for pb in arm.pose.bones
+        if pb.custom_shape is not None
+    }
+    out = []
+    for ob in objects:
+        if ob.type not in ("MESH", "ARMATURE") or ob in shapes:
+            continue
+        m = np.array(ob.matrix_world, dtype=np.float64)
+        if not np.allclose(m, np.eye(4), atol=1e-5) and ob.parent is None:
+            out.append((False, f"{ob.name}: unapplied transform (location, rotation or scale): "
+                        "apply it (Object > Apply > All Transforms) so joints and vertices agree"))
+        if ob.type != "MESH":
+            continue
+        arm = ob.find_armature()
+        if arm is None:
+            out.append((True, f"{ob.name}: bound to no armature; every md5 mesh is skinned "
+                        "to the skeleton (add an Armature modifier)"))
+            continue
+        bones = set(arm.data.bones.keys())
+        groups = {g.index: g.name for g in ob.vertex_groups}
+        stray = sorted(n for n in groups.values() if n not in bones)
+        if stray:
+            shown = ", ".join(stray[:5]) + (" ..." if len(stray) > 5 else "")
+            out.append((False, f"{ob.name}: vertex groups that name no bone of {arm.name} "
+                        f"({shown}); their weights are dropped"))
+        bone_groups = {i for i, n in groups.items() if n in bones}
+        unweighted = sum(
+            1 for v in ob.data.vertices
+            if not any(g.group in bone_groups and g.weight > 0.0 for g in v.groups)
+        )
+        if unweighted:
+            out.append((True, f"{ob.name}: {unweighted} vertices have no bone weight; "
+                        "Doom 3 would draw them at the origin (weight paint them)"))
+    return out
+
+
 def engine_items():
     items = [("DEFAULT", "Format's default", "QuakeSpasm for MDL, Quake II for MD2, "
               "ioquake3 for MD3, Doom 3 for md5mesh")]
@@ -242,6 +290,15 @@ class EXPORT_SCENE_OT_idmodel(bpy.types.Operator, ExportHelper):
         os.makedirs(os.path.dirname(out) or ".", exist_ok=True)
         if context.mode != "OBJECT" and context.view_layer.objects.active is not None:
             bpy.ops.object.mode_set(mode="OBJECT")
+
+        if fmt == "md5mesh":
+            problems = md5_problems(context, self.use_selection)
+            for _blocking, line in problems:
+                self.report({"WARNING"}, line)
+            blocking = [line for b, line in problems if b]
+            if blocking and not self.unchecked:
+                self.report({"ERROR"}, blocking[0] + "; nothing was written (or write it anyway)")
+                return {"CANCELLED"}
 
         tmp = tempfile.mkdtemp(prefix="idmodel-export-")
         try:

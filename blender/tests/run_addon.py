@@ -356,6 +356,38 @@ def run_limit(idm, common, limits_panel, out):
     return c
 
 
+def run_md5_problems(package, out):
+    """An md5mesh export of a mesh bound to no armature, with a transform not applied: one
+    line each, and the export stops; a mesh weighted to a bone of an armature: no line."""
+    c = Case("md5 export problems")
+    reset()
+    bpy.ops.mesh.primitive_cube_add(location=(1.0, 0.0, 0.0))
+    cube = bpy.context.active_object
+    dest = os.path.join(out, "cube.md5mesh")
+    message = None
+    try:
+        bpy.ops.export_scene.idmodel(filepath=dest, format="md5mesh", engine="doom3")
+        c.expect(False, "an md5 export of a mesh without an armature was not stopped")
+    except RuntimeError as e:
+        message = str(e)
+    c.expect(message is not None and "bound to no armature" in message, f"stopped with {message!r}")
+    c.expect(not os.path.exists(dest), "a stopped export wrote a file")
+    lines = [line for _, line in package.export_op.md5_problems(bpy.context, False)]
+    c.expect(any("unapplied transform" in x for x in lines), f"no transform line in {lines}")
+    # Bound and weighted, transform applied: nothing to say.
+    bpy.ops.object.transform_apply(location=True, rotation=True, scale=True)
+    bpy.ops.object.armature_add()
+    arm = bpy.context.active_object
+    group = cube.vertex_groups.new(name=arm.data.bones[0].name)
+    group.add(list(range(len(cube.data.vertices))), 1.0, "REPLACE")
+    mod = cube.modifiers.new("Armature", "ARMATURE")
+    mod.object = arm
+    lines = [line for _, line in package.export_op.md5_problems(bpy.context, False)]
+    c.expect(not lines, f"a bound, weighted cube still has problems: {lines}")
+    c.m["lines"] = lines
+    return c
+
+
 def main():
     corpus, out = arguments()
     os.makedirs(out, exist_ok=True)
@@ -389,6 +421,10 @@ def main():
           + ("" if not c.problems else ": " + "; ".join(c.problems)), flush=True)
 
     c = run_check_extension(package)
+    results.append(c)
+    print(f"{'ok' if not c.problems else 'FAIL'} {c.rel}" + ("" if not c.problems else ": " + "; ".join(c.problems)))
+
+    c = run_md5_problems(package, out)
     results.append(c)
     print(f"{'ok' if not c.problems else 'FAIL'} {c.rel}" + ("" if not c.problems else ": " + "; ".join(c.problems)))
 
