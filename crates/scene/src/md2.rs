@@ -247,71 +247,7 @@ impl Sidecars {
     }
 }
 
-/// Area-weighted vertex normals of `positions` over `triangles` (indices into
-/// `positions`, the MD2's clockwise front faces): each triangle adds its un-normalised
-/// face normal (twice its area) to its three vertices, then each sum is normalised. A
-/// vertex on no triangle, or only on degenerate ones, gets the up normal `(0, 0, 1)`.
-///
-/// ```
-/// use idmodel_scene::md2::smooth_normals;
-/// // Clockwise seen from +Z: the front faces +Z.
-/// let n = smooth_normals(&[[0.0, 0.0, 0.0], [0.0, 1.0, 0.0], [1.0, 0.0, 0.0]], &[[0, 1, 2]]);
-/// assert_eq!(n, vec![[0.0, 0.0, 1.0]; 3]);
-/// ```
-pub fn smooth_normals(positions: &[[f32; 3]], triangles: &[[usize; 3]]) -> Vec<[f32; 3]> {
-    let mut sums = vec![[0.0f64; 3]; positions.len()];
-    for t in triangles {
-        let (Some(a), Some(b), Some(c)) = (
-            positions.get(t[0]),
-            positions.get(t[1]),
-            positions.get(t[2]),
-        ) else {
-            continue;
-        };
-        let e1 = [
-            f64::from(c[0]) - f64::from(a[0]),
-            f64::from(c[1]) - f64::from(a[1]),
-            f64::from(c[2]) - f64::from(a[2]),
-        ];
-        let e2 = [
-            f64::from(b[0]) - f64::from(a[0]),
-            f64::from(b[1]) - f64::from(a[1]),
-            f64::from(b[2]) - f64::from(a[2]),
-        ];
-        // (c − a) × (b − a): the outward normal of a clockwise triangle.
-        let n = [
-            e1[1] * e2[2] - e1[2] * e2[1],
-            e1[2] * e2[0] - e1[0] * e2[2],
-            e1[0] * e2[1] - e1[1] * e2[0],
-        ];
-        if !n.iter().all(|x| x.is_finite()) {
-            continue;
-        }
-        for &i in t {
-            if let Some(s) = sums.get_mut(i) {
-                s[0] += n[0];
-                s[1] += n[1];
-                s[2] += n[2];
-            }
-        }
-    }
-    sums.into_iter()
-        .map(|s| {
-            let len = libm::sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
-            if len > 0.0 && len.is_finite() {
-                let f = |x: f64| -> f32 {
-                    // f64 → f32 rounding of a unit component: in range.
-                    #[allow(clippy::as_conversions, clippy::cast_possible_truncation)]
-                    let v = (x / len) as f32;
-                    v
-                };
-                [f(s[0]), f(s[1]), f(s[2])]
-            } else {
-                [0.0, 0.0, 1.0]
-            }
-        })
-        .collect()
-}
+pub use crate::scene::smooth_normals;
 
 /// The xyz triangles of `md2` as vertex indices.
 fn xyz_triangles(md2: &Md2<'_>) -> Vec<[usize; 3]> {

@@ -189,7 +189,7 @@ pub fn pose(merged: &Merged, weights: &[f32], name: String, time: f32) -> Sample
                 _ => None,
             })
             .collect();
-        let smooth = crate::md2::smooth_normals(&positions, &triangles);
+        let smooth = crate::scene::smooth_normals(&positions, &triangles);
         for (n, s) in normals.iter_mut().zip(smooth) {
             if missing(n) {
                 *n = s;
