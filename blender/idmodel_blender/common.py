@@ -82,6 +82,16 @@ def idmodel():
     return module
 
 
+def idmodel_for(operator):
+    """`idmodel()` for an operator: `None` after reporting the missing package as its
+    error."""
+    try:
+        return idmodel()
+    except MissingPackage as e:
+        operator.report({"ERROR"}, str(e))
+        return None
+
+
 def numpy_bool_shim():
     """Debian's Blender 3.4 glTF add-on still calls `numpy.bool`, which numpy 1.24
     removed; give it back (only where it is missing)."""

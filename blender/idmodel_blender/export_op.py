@@ -270,10 +270,8 @@ class EXPORT_SCENE_OT_idmodel(bpy.types.Operator, ExportHelper):
         limits_panel.draw_counts(layout, context, engine)
 
     def execute(self, context):
-        try:
-            idm = common.idmodel()
-        except common.MissingPackage as e:
-            self.report({"ERROR"}, str(e))
+        idm = common.idmodel_for(self)
+        if idm is None:
             return {"CANCELLED"}
         out = os.path.abspath(bpy.path.abspath(self.filepath))
         fmt = common.format_of_path(out) or self.format

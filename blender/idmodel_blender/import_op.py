@@ -141,10 +141,8 @@ class IMPORT_SCENE_OT_idmodel(bpy.types.Operator, ImportHelper):
         layout.prop(self, "engine")
 
     def execute(self, context):
-        try:
-            idm = common.idmodel()
-        except common.MissingPackage as e:
-            self.report({"ERROR"}, str(e))
+        idm = common.idmodel_for(self)
+        if idm is None:
             return {"CANCELLED"}
         path = os.path.abspath(bpy.path.abspath(self.filepath))
         fmt = common.format_of_path(path)

@@ -163,8 +163,6 @@ pub(crate) fn conversion_error(py: Python<'_>, e: idmodel_convert::Error) -> PyE
         idmodel_convert::Error::Usage(s) => ("usage", s),
         idmodel_convert::Error::Refused(s) => ("refused", s),
         idmodel_convert::Error::Failed(s) => ("failed", s),
-        #[allow(unreachable_patterns)]
-        other => ("failed", other.to_string()),
     };
     error(py, kind, line, None)
 }
@@ -180,16 +178,6 @@ pub struct Report {
     warnings: Vec<String>,
 }
 
-impl Report {
-    pub(crate) fn new(files: Vec<PathBuf>, lines: Vec<String>, warnings: Vec<String>) -> Self {
-        Report {
-            files,
-            lines,
-            warnings,
-        }
-    }
-}
-
 #[pymethods]
 impl Report {
     fn __repr__(&self) -> String {
@@ -201,13 +189,26 @@ impl Report {
     }
 }
 
-pub(crate) fn report(done: &Converted, written: Option<idmodel_convert::Report>) -> Report {
-    let r = written.as_ref().unwrap_or(&done.report);
+/// The report of a conversion not written (yet).
+fn report(done: &Converted) -> Report {
     Report {
         files: done.files.iter().map(|f| f.path.clone()).collect(),
-        lines: r.lines.clone(),
-        warnings: r.warnings.clone(),
+        lines: done.report.lines.clone(),
+        warnings: done.report.warnings.clone(),
     }
+}
+
+/// Writes a conversion's files with the command's writer and reports what it wrote.
+pub(crate) fn write_out(py: Python<'_>, done: Converted, force: bool) -> PyResult<Report> {
+    let files = done.files.iter().map(|f| f.path.clone()).collect();
+    let written = py
+        .detach(|| idmodel_cli::write_converted(done, force))
+        .map_err(|e| error(py, "failed", e, None))?;
+    Ok(Report {
+        files,
+        lines: written.lines,
+        warnings: written.warnings,
+    })
 }
 
 /// Converts `source` to `output` as `idmodel convert` does and writes the files the way
@@ -225,15 +226,7 @@ fn convert(
     let done = py
         .detach(|| idmodel_convert::convert(&source, &output, &options))
         .map_err(|e| conversion_error(py, e))?;
-    let files = report(&done, None).files;
-    let written = py
-        .detach(|| idmodel_cli::write_converted(done, force))
-        .map_err(|e| error(py, "failed", e, None))?;
-    Ok(Report {
-        files,
-        lines: written.lines,
-        warnings: written.warnings,
-    })
+    write_out(py, done, force)
 }
 
 /// Converts `source` as `output` names without writing: `[(path, bytes)]` and the report.
@@ -258,7 +251,7 @@ fn outputs<'py>(py: Python<'py>, done: &Converted) -> Outputs<'py> {
         .iter()
         .map(|f| (f.path.clone(), PyBytes::new(py, &f.bytes())))
         .collect();
-    (out, report(done, None))
+    (out, report(done))
 }
 
 /// The materials of the model at `source` with their textures resolved as a conversion

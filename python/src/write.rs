@@ -12,7 +12,7 @@ use idmodel_scene::{
 
 use idmodel_convert::OutKind;
 
-use crate::convert::{Opts, Report, conversion_error, report};
+use crate::convert::{Opts, Report, conversion_error, write_out};
 use crate::error;
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -247,9 +247,5 @@ fn write(
             idmodel_convert::convert_bytes(&[("model.glb", &glb)], "model.glb", &output, &options)
         })
         .map_err(|e| conversion_error(py, e))?;
-    let files = report(&done, None).files;
-    let written = py
-        .detach(|| idmodel_cli::write_converted(done, force))
-        .map_err(|e| error(py, "failed", e, None))?;
-    Ok(Report::new(files, written.lines, written.warnings))
+    write_out(py, done, force)
 }

@@ -191,6 +191,14 @@ def test_write_checks_shapes(tmp_path):
         idmodel.write(tmp_path / "x.md3", [{"name": "m", "positions": np.zeros((3, 2)), "triangles": [[0, 1, 2]]}])
     with pytest.raises(ValueError):
         idmodel.write_md2(tmp_path / "x.md3", [])
+    # Nothing is written from a position that is not a number.
+    nan = np.zeros((1, 3, 3), np.float32)
+    nan[0, 1, 0], nan[0, 2, 1], nan[0, 2, 2] = 8, 8, np.nan
+    for ext in ("md2", "mdl", "md3"):
+        out = tmp_path / f"nan.{ext}"
+        with pytest.raises(idmodel.Error, match="non-finite"):
+            idmodel.write(out, [{"name": "m", "positions": nan, "triangles": [[0, 1, 2]]}])
+        assert not out.exists()
 
 
 def test_materials_have_pixels(corpus):
