@@ -12,12 +12,8 @@ import json
 import subprocess
 import sys
 
-# What a trip with Blender's defaults cannot give back today, and why.
-KNOWN = {
-    # Tags only, 15 frames at 15 fps: Blender resamples the keys at 24 fps and drops the
-    # last key (its scene ends at a whole frame).
-    "blaster_hand.md3": "frames",
-}
+# What a trip with Blender's defaults cannot give back today, and why (none at present).
+KNOWN = {}
 
 
 def info(binary, path):

@@ -309,32 +309,36 @@ fn check_scene(j: &Value, bytes: &[u8], what: &str, frame: Option<usize>) {
         .iter()
         .filter(|s| s.num_verts > 0 && s.num_tris > 0 && s.num_frames > 0)
         .collect();
-    let meshes = j.get("meshes").and_then(Value::as_array);
+    let none = Vec::new();
+    let all = j.get("meshes").and_then(Value::as_array).unwrap_or(&none);
+    // When animated, one tag-frames mesh per tag (`frames of tag_…`: each tag's frames as
+    // geometry, for editors that resample; a model of tags alone keys their weights), with
+    // a target per frame after the first.
+    let animated = frame.is_none() && h.num_frames > 1;
+    let helpers: Vec<&Value> = all
+        .iter()
+        .filter(|m| {
+            m["name"]
+                .as_str()
+                .is_some_and(|n| n.starts_with("frames of tag"))
+        })
+        .collect();
+    assert_eq!(
+        helpers.len(),
+        if animated { h.num_tags } else { 0 },
+        "{what}: tag-frames meshes"
+    );
+    for m in &helpers {
+        let targets = m["primitives"][0]["targets"].as_array().map_or(0, Vec::len);
+        assert_eq!(targets + 1, h.num_frames, "{what}: tag frames");
+    }
     if drawn.is_empty() {
-        assert!(meshes.is_none(), "{what}: no mesh");
-    } else {
-        let all = meshes.unwrap();
-        // One mesh for the surfaces, and when animated one tag-frames mesh per tag
-        // (`frames of tag_…`: each tag's frames as geometry, for editors that resample),
-        // with a target per frame after the first.
-        let animated = frame.is_none() && h.num_frames > 1;
-        let helpers: Vec<&Value> = all
-            .iter()
-            .filter(|m| {
-                m["name"]
-                    .as_str()
-                    .is_some_and(|n| n.starts_with("frames of tag"))
-            })
-            .collect();
         assert_eq!(
+            all.len(),
             helpers.len(),
-            if animated { h.num_tags } else { 0 },
-            "{what}: tag-frames meshes"
+            "{what}: no mesh but the tag frames"
         );
-        for m in &helpers {
-            let targets = m["primitives"][0]["targets"].as_array().map_or(0, Vec::len);
-            assert_eq!(targets + 1, h.num_frames, "{what}: tag frames");
-        }
+    } else {
         let meshes: Vec<&Value> = all
             .iter()
             .filter(|m| {

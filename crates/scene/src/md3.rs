@@ -415,8 +415,24 @@ mod tests {
         let posed = frame(&md3, "hand", &Options::default()).unwrap();
         assert_eq!(posed.meshes[0].primitives.len(), 1);
         let s = scene(&md3, "hand", &Options::default()).unwrap();
-        assert!(s.meshes.is_empty());
-        assert_eq!(s.nodes.len(), 2);
+        // The model node, its tag, and the tag's frames node, whose weights the clip keys
+        // (a model of tags alone carries its frames there).
+        assert_eq!(s.nodes.len(), 3);
+        assert_eq!(s.meshes.len(), 1);
+        assert!(is_tag_frames(&s.nodes[2]));
+        let targets = s.meshes[0].primitives[0].targets.len();
+        assert_eq!(targets, md3.num_frames() - 1);
+        let keyed = s.animations[0].channels.iter().any(|c| {
+            c.node == 2
+                && matches!(
+                    c.values,
+                    crate::ChannelValues::SparseWeights { .. } | crate::ChannelValues::Weights(_)
+                )
+        });
+        assert!(keyed, "the frames node's weights are keyed");
+        // And the way back counts the frames there, with every tag exact.
+        let back = from_scene(&s, &BackOptions::default()).unwrap();
+        assert_eq!(write(&back).unwrap(), bytes);
     }
 
     #[test]

@@ -20,7 +20,8 @@
 //!   extension), at most 63 bytes.
 //! - **Frames**: a mesh with morph targets gives frame 0 = the base and frame `k` = base +
 //!   target `k − 1` (how idmodel's morph adapters store frames; the weight animation says
-//!   which frame each key shows). A scene without morph targets whose first animation
+//!   which frame each key shows; a model of tags alone counts its frames on its first
+//!   tag-frames node, `tag_frames`). A scene without morph targets whose first animation
 //!   moves nodes or joints is **sampled**: at its key times, or every `1 / fps` seconds
 //!   with [`BackOptions::fps`]; skinned meshes are baked (each vertex by its joints'
 //!   matrices × inverse bind matrices, weighted; the sampler MD2 and MDL share,
@@ -624,6 +625,29 @@ fn face_normals(positions: &[[f32; 3]], triangles: &[[u32; 3]]) -> Vec<[f32; 3]>
     out
 }
 
+/// The first tag-frames node (`tag_frames`) whose mesh has morph targets and whose
+/// weights some animation keys: how a model of tags alone carries its frame count and
+/// frame times through an editor.
+fn tag_frames_source(scene: &Scene) -> Option<usize> {
+    (0..scene.nodes.len()).find(|&i| {
+        scene.nodes.get(i).is_some_and(|n| {
+            is_tag_frames(n)
+                && n.mesh
+                    .and_then(|m| scene.meshes.get(m))
+                    .and_then(|m| m.primitives.first())
+                    .is_some_and(|p| !p.targets.is_empty())
+        }) && scene.animations.iter().any(|a| {
+            a.channels.iter().any(|c| {
+                c.node == i
+                    && matches!(
+                        c.values,
+                        ChannelValues::Weights(_) | ChannelValues::SparseWeights { .. }
+                    )
+            })
+        })
+    })
+}
+
 /// Which frame each morph target stands for is the target's index + 1; which animation
 /// time shows frame `k` (for tags), from the first one-hot weights key showing it.
 fn frame_times(scene: &Scene, node: usize, frames: usize) -> Vec<Option<(usize, f32)>> {
@@ -692,9 +716,12 @@ pub fn from_scene(scene: &Scene, options: &BackOptions) -> Result<Model, Error> 
             .and_then(|m| scene.meshes.get(m))
             .is_some_and(|m| m.primitives.iter().any(|p| !p.targets.is_empty()))
     });
+    // Where the frames are counted: the drawing mesh with targets, else (a model of tags
+    // alone) the first tag-frames node with targets whose weights an animation keys.
+    let frame_source = morph_node.or_else(|| tag_frames_source(scene));
     let rest = worlds(scene, &locals(scene, None, 0.0));
     // Frames: (animation, time) per frame for poses; morph frame index per frame.
-    let (frame_count, poses): (usize, Vec<Option<(usize, f32)>>) = match morph_node {
+    let (frame_count, poses): (usize, Vec<Option<(usize, f32)>>) = match frame_source {
         Some(node) => {
             let targets = scene
                 .nodes
@@ -719,10 +746,9 @@ pub fn from_scene(scene: &Scene, options: &BackOptions) -> Result<Model, Error> 
     };
     let pose_worlds: Vec<Vec<Mat4>> = poses
         .iter()
-        .map(|p| match (morph_node, p) {
-            (None, Some((a, t))) => worlds(scene, &locals(scene, Some(*a), *t)),
-            (Some(_), Some((a, t))) => worlds(scene, &locals(scene, Some(*a), *t)),
-            _ => rest.clone(),
+        .map(|p| match p {
+            Some((a, t)) => worlds(scene, &locals(scene, Some(*a), *t)),
+            None => rest.clone(),
         })
         .collect();
 
@@ -893,14 +919,15 @@ pub fn from_scene(scene: &Scene, options: &BackOptions) -> Result<Model, Error> 
     let names: Vec<Vec<u8>> = (0..frame_count)
         .map(|f| {
             let target = f.checked_sub(1).and_then(|k| {
-                morph_node
+                frame_source
                     .and_then(|n| scene.nodes.get(n))
                     .and_then(|n| n.mesh)
                     .and_then(|m| scene.meshes.get(m))
                     .and_then(|m| m.target_names.get(k))
             });
             let mut s = match target {
-                Some(t) => t.as_bytes().to_vec(),
+                // Without the suffix an editor adds to repeated names (`(from 3DSMax).001`).
+                Some(t) => crate::editor_name(t).as_bytes().to_vec(),
                 None if f == 0 => b"frame0".to_vec(),
                 None => format!("frame{f}").into_bytes(),
             };

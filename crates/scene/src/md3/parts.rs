@@ -4,6 +4,7 @@
 use alloc::borrow::ToOwned;
 use alloc::format;
 use alloc::string::{String, ToString};
+use alloc::vec;
 use alloc::vec::Vec;
 
 use idmodel_core::vec::{axpy, cross, dot, finite_or_zero, quat_continuous, quat_from_axes, sub};
@@ -271,8 +272,13 @@ fn place(prim: &mut Primitive, o: &Orientation) {
 pub(crate) struct PartNodes {
     /// The model's node (draws its mesh, parent of the tag nodes).
     pub(crate) node: usize,
-    /// How many morph targets the node's mesh has (one per frame after the base).
+    /// How many morph targets the weighted nodes' meshes have (one per frame after the
+    /// base).
     targets: usize,
+    /// The nodes whose morph weights play the frames: the model's node when it draws
+    /// surfaces, else its tags' frames nodes (`tag_frames`), so that a model of tags
+    /// alone still carries its frames as targets through an editor that resamples.
+    weighted: Vec<usize>,
     /// One node per tag, by tag index.
     pub(crate) tags: Vec<usize>,
 }
@@ -415,8 +421,14 @@ pub(crate) fn add_part(
         parent.children.extend(&tags);
     }
     // Each tag's frames as geometry, for editors that resample animation (see
-    // `tag_frames`).
-    if animated && frames > 1 && !primitives_empty {
+    // `tag_frames`). A model without surfaces plays its frames on these nodes' weights.
+    let mut weighted = if primitives_empty {
+        Vec::new()
+    } else {
+        vec![node_index]
+    };
+    let mut targets = targets;
+    if animated && frames > 1 {
         let mut helpers = Vec::with_capacity(md3.num_tags());
         for (t, tag) in md3.tag_names().enumerate() {
             let name = tag.to_string();
@@ -434,6 +446,10 @@ pub(crate) fn add_part(
                 .push(super::tag_frames::node(&name, scene.meshes.len()));
             scene.meshes.push(mesh);
         }
+        if primitives_empty {
+            targets = frames.saturating_sub(1);
+            weighted.clone_from(&helpers);
+        }
         if let Some(parent) = scene.nodes.get_mut(node_index) {
             parent.children.extend(helpers);
         }
@@ -441,6 +457,7 @@ pub(crate) fn add_part(
     PartNodes {
         node: node_index,
         targets,
+        weighted,
         tags,
     }
 }
@@ -450,12 +467,14 @@ pub(crate) fn add_part(
 /// tag nodes take `at.tag`'s transforms, so a viewer that plays nothing shows that frame.
 pub(crate) fn rest_part(scene: &mut Scene, md3: &Md3<'_>, part: &PartNodes, at: PartFrame) {
     if part.targets > 0 && at.mesh > 0 {
-        let mut w = alloc::vec![0.0f32; part.targets];
+        let mut w = vec![0.0f32; part.targets];
         if let Some(x) = at.mesh.checked_sub(1).and_then(|i| w.get_mut(i)) {
             *x = 1.0;
         }
-        if let Some(n) = scene.nodes.get_mut(part.node) {
-            n.weights = w;
+        for &node in &part.weighted {
+            if let Some(n) = scene.nodes.get_mut(node) {
+                n.weights.clone_from(&w);
+            }
         }
     }
     for (t, &node) in part.tags.iter().enumerate() {
@@ -479,14 +498,15 @@ pub(crate) fn part_channels(
     let mut channels = Vec::new();
     if part.targets > 0 {
         // Target t is frame t + 1; frame 0 is the base (all weights 0).
-        let shown = frames.iter().map(|&f| mesh_frame(f, n).checked_sub(1));
-        let values = ChannelValues::one_hot(part.targets, shown);
-        channels.push(Channel {
-            node: part.node,
-            times: times.to_vec(),
-            interpolation: Interpolation::Linear,
-            values,
-        });
+        for &node in &part.weighted {
+            let shown = frames.iter().map(|&f| mesh_frame(f, n).checked_sub(1));
+            channels.push(Channel {
+                node,
+                times: times.to_vec(),
+                interpolation: Interpolation::Linear,
+                values: ChannelValues::one_hot(part.targets, shown),
+            });
+        }
     }
     for (t, &node) in part.tags.iter().enumerate() {
         let mut translations = Vec::with_capacity(frames.len());

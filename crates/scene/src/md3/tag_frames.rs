@@ -13,6 +13,9 @@
 //! positions** (told apart by their texture coordinate `u` = 0, 1, 2, 3, since editors
 //! reorder and split vertices; `v` is the tag's index in the file, since editors reorder
 //! nodes too) and whose morph target `k` holds frame `k + 1`, as the model's own mesh does.
+//! A model of tags alone (a weapon's hand model) has no mesh of its own to key, so its
+//! clips key these nodes' weights one frame at a time instead: its frame count and frame
+//! times then travel as a surface model's do.
 //!
 //! The glTF import, when it restores a resampled morph animation (`idmodel-gltf`'s
 //! `import::resampled`), checks every sampled key of a tag that has such a node against
