@@ -5,9 +5,12 @@ import * as THREE from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { VertexNormalsHelper } from 'three/examples/jsm/helpers/VertexNormalsHelper.js';
+import { MeshoptDecoder } from 'three/examples/jsm/libs/meshopt_decoder.module.js';
 import init, { open } from '../pkg/idmodel_web.js';
 
 const BACKGROUND = 0x303038;
+/** A glTF file the page draws as it is (a GLB from `idmodel convert`, quantized or compressed). */
+const GLTF_FILE = /\.(glb|gltf)$/i;
 const $ = (id) => document.getElementById(id);
 
 const canvas = $('canvas');
@@ -291,19 +294,41 @@ async function pass(choice, firstFrame) {
     draw();
     return { wasm: t1 - t0 };
   }
+  const { manager, urls } = fileManager();
+  const gltf = await loader(manager).parseAsync(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength), '');
+  const t2 = performance.now();
+  show(gltf, urls, !firstFrame && root !== null);
+  const t3 = performance.now();
+  // The frame is on screen when the browser has presented it.
+  await new Promise((r) => requestAnimationFrame(() => r()));
+  return { wasm: t1 - t0, parse: t2 - t1, draw: t3 - t2, total: performance.now() - t0 };
+}
+
+// A loading manager that serves the opened files by name (a glTF's images and buffers).
+function fileManager() {
   const manager = new THREE.LoadingManager();
   const byName = new Map(files.map((f) => [f.name, f]));
+  const base = new Map(files.map((f) => [f.name.split('/').pop(), f]));
   const urls = [];
   manager.setURLModifier((url) => {
-    const f = byName.get(decodeURIComponent(url));
+    const name = decodeURIComponent(url);
+    const f = byName.get(name) ?? base.get(name.split('/').pop());
     if (!f) return url;
     const u = URL.createObjectURL(new Blob([f.bytes]));
     urls.push(u);
     return u;
   });
-  const gltf = await new GLTFLoader(manager).parseAsync(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength), '');
-  const t2 = performance.now();
-  const keepCamera = !firstFrame && root !== null;
+  return { manager, urls };
+}
+
+// GLTFLoader with meshoptimizer's decoder (EXT_meshopt_compression, `--meshopt`);
+// KHR_mesh_quantization (`--quantize`) it reads by itself.
+function loader(manager) {
+  return new GLTFLoader(manager).setMeshoptDecoder(MeshoptDecoder);
+}
+
+// Replaces what is drawn by a loaded glTF.
+function show(gltf, urls, keepCamera) {
   clearModel();
   blobUrls = urls;
   root = gltf.scene;
@@ -317,16 +342,99 @@ async function pass(choice, firstFrame) {
   if (!keepCamera) frameCamera();
   decorate();
   draw();
-  const t3 = performance.now();
-  // The frame is on screen when the browser has presented it.
+}
+
+// A glTF file drawn as it is: three.js reads it (no wasm); the state says what it holds.
+async function passGltf(file) {
+  const t0 = performance.now();
+  const { manager, urls } = fileManager();
+  const data = /\.gltf$/i.test(file.name)
+    ? new TextDecoder().decode(file.bytes)
+    : file.bytes.buffer.slice(file.bytes.byteOffset, file.bytes.byteOffset + file.bytes.byteLength);
+  let gltf = null;
+  let error = null;
+  try {
+    gltf = await loader(manager).parseAsync(data, '');
+  } catch (e) {
+    error = `${file.name}: ${String(e?.message ?? e).split('\n')[0]}`;
+  }
+  const t1 = performance.now();
+  state = gltfState(file, gltf, error);
+  glb = /\.glb$/i.test(file.name) ? file.bytes : new Uint8Array();
+  option($('model'), state.models, state.model);
+  option($('skin'), [], null);
+  panels();
+  showError(error);
+  $('download').disabled = !glb.length;
+  $('drop-hint').hidden = true;
+  if (error) {
+    for (const u of urls) URL.revokeObjectURL(u);
+    clearModel();
+    option($('clip'), [], null);
+    draw();
+    return { wasm: 0, parse: t1 - t0 };
+  }
+  show(gltf, urls, false);
+  const t2 = performance.now();
   await new Promise((r) => requestAnimationFrame(() => r()));
-  return { wasm: t1 - t0, parse: t2 - t1, draw: t3 - t2, total: performance.now() - t0 };
+  return { wasm: 0, parse: t1 - t0, draw: t2 - t1, total: performance.now() - t0 };
+}
+
+// The state of a glTF file, in the shape the wasm gives for a model.
+function gltfState(file, gltf, error) {
+  let vertices = 0;
+  let triangles = 0;
+  let frames = 1;
+  let textured = 0;
+  gltf?.scene.traverse((o) => {
+    if (!o.isMesh) return;
+    const g = o.geometry;
+    const n = g.attributes.position?.count ?? 0;
+    vertices += n;
+    triangles += Math.floor((g.index ? g.index.count : n) / 3);
+    frames = Math.max(frames, (g.morphAttributes.position?.length ?? 0) + 1);
+    if ([o.material].flat().some((m) => m?.map)) textured++;
+  });
+  const json = gltf?.parser.json ?? {};
+  const info = {
+    generator: json.asset?.generator ?? 'unknown',
+    'extensions used': (json.extensionsUsed ?? []).join(', ') || 'none',
+    meshes: (json.meshes ?? []).length,
+    nodes: (json.nodes ?? []).length,
+    animations: (json.animations ?? []).length,
+    images: (json.images ?? []).length,
+  };
+  return {
+    format: 'gltf',
+    frames: gltf ? frames : 0,
+    vertices,
+    triangles,
+    clips: (gltf?.animations ?? []).map((c) => c.name),
+    textured,
+    error,
+    info: gltf ? [{ file: file.name, info }] : [],
+    check: [],
+    archives: [],
+    files: files.map((f) => ({ name: f.name, what: f === file ? 'glTF, drawn as it is' : GLTF_FILE.test(f.name) ? 'glTF (not drawn: one at a time)' : 'beside the glTF' })),
+    models: [file.name],
+    model: file.name,
+    skins: [],
+    skin: null,
+  };
 }
 
 // Opens the files: the first frame at once, then the whole model (clips, checks).
 async function load(choice = {}) {
   const t0 = performance.now();
   state = null;
+  const gltfFile = files.find((f) => GLTF_FILE.test(f.name));
+  if (gltfFile) {
+    const one = await passGltf(gltfFile);
+    one.pixels = state.error ? 0 : window.idmodelViewer.probe().other;
+    timing = { ...one, first: performance.now() - t0, firstPass: one, total: performance.now() - t0 };
+    loads++;
+    return;
+  }
   const first = await pass(choice, true);
   const firstMs = performance.now() - t0;
   first.pixels = state?.error ? 0 : window.idmodelViewer.probe().other;

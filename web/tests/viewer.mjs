@@ -8,7 +8,8 @@
 // Environment: IDMODEL_BIN (default target/release/idmodel), CHROMIUM (default
 // /usr/bin/chromium), IDMODEL_CORPUS.
 import { createServer } from 'node:http';
-import { readFile, mkdir } from 'node:fs/promises';
+import { readFile, mkdir, mkdtemp, rm, writeFile as write } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { existsSync, statSync } from 'node:fs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { join, extname, dirname, basename, resolve } from 'node:path';
@@ -129,6 +130,74 @@ async function refused(page, label, path, wantText) {
   await page.screenshot({ path: join(shots, `${label.replace(/[^\w.-]+/g, '_')}.png`) });
 }
 
+// The extensions a GLB file requires, from its JSON chunk.
+function glbRequired(bytes) {
+  const n = bytes.readUInt32LE(12);
+  return JSON.parse(bytes.subarray(20, 20 + n).toString('utf8')).extensionsRequired ?? [];
+}
+
+// glTF files are drawn as they are: the command's quantized GLB of `source`, and the same
+// compressed with EXT_meshopt_compression (three.js's MeshoptDecoder), hold and draw the
+// same thing at the first and last frame; a broken GLB is one line on the page.
+async function gltfFiles(page, label, source, { compressed }) {
+  if (!existsSync(source)) {
+    console.log(`skip ${label}: ${source} not found`);
+    return;
+  }
+  const dir = await mkdtemp(join(tmpdir(), 'idmodel-viewer-'));
+  try {
+    await gltfIn(page, label, source, dir, compressed);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function gltfIn(page, label, source, dir, compressed) {
+  const q = join(dir, 'quantized.glb');
+  const m = join(dir, 'meshopt.glb');
+  execFileSync(bin, ['convert', source, '-o', q, '--quantize', '-q']);
+  execFileSync(bin, ['convert', source, '-o', m, '--quantize', '--meshopt', '-q']);
+  const wantRequired = glbRequired(await readFile(m));
+  if (compressed) check(`${label}: the --meshopt GLB is compressed`, wantRequired.includes('EXT_meshopt_compression'), wantRequired.join(','));
+  // The first and last frame of the last clip (the first may hold one pose).
+  const frames = async (st) => {
+    const clip = st.clips[st.clips.length - 1];
+    if (clip) await page.evaluate((c) => window.idmodelViewer.setClip(c), clip);
+    await page.evaluate(() => window.idmodelViewer.setFrame(0));
+    const a = await probe(page);
+    await page.evaluate((n) => window.idmodelViewer.setFrame(n), st.frames);
+    const b = await probe(page);
+    return [a, b];
+  };
+  const plain = (await loadFiles(page, [q])).state;
+  check(`${label} quantized GLB: loads without error`, plain?.error === null, plain?.error);
+  if (plain?.error !== null) return;
+  check(`${label} quantized GLB: a glTF state`, plain.format === 'gltf' && plain.vertices > 0 && plain.triangles > 0, JSON.stringify(plain));
+  const [qa, qb] = await frames(plain);
+  check(`${label} quantized GLB: the canvas shows the model`, qa.other > 100, `${qa.other} pixels`);
+  if (plain.frames > 1) check(`${label} quantized GLB: the last frame is another picture`, qa.hash !== qb.hash);
+  const packed = (await loadFiles(page, [m])).state;
+  check(`${label} meshopt GLB: loads without error`, packed?.error === null, packed?.error);
+  if (packed?.error !== null) return;
+  const required = await page.evaluate(() => window.idmodelViewer.required());
+  check(`${label} meshopt GLB: drawn with the extensions it requires`, JSON.stringify(required) === JSON.stringify(wantRequired), required.join(','));
+  for (const key of ['frames', 'vertices', 'triangles', 'textured']) {
+    check(`${label} meshopt GLB: ${key} as the quantized GLB`, packed[key] === plain[key], `${packed[key]} vs ${plain[key]}`);
+  }
+  check(`${label} meshopt GLB: the same clips`, packed.clips.join() === plain.clips.join(), `${packed.clips} vs ${plain.clips}`);
+  const [ma, mb] = await frames(packed);
+  check(`${label} meshopt GLB: the same picture at the first frame`, ma.hash === qa.hash && ma.other === qa.other, `${ma.other} vs ${qa.other} pixels`);
+  check(`${label} meshopt GLB: the same picture at the last frame`, mb.hash === qb.hash, `${mb.other} vs ${qb.other} pixels`);
+  await page.screenshot({ path: join(shots, `${label.replace(/[^\w.-]+/g, '_')}-meshopt.png`) });
+  const broken = join(dir, 'broken.glb');
+  const whole = await readFile(m);
+  await write(broken, whole.subarray(0, Math.floor(whole.length / 2)));
+  const bad = (await loadFiles(page, [broken])).state;
+  const err = bad?.error ?? '';
+  check(`${label} half a GLB: shows an error naming the file`, typeof err === 'string' && err.startsWith('broken.glb: '), err);
+  check(`${label} half a GLB: the error is one line and on the page`, !err.includes('\n') && (await page.textContent('#error')) === err, err);
+}
+
 async function main() {
   if (!existsSync(join(dist, 'index.html'))) throw new Error('web/dist/index.html missing: run web/build.sh first');
   if (!existsSync(bin)) throw new Error(`${bin} missing: cargo build --release -p idmodel-cli`);
@@ -159,11 +228,13 @@ async function main() {
   await model(page, 'sample.md5anim', [s('sample.md5anim')]);
   await model(page, 'sample.md5camera', [s('sample.md5camera')], { draws: false });
   await refused(page, 'a PNG', join(root, 'docs/sample-mdl.png'), 'PNG');
+  await gltfFiles(page, 'sample.mdl', s('sample.mdl'), { compressed: false });
 
   if (corpus) {
     const c = (f) => join(corpus, f);
     await model(page, 'corpus mdl/boss.mdl', [c('mdl/boss.mdl')]);
     await model(page, 'corpus md2/faerie.md2', [c('md2/faerie.md2')]);
+    await gltfFiles(page, 'corpus md2/faerie.md2', c('md2/faerie.md2'), { compressed: true });
     const big = c('md3/oa_kyonshi/upper.md3');
     const md3 = await model(page, 'corpus md3/oa_kyonshi/upper.md3', [big]);
     if (md3) {
