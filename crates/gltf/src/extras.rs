@@ -1,9 +1,10 @@
 //! [`idmodel_scene::Extras`] as glTF `extras` JSON and back.
 //!
 //! The writer stores a scene's extras in the glTF scene's `extras` object; an importer
-//! reads them back with [`from_json`]. Floats are written from their `f32` value, so that
-//! they read back as the same `f32` (serde_json prints the shortest decimal that round-trips
-//! the `f64`, and an `f32` widened to `f64` narrows back exactly).
+//! reads them back with [`from_json`]. The exporter writes each float as the shortest
+//! decimal that reads back as the same `f32` (through `f64` too, as every JSON reader
+//! parses); [`to_json`] gives serde_json the `f32` widened to `f64`, which narrows back
+//! exactly.
 //!
 //! ```
 //! use idmodel_scene::{Extras, Value};
@@ -89,7 +90,7 @@ fn write_value(j: &mut crate::json::Json, v: &Value) {
         Value::Bool(true) => j.raw(b"true"),
         Value::Bool(false) => j.raw(b"false"),
         Value::Int(i) => j.int(*i),
-        Value::Float(f) => j.f32(*f),
+        Value::Float(f) => j.f32_short(*f),
         Value::Str(s) => j.str(s),
         Value::List(l) => {
             j.raw(b"[");
@@ -188,5 +189,45 @@ mod tests {
         let hint = size_hint(&e);
         assert!(hint >= j.out.len(), "{hint} < {}", j.out.len());
         assert!(hint < j.out.len() + 200, "{hint} for {}", j.out.len());
+    }
+
+    /// Every float the exporter writes into extras reads back as the same `f32` through
+    /// serde_json (which parses to `f64`): a stride over all bit patterns, with the
+    /// neighbours of each (both signs, subnormals, the largest finite values).
+    #[test]
+    fn short_floats_read_back_exactly() {
+        let mut checked = 0u32;
+        let mut bits = 0u32;
+        loop {
+            for b in [
+                bits,
+                bits.wrapping_add(1),
+                bits.wrapping_sub(1),
+                bits ^ 0x8000_0000,
+            ] {
+                let f = f32::from_bits(b);
+                if !f.is_finite() {
+                    continue;
+                }
+                let mut j = crate::json::Json::new();
+                j.f32_short(f);
+                let text = core::str::from_utf8(&j.out).unwrap();
+                let e = from_json(
+                    &serde_json::json!({ "x": serde_json::from_str::<serde_json::Value>(text).unwrap() }),
+                );
+                let back = match e.get("x") {
+                    Some(Value::Float(x)) => *x,
+                    Some(Value::Int(i)) => *i as f32,
+                    other => panic!("{text}: {other:?}"),
+                };
+                assert_eq!(back.to_bits(), f.to_bits(), "{f:e} written as {text}");
+                checked += 1;
+            }
+            match bits.checked_add(65_521) {
+                Some(b) => bits = b,
+                None => break,
+            }
+        }
+        assert!(checked > 200_000, "{checked}");
     }
 }

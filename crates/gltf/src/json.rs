@@ -149,6 +149,20 @@ impl Json {
         }
     }
 
+    /// Writes `f` as the shortest decimal that reads back as the same `f32` (about half the
+    /// digits of [`Json::f32`]'s `f64` form), for values only idmodel reads back: a reader
+    /// that parses to `f64` and rounds to `f32` gets `f` again, since no decimal of at most
+    /// nine digits lies within an `f64` rounding of the midpoint between two `f32`s unless
+    /// it is that midpoint (which the shortest form never is: it is nearer `f`).
+    pub(crate) fn f32_short(&mut self, f: f32) {
+        if f.is_finite() {
+            let mut buf = zmij::Buffer::new();
+            self.out.extend_from_slice(buf.format_finite(f).as_bytes());
+        } else {
+            self.out.extend_from_slice(b"null");
+        }
+    }
+
     /// Writes a list of floats as an array.
     pub(crate) fn f32s(&mut self, v: &[f32]) {
         self.list(v, Self::f32);

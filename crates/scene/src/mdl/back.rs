@@ -55,9 +55,9 @@ use idmodel_mdl::{
 use idmodel_core::findings::Engine;
 
 use crate::back::{
-    BackOptions, apply_vertex_fixes, back_impl, base64_encode, blob, bytes_of, make_patch,
-    mdl_skin_size, merge, model_of, recover_target_vertices, refuse_findings, resample_nearest,
-    sample_frames, vertex_fixes,
+    BackOptions, apply_vertex_fixes, back_impl, base64_decode, base64_encode, blob, bytes_of,
+    make_patch, mdl_skin_size, merge, model_of, recover_target_vertices, refuse_findings,
+    resample_nearest, sample_frames, vertex_fixes,
 };
 use crate::{AlphaMode, Error, Image, Options, Result, Scene, Value};
 
@@ -76,6 +76,41 @@ fn le_bytes_f32(v: impl IntoIterator<Item = f32>) -> Vec<u8> {
 
 fn le_bytes_i32(v: impl IntoIterator<Item = i32>) -> Vec<u8> {
     v.into_iter().flat_map(i32::to_le_bytes).collect()
+}
+
+/// The marker of [`words_value`]'s 16-bit form.
+const I16: &str = "i16:";
+
+/// Integer words as base64 of little-endian `i16` after [`I16`] when every one fits (the
+/// texture coordinates and triangles of every real model: half the characters), else of
+/// `i32` as the file stores them.
+fn words_value(v: &[i32]) -> Value {
+    let narrow: Option<Vec<u8>> = v
+        .iter()
+        .map(|&w| i16::try_from(w).ok().map(i16::to_le_bytes))
+        .collect::<Option<Vec<[u8; 2]>>>()
+        .map(|b| b.concat());
+    match narrow {
+        Some(b) => Value::Str(alloc::format!("{I16}{}", base64_encode(&b))),
+        None => Value::Str(base64_encode(&le_bytes_i32(v.iter().copied()))),
+    }
+}
+
+/// The words [`words_value`] wrote under `key`, in either form.
+fn words(scene: &Scene, key: &str) -> Option<Vec<i32>> {
+    let text = scene.extras.get(key).and_then(Value::as_str)?;
+    match text.strip_prefix(I16) {
+        Some(b64) => Some(
+            base64_decode(b64)?
+                .chunks_exact(2)
+                .filter_map(|c| match *c {
+                    [a, b] => Some(i32::from(i16::from_le_bytes([a, b]))),
+                    _ => None,
+                })
+                .collect(),
+        ),
+        None => Some(i32_words(&base64_decode(text)?)),
+    }
 }
 
 fn skin_options(flags: Flags) -> SkinOptions<'static> {
@@ -139,13 +174,21 @@ pub fn record_extras(mdl: &Mdl<'_>, scene: &mut Scene) {
         })
         .collect();
     e.set("mdl.skins", Value::List(skins));
-    let st = le_bytes_i32(model.texcoords.iter().flat_map(|t| [t.onseam, t.s, t.t]));
-    e.set("mdl.texcoords", Value::Str(base64_encode(&st)));
-    let tris = le_bytes_i32(model.triangles.iter().flat_map(|t| {
-        let v = t.vertices.map(|i| i32::try_from(i).unwrap_or(i32::MAX));
-        [t.faces_front, v[0], v[1], v[2]]
-    }));
-    e.set("mdl.triangles", Value::Str(base64_encode(&tris)));
+    let st: Vec<i32> = model
+        .texcoords
+        .iter()
+        .flat_map(|t| [t.onseam, t.s, t.t])
+        .collect();
+    e.set("mdl.texcoords", words_value(&st));
+    let tris: Vec<i32> = model
+        .triangles
+        .iter()
+        .flat_map(|t| {
+            let v = t.vertices.map(|i| i32::try_from(i).unwrap_or(i32::MAX));
+            [t.faces_front, v[0], v[1], v[2]]
+        })
+        .collect();
+    e.set("mdl.triangles", words_value(&tris));
     let mut groups = Vec::new();
     for (i, f) in model.frames.iter().enumerate() {
         if let FrameData::Group {
@@ -459,7 +502,7 @@ fn inner_from_extras_with(
             _ => None,
         })
         .collect::<Option<Vec<_>>>()?;
-    let st = i32_words(&blob(scene, "mdl.texcoords")?);
+    let st = words(scene, "mdl.texcoords")?;
     let texcoords: Vec<TexCoord> = st
         .chunks_exact(3)
         .filter_map(|c| match *c {
@@ -468,7 +511,7 @@ fn inner_from_extras_with(
         })
         .collect();
     let nv = texcoords.len();
-    let tris = i32_words(&blob(scene, "mdl.triangles")?);
+    let tris = words(scene, "mdl.triangles")?;
     let triangles = tris
         .chunks_exact(4)
         .filter_map(|c| match *c {
@@ -905,4 +948,48 @@ fn on_grid<'p>(points: impl Iterator<Item = &'p [f32; 3]> + Clone) -> Quantizer 
         }
     }
     q
+}
+
+// Tests may index, unwrap and compute freely: a panic here is a failed assertion.
+#[allow(clippy::indexing_slicing, clippy::unwrap_used)]
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Words that fit 16 bits take the short form, others the file's 32 bits, and both
+    /// (and the 32-bit form of files written before the short one) read back.
+    #[test]
+    fn words_read_back_in_either_form() {
+        let mut scene = Scene::default();
+        let small = [0, 1, -32768, 32767, 511];
+        let big = [0, 40_000, -1];
+        scene.extras.set("a", words_value(&small));
+        scene.extras.set("b", words_value(&big));
+        scene
+            .extras
+            .set("c", Value::Str(base64_encode(&le_bytes_i32(small))));
+        assert!(
+            scene
+                .extras
+                .get("a")
+                .unwrap()
+                .as_str()
+                .unwrap()
+                .starts_with(I16)
+        );
+        assert!(
+            !scene
+                .extras
+                .get("b")
+                .unwrap()
+                .as_str()
+                .unwrap()
+                .starts_with(I16)
+        );
+        assert_eq!(words(&scene, "a").unwrap(), small);
+        assert_eq!(words(&scene, "b").unwrap(), big);
+        assert_eq!(words(&scene, "c").unwrap(), small);
+        scene.extras.set("d", Value::Str("i16:!!".into()));
+        assert_eq!(words(&scene, "d"), None);
+    }
 }
