@@ -217,7 +217,6 @@ mod tests {
                 );
                 let back = match e.get("x") {
                     Some(Value::Float(x)) => *x,
-                    Some(Value::Int(i)) => *i as f32,
                     other => panic!("{text}: {other:?}"),
                 };
                 assert_eq!(back.to_bits(), f.to_bits(), "{f:e} written as {text}");
