@@ -91,8 +91,8 @@ pub use idmodel_core::{Error, ErrorKind, Name, Result};
 pub use lod::{LodName, LodRule, LodSet, lod_name};
 #[cfg(feature = "alloc")]
 pub use owned::{
-    FrameInfo, Model, ShaderInfo, SurfaceData, TagInfo, Vertex, WriteError, write, write_into,
-    written_size,
+    FrameInfo, Model, ShaderInfo, SurfaceData, SurfaceLayout, TagInfo, Vertex, WriteError, write,
+    write_into, written_size,
 };
 pub use raw::XYZ_SCALE;
 pub use skin::{

@@ -81,6 +81,19 @@ fn round_i16(v: f32) -> Option<i16> {
     }
 }
 
+/// The order of a surface's blocks after its header. The engine follows the header's
+/// offsets, so every order loads; tools differ (q3data and most exporters put the
+/// triangles first), and [`write()`] keeps a file's own order so that it comes back byte
+/// for byte.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum SurfaceLayout {
+    /// Shaders, triangles, texture coordinates, vertices.
+    #[default]
+    ShadersFirst,
+    /// Triangles, shaders, texture coordinates, vertices.
+    TrianglesFirst,
+}
+
 /// An owned surface.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SurfaceData {
@@ -99,6 +112,11 @@ pub struct SurfaceData {
     /// Vertices per frame: `frames[f][v]`, each frame `st.len()` long. The number of
     /// frames is the surface's own `numFrames`.
     pub frames: Vec<Vec<Vertex>>,
+    /// The order of the blocks in the file (read from its offsets: triangles before
+    /// shaders is [`SurfaceLayout::TrianglesFirst`], anything else the default; a
+    /// surface with neither triangles nor shaders is the same bytes either way and reads
+    /// as the default).
+    pub layout: SurfaceLayout,
 }
 
 /// An owned MD3, convertible from the borrowed view, written by [`write()`].
@@ -243,6 +261,18 @@ impl From<Surface<'_>> for SurfaceData {
             frames: (0..s.num_frames())
                 .map(|f| s.frame(f).unwrap_or(&[]).iter().map(vert).collect())
                 .collect(),
+            layout: {
+                let h = s.header();
+                let (tri, sh) = (h.ofs_triangles.get(), h.ofs_shaders.get());
+                // Equal offsets: one block is empty; only no triangles before shaders
+                // reads back as triangles first.
+                if tri < sh || (tri == sh && h.num_triangles.get() == 0 && h.num_shaders.get() > 0)
+                {
+                    SurfaceLayout::TrianglesFirst
+                } else {
+                    SurfaceLayout::ShadersFirst
+                }
+            },
         }
     }
 }
@@ -469,12 +499,14 @@ pub fn write_into(m: &Model, out: &mut [u8]) -> Result<usize, WriteError> {
     for (i, s) in m.surfaces.iter().enumerate() {
         let size = surface_size(i, s, m.frames.len())?;
         let nv = s.st.len();
-        let ofs_shaders = sz::<raw::SurfaceHeader>();
-        let ofs_triangles = add(ofs_shaders, mul(s.shaders.len(), sz::<raw::Shader>())?)?;
-        let ofs_st = add(
-            ofs_triangles,
-            mul(s.triangles.len(), sz::<raw::Triangle>())?,
-        )?;
+        let header = sz::<raw::SurfaceHeader>();
+        let shader_bytes = mul(s.shaders.len(), sz::<raw::Shader>())?;
+        let triangle_bytes = mul(s.triangles.len(), sz::<raw::Triangle>())?;
+        let (ofs_shaders, ofs_triangles) = match s.layout {
+            SurfaceLayout::ShadersFirst => (header, add(header, shader_bytes)?),
+            SurfaceLayout::TrianglesFirst => (add(header, triangle_bytes)?, header),
+        };
+        let ofs_st = add(add(header, shader_bytes)?, triangle_bytes)?;
         let ofs_xyz = add(ofs_st, mul(nv, sz::<raw::St>())?)?;
         let h = raw::SurfaceHeader {
             ident: s.ident,
@@ -491,21 +523,37 @@ pub fn write_into(m: &Model, out: &mut [u8]) -> Result<usize, WriteError> {
             ofs_end: i32_of(size)?,
         };
         put(out, &mut at, h.as_bytes())?;
-        for sh in &s.shaders {
-            let shader = raw::Shader {
-                name: field(&sh.name),
-                shader_index: I32::new(sh.index),
-            };
-            put(out, &mut at, shader.as_bytes())?;
-        }
-        for tri in &s.triangles {
-            let mut idx = [I32::new(0); 3];
-            for (o, &x) in idx.iter_mut().zip(tri) {
-                *o = i32::try_from(x)
-                    .map(I32::new)
-                    .map_err(|_| WriteError::TooLarge)?;
+        let shaders = |out: &mut [u8], at: &mut usize| -> Result<(), WriteError> {
+            for sh in &s.shaders {
+                let shader = raw::Shader {
+                    name: field(&sh.name),
+                    shader_index: I32::new(sh.index),
+                };
+                put(out, at, shader.as_bytes())?;
             }
-            put(out, &mut at, raw::Triangle { indexes: idx }.as_bytes())?;
+            Ok(())
+        };
+        let triangles = |out: &mut [u8], at: &mut usize| -> Result<(), WriteError> {
+            for tri in &s.triangles {
+                let mut idx = [I32::new(0); 3];
+                for (o, &x) in idx.iter_mut().zip(tri) {
+                    *o = i32::try_from(x)
+                        .map(I32::new)
+                        .map_err(|_| WriteError::TooLarge)?;
+                }
+                put(out, at, raw::Triangle { indexes: idx }.as_bytes())?;
+            }
+            Ok(())
+        };
+        match s.layout {
+            SurfaceLayout::ShadersFirst => {
+                shaders(out, &mut at)?;
+                triangles(out, &mut at)?;
+            }
+            SurfaceLayout::TrianglesFirst => {
+                triangles(out, &mut at)?;
+                shaders(out, &mut at)?;
+            }
         }
         for st in &s.st {
             put(
@@ -588,6 +636,7 @@ impl Model {
             triangles: vec![[0, 2, 1], [0, 3, 2]],
             st: quad_st.clone(),
             frames,
+            layout: SurfaceLayout::default(),
         };
         Self {
             name: b"models/sample/sample.md3".to_vec(),

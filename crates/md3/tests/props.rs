@@ -5,7 +5,7 @@
 
 use idmodel_md3::{
     AnimationCfg, ENGINES, Engine, FrameInfo, Md3, Model, NormalDecode, ShaderInfo, Skin,
-    SurfaceData, TagInfo, Vertex, write, written_size,
+    SurfaceData, SurfaceLayout, TagInfo, Vertex, write, written_size,
 };
 use proptest::prelude::*;
 
@@ -42,19 +42,29 @@ fn surface(max_frames: usize) -> impl Strategy<Value = SurfaceData> {
             tris,
             proptest::collection::vec([f(), f()], nv),
             proptest::collection::vec(proptest::collection::vec(vertex(), nv), nf),
+            any::<bool>(),
         )
             .prop_map(
-                |(ident, name, flags, shaders, triangles, st, frames)| SurfaceData {
-                    ident,
-                    name,
-                    flags,
-                    shaders: shaders
-                        .into_iter()
-                        .map(|(name, index)| ShaderInfo { name, index })
-                        .collect(),
-                    triangles,
-                    st,
-                    frames,
+                |(ident, name, flags, shaders, triangles, st, frames, triangles_first)| {
+                    let layout = if triangles_first && !(triangles.is_empty() && shaders.is_empty())
+                    {
+                        SurfaceLayout::TrianglesFirst
+                    } else {
+                        SurfaceLayout::ShadersFirst
+                    };
+                    SurfaceData {
+                        ident,
+                        name,
+                        flags,
+                        shaders: shaders
+                            .into_iter()
+                            .map(|(name, index)| ShaderInfo { name, index })
+                            .collect(),
+                        triangles,
+                        st,
+                        frames,
+                        layout,
+                    }
                 },
             )
     })

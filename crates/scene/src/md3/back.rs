@@ -37,10 +37,10 @@
 //!   refused naming the limit when [`BackOptions::split`] is off.
 //! - **Extras** ([`record`]): when the scene's `md3.*` extras still describe it (the same
 //!   frame count, surfaces and vertex counts), the header name, flags, frame names, bounds,
-//!   origins and radii, raw tags, surface idents, names, flags, shaders and own frame
-//!   counts, surfaces the scene could not hold (no vertices or no triangles), the normals
-//!   the float round trip cannot recover, non-finite texture coordinates and trailing
-//!   bytes come back from them.
+//!   origins and radii, raw tags, surface idents, names, flags, shaders, block orders and
+//!   own frame counts, surfaces the scene could not hold (no vertices or no triangles), the
+//!   normals the float round trip cannot recover, non-finite texture coordinates and
+//!   trailing bytes come back from them.
 
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -50,7 +50,8 @@ use alloc::vec::Vec;
 use idmodel_core::md3_normal;
 use idmodel_core::vec::{add, cross, length, sub};
 use idmodel_md3::{
-    Engine, FrameInfo, Md3, Model, Orientation, ShaderInfo, SurfaceData, TagInfo, Vertex,
+    Engine, FrameInfo, Md3, Model, Orientation, ShaderInfo, SurfaceData, SurfaceLayout, TagInfo,
+    Vertex,
 };
 
 use super::tag_frames::{self, is_tag_frames};
@@ -353,6 +354,10 @@ pub fn record_for(md3: &Md3<'_>, quantized: bool) -> crate::Extras {
             int(s.frames.len()),
             Value::Bool(is_drawn),
             raw,
+            Value::Int(match s.layout {
+                SurfaceLayout::ShadersFirst => 0,
+                SurfaceLayout::TrianglesFirst => 1,
+            }),
         ]));
         if !is_drawn {
             continue;
@@ -1193,6 +1198,7 @@ fn build(
             triangles: w.triangles,
             st: w.st,
             frames,
+            layout: SurfaceLayout::default(),
         });
     }
     let frames = names
@@ -1406,12 +1412,18 @@ fn apply_extras(m: &mut Model, x: &crate::Extras) {
                     .filter_map(|c| <[f32; 2]>::try_from(c).ok())
                     .collect(),
                 frames,
+                layout: SurfaceLayout::default(),
             }
         };
         surf.ident = ident;
         surf.name = name;
         surf.flags = flags;
         surf.shaders = shaders;
+        // The file's block order (records written before it was kept have none).
+        surf.layout = match l.get(7).and_then(Value::as_int) {
+            Some(1) => SurfaceLayout::TrianglesFirst,
+            _ => SurfaceLayout::ShadersFirst,
+        };
         out.push(surf);
     }
     // Normals and texture coordinates the float path cannot give back: whole surfaces
