@@ -5,7 +5,7 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use zerocopy::IntoBytes;
-use zerocopy::little_endian::{F32, I16, I32};
+use zerocopy::little_endian::{F32, I32};
 
 use crate::raw;
 use crate::view::{Md3, Surface};
@@ -555,22 +555,29 @@ pub fn write_into(m: &Model, out: &mut [u8]) -> Result<usize, WriteError> {
                 shaders(out, &mut at)?;
             }
         }
-        for st in &s.st {
-            put(
-                out,
-                &mut at,
-                raw::St {
-                    st: st.map(F32::new),
-                }
-                .as_bytes(),
-            )?;
+        // Texture coordinates and vertices straight into their place: one bounds check
+        // per block, not one per element (an animated model is megabytes of vertices).
+        let st_len = mul(s.st.len(), sz::<raw::St>())?;
+        let dst = out
+            .get_mut(at..add(at, st_len)?)
+            .ok_or(WriteError::TooLarge)?;
+        for (o, &[u, v]) in dst.chunks_exact_mut(8).zip(&s.st) {
+            let w = u64::from(u.to_bits()) | (u64::from(v.to_bits()) << 32);
+            o.copy_from_slice(&w.to_le_bytes());
         }
-        for v in s.frames.iter().flatten() {
-            let xn = raw::XyzNormal {
-                xyz: v.xyz.map(I16::new),
-                normal: I16::new(i16::from_le_bytes(v.normal.to_le_bytes())),
-            };
-            put(out, &mut at, xn.as_bytes())?;
+        at = add(at, st_len)?;
+        for frame in &s.frames {
+            let len = mul(frame.len(), sz::<raw::XyzNormal>())?;
+            let dst = out.get_mut(at..add(at, len)?).ok_or(WriteError::TooLarge)?;
+            for (o, v) in dst.chunks_exact_mut(8).zip(frame) {
+                // x, y, z, normal as four little-endian 16-bit words: one 8-byte store.
+                let [x, y, z] = v
+                    .xyz
+                    .map(|c| u64::from(u16::from_le_bytes(c.to_le_bytes())));
+                let w = x | (y << 16) | (z << 32) | (u64::from(v.normal) << 48);
+                o.copy_from_slice(&w.to_le_bytes());
+            }
+            at = add(at, len)?;
         }
     }
     put(out, &mut at, &m.trailing)?;
