@@ -24,11 +24,10 @@ pub struct Options {
     /// [`DEFAULT_MAX_BYTES`]. Over it, the adapter refuses with [`over_budget`]'s line.
     pub max_bytes: Option<u64>,
     /// The scene is for a quantized glTF (`idmodel_gltf::ExportOptions::quantize`): the
-    /// MD3 adapter then gives each normal at the centre of its cell in q3map's encoding
-    /// (not on the engine's decoding: a fraction of a degree apart), its record asks the
-    /// way back for q3map's encoder, which a byte-quantized copy of a centre still
-    /// reaches, and it records the normals the byte form does not bring back, so the way
-    /// back from the quantized file is still byte for byte.
+    /// MD3 adapter then gives each normal at the centre of its latitude/longitude cell
+    /// (not on the cell's corner, where the engine's decoding puts it: a fraction of a
+    /// degree apart) and records the normals the byte form does not bring back, so the
+    /// way back from the quantized file is still byte for byte.
     pub quantized: bool,
 }
 

@@ -183,7 +183,7 @@ fn frame_normal(base: [f32; 3], displacement: Option<[f32; 3]>) -> [f32; 3] {
 }
 
 /// The quantized path's exceptions of surface `si` (`s`) over its first `nf` frames:
-/// the adapter decodes each normal at its q3map cell's centre and makes displacements of unit
+/// the adapter decodes each normal at its cell's centre and makes displacements of unit
 /// normals; the exporter writes bytes ([`crate::quantize`]); the importer reads them and
 /// [`from_scene`] encodes [`frame_normal`] of them. Each normal that does not come back
 /// is pushed as `[si, f, v, raw]`; true (and counting stops) when more than one in six
@@ -254,10 +254,6 @@ pub fn record(md3: &Md3<'_>) -> crate::Extras {
 pub fn record_for(md3: &Md3<'_>, quantized: bool) -> crate::Extras {
     let m = Model::from(*md3);
     let mut x = crate::Extras::default();
-    x.set(
-        NORMALS_RULE,
-        Value::Str(if quantized { "q3map" } else { "nearest" }.into()),
-    );
     x.set("md3.name", bytes_value(&m.name));
     x.set("md3.flags", Value::Int(i64::from(m.flags)));
     x.set("md3.num_skins", Value::Int(i64::from(m.num_skins)));
@@ -395,13 +391,12 @@ pub fn record_for(md3: &Md3<'_>, quantized: bool) -> crate::Extras {
             for f in 0..nf {
                 let raw = raw_normal(s, f, v);
                 let lost = match (f, last) {
-                    (0, _) => md3_normal::encode_nearest(written_base) != raw,
+                    (0, _) => md3_normal::encode(written_base) != raw,
                     (_, Some((r, lost))) if r == raw => lost,
                     _ => {
                         let d = unit_or_up(md3_normal::decode_exact(raw));
                         let lost =
-                            md3_normal::encode_nearest(unit_or_up(add(written_base, sub(d, base))))
-                                != raw;
+                            md3_normal::encode(unit_or_up(add(written_base, sub(d, base)))) != raw;
                         last = Some((raw, lost));
                         lost
                     }
@@ -946,7 +941,7 @@ pub fn from_scene(scene: &Scene, options: &BackOptions) -> Result<Model, Error> 
         })
         .collect();
 
-    let mut model = build(work, tags, names, options, q3map_normals(&scene.extras))?;
+    let mut model = build(work, tags, names, options)?;
     apply_extras(&mut model, &scene.extras);
     Ok(model)
 }
@@ -1137,28 +1132,11 @@ fn split(w: Work, limits: Limits) -> Vec<Work> {
     out
 }
 
-/// Whether the way back encodes normals with q3map's `NormalToLatLong`
-/// (`md3_normal::encode`) rather than as the nearest the engine decodes
-/// (`md3_normal::encode_nearest`): when the record asks for it (`md3.normals_rule`, a
-/// quantized glTF's record), or when a record of idmodel's from before the rule was kept
-/// says nothing (its exceptions assume q3map's). A scene without a record (from an
-/// editor, or any glTF) gets the nearest normals.
-fn q3map_normals(extras: &crate::Extras) -> bool {
-    match extras.get(NORMALS_RULE).and_then(Value::as_str) {
-        Some(rule) => rule == "q3map",
-        None => extras.get("md3.surfaces").is_some(),
-    }
-}
-
-/// The record's key naming the way back's normal encoder (`nearest` or `q3map`).
-const NORMALS_RULE: &str = "md3.normals_rule";
-
 fn build(
     work: Vec<Work>,
     tags: Vec<Vec<TagInfo>>,
     names: Vec<Vec<u8>>,
     options: &BackOptions,
-    q3map: bool,
 ) -> Result<Model, Error> {
     let mut pieces = Vec::new();
     for w in work {
@@ -1188,24 +1166,12 @@ fn build(
         for (f, (pos, nor)) in w.frames.iter().enumerate() {
             let mut verts = Vec::with_capacity(pos.len());
             for (v, (&p, &n)) in pos.iter().zip(nor).enumerate() {
-                // The normal the engine shows nearest to the scene's (q3map's encoder
-                // turns every decoded normal one step back), unless the record asks for
-                // q3map's (`q3map_normals`).
-                let vert = Vertex::encode(p, n)
-                    .map(|v| Vertex {
-                        normal: if q3map {
-                            md3_normal::encode(n)
-                        } else {
-                            md3_normal::encode_nearest(n)
-                        },
-                        ..v
-                    })
-                    .ok_or_else(|| {
-                        err(format!(
-                            "surface {:?} frame {f} vertex {v}: position {p:?} outside MD3's range (±512)",
-                            String::from_utf8_lossy(&w.name)
-                        ))
-                    })?;
+                let vert = Vertex::encode(p, n).ok_or_else(|| {
+                    err(format!(
+                        "surface {:?} frame {f} vertex {v}: position {p:?} outside MD3's range (±512)",
+                        String::from_utf8_lossy(&w.name)
+                    ))
+                })?;
                 if let (Some(lo), Some(hi)) = (mins.get_mut(f), maxs.get_mut(f)) {
                     for ((l, h), &x) in lo.iter_mut().zip(hi.iter_mut()).zip(&vert.xyz) {
                         let c = f32::from(x) / 64.0;

@@ -319,9 +319,7 @@ pub(crate) fn check_budget(
 }
 
 /// How the scene's normals are decoded: as the engine does, or for a quantized glTF at
-/// the middle of each of q3map's cells ([`crate::Options::quantized`]; its record then
-/// asks the way back for q3map's encoder, which a byte-quantized copy of a cell's middle
-/// still reaches).
+/// the middle of each cell ([`crate::Options::quantized`]).
 pub(crate) fn normal_decode(options: &crate::Options) -> NormalDecode {
     if options.quantized {
         NormalDecode::Centre
