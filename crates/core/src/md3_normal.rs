@@ -214,9 +214,115 @@ pub fn encode(n: [f32; 3]) -> u16 {
     u16::from_le_bytes([trunc_byte(b), trunc_byte(a)])
 }
 
+/// Encodes a direction as the normal whose engine decoding ([`decode_exact`]) is nearest
+/// in direction: the byte pairs around its angles (in the engine's steps of 4 × 2π/1023)
+/// are decoded and the one at the smallest angle to `n` is taken (the first of equals).
+///
+/// Unlike q3map's [`encode`], whose 255/360 scale maps a decoded normal one step back,
+/// every normal the engine decodes comes back: `encode_nearest(decode_exact(x))`
+/// decodes exactly as `x` does (the same `x` away from the poles), and a direction is
+/// written within half a cell's diagonal of what the engine shows (under 1°, against up
+/// to 2.9° for [`encode`]). idmodel's way back writes with it the normals of scenes that
+/// do not carry its record. `n` need not be unit length; zero or non-finite
+/// input gives `0` (+Z).
+///
+/// ```
+/// use idmodel_core::md3_normal::{decode_exact, encode_nearest};
+/// for x in [0u16, 0x1234, 0x40_20, 0xFF_7F, 0x81_01] {
+///     assert_eq!(encode_nearest(decode_exact(x)), x);
+/// }
+/// assert_eq!(encode_nearest([0.0, 0.0, 1.0]), 0);
+/// ```
+pub fn encode_nearest(n: [f32; 3]) -> u16 {
+    let [x, y, z] = n.map(f64::from);
+    let len = libm::sqrt(x * x + y * y + z * z);
+    if !(len.is_finite() && len > 0.0) {
+        return 0;
+    }
+    // One byte is 4 of the sine table's 1023 steps a turn.
+    let step = core::f64::consts::TAU * 4.0 / 1023.0;
+    let lng = libm::acos((z / len).clamp(-1.0, 1.0)) / step;
+    let lat = libm::atan2(y, x) / step;
+    let around = |v: f64| -> i32 {
+        #[allow(clippy::as_conversions, clippy::cast_possible_truncation)]
+        let r = libm::round(v) as i32; // |v| < 260: no saturation
+        r
+    };
+    // The longitude byte, and its mirror past the pole: the table's period is a little
+    // over a turn, so bytes near 128 and 255 decode just past the south and north poles.
+    let (b0, mirror) = (around(lng), around(1023.0 / 4.0 - lng));
+    let mut best = (f64::NEG_INFINITY, 0u16);
+    for b in [b0, mirror]
+        .into_iter()
+        .flat_map(|c| [c, c.saturating_sub(1), c.saturating_add(1)])
+    {
+        let Ok(b) = u8::try_from(b) else { continue };
+        // Past the south pole (the table's period is a little over a turn) the sine of
+        // the longitude is negative and the latitude points the other way.
+        let past = engine_sin(usize::from(b).saturating_mul(4)) < 0.0;
+        let a0 = around(if past { lat + 1023.0 / 8.0 } else { lat });
+        for da in [0, -1, 1] {
+            let a = a0.saturating_add(da).to_le_bytes()[0];
+            let code = u16::from_le_bytes([b, a]);
+            // The cosine of the angle: decoded normals are not all of one length.
+            let d = decode_exact(code).map(f64::from);
+            let dl = libm::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+            let cos = (x * d[0] + y * d[1] + z * d[2]) / dl;
+            if cos > best.0 {
+                best = (cos, code);
+            }
+        }
+    }
+    best.1
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every normal the engine decodes comes back through [`encode_nearest`] as a normal
+    /// that decodes the same (the same raw value off the poles), and a direction is
+    /// encoded as near as any of the 65,536 encodings decodes (checked by brute force
+    /// on a spread of directions).
+    #[test]
+    fn nearest_encoding_gives_back_what_the_engine_decodes() {
+        let mut same_raw = 0u32;
+        for x in 0..=u16::MAX {
+            let d = decode_exact(x);
+            let back = encode_nearest(d);
+            assert_eq!(decode_exact(back), d, "{x:#06x} came back as {back:#06x}");
+            if back == x {
+                same_raw += 1;
+            }
+        }
+        // Only the poles (longitude 0 and the bytes that decode onto them) repeat.
+        assert!(same_raw > 60_000, "{same_raw}");
+        // The cosine of the angle between a unit `a` and a decoded `b`.
+        let dot = |a: [f32; 3], b: [f32; 3]| {
+            let b = b.map(f64::from);
+            let bl = libm::sqrt(b[0] * b[0] + b[1] * b[1] + b[2] * b[2]);
+            (f64::from(a[0]) * b[0] + f64::from(a[1]) * b[1] + f64::from(a[2]) * b[2]) / bl
+        };
+        for i in 0..200u32 {
+            // A spiral over the sphere.
+            let t = (f64::from(i) + 0.5) / 200.0;
+            let zc = 1.0 - 2.0 * t;
+            let r = libm::sqrt(1.0 - zc * zc);
+            let phi = f64::from(i) * 2.399_963;
+            let n = [
+                to_f32(r * libm::cos(phi)),
+                to_f32(r * libm::sin(phi)),
+                to_f32(zc),
+            ];
+            let chosen = dot(n, decode_exact(encode_nearest(n)));
+            let best = (0..=u16::MAX)
+                .map(|c| dot(n, decode_exact(c)))
+                .fold(f64::NEG_INFINITY, f64::max);
+            assert!(chosen >= best - 1e-9, "{n:?}: {chosen} < {best}");
+            // Within half a cell's diagonal (under 1°) of what the engine shows.
+            assert!(chosen > libm::cos(1.0_f64.to_radians()), "{n:?}: {chosen}");
+        }
+    }
 
     #[test]
     fn the_centre_tables_are_sine_and_cosine() {

@@ -537,3 +537,44 @@ fn every_object_with_morph_targets_follows_the_frames() {
         assert_eq!(z1 - z0, lift, "surface {:?}", s.name);
     }
 }
+
+/// A scene without idmodel's record (an editor's export, any glTF) is written with the
+/// normals the engine shows nearest to its own, so an MD3 whose record was dropped gets
+/// its engine normals back: every one off the poles (q3map's encoder would turn nearly
+/// all of them one step back).
+#[test]
+fn without_the_record_the_engine_normals_come_back() {
+    let mut files = vec![("example".to_string(), write(&Model::example()).unwrap())];
+    for path in corpus_md3().into_iter().take(8) {
+        files.push((path.display().to_string(), std::fs::read(&path).unwrap()));
+    }
+    for (name, bytes) in files {
+        let Ok(m) = Md3::parse(&bytes) else { continue };
+        let mut scene = md3::scene(&m, "m", &Options::default()).unwrap();
+        scene.extras = Default::default();
+        let Ok(back) = md3::from_scene(&scene, &BackOptions::default()) else {
+            continue;
+        };
+        let original = Model::from(m);
+        let (mut same, mut all) = (0usize, 0usize);
+        let drawn = original
+            .surfaces
+            .iter()
+            .filter(|s| !s.st.is_empty() && !s.triangles.is_empty() && !s.frames.is_empty());
+        for (a, b) in drawn.zip(&back.surfaces) {
+            for (fa, fb) in a.frames.iter().zip(&b.frames) {
+                for (va, vb) in fa.iter().zip(fb) {
+                    all += 1;
+                    if va.normal == vb.normal {
+                        same += 1;
+                    }
+                }
+            }
+        }
+        assert!(all > 0, "{name}: no normals compared");
+        assert!(
+            same * 100 >= all * 97,
+            "{name}: {same} of {all} normals came back"
+        );
+    }
+}

@@ -12,9 +12,10 @@
 //! - **Surfaces**: one per primitive (with vertices and triangles) of every node that
 //!   draws a mesh, in node then primitive order; positions are placed by the node's rest
 //!   transform (the identity for idmodel's MD3 scenes), quantised to 1/64 unit (refused
-//!   outside MD3's ±512 range), normals encoded to MD3's lat/long (q3map's
-//!   `NormalToLatLong`; face normals of the id winding when the primitive has none),
-//!   texture coordinates as they are. The surface is named after the mesh (a number added
+//!   outside MD3's ±512 range), normals encoded to MD3's lat/long (the nearest the
+//!   engine decodes, `md3_normal::encode_nearest`, or q3map's `NormalToLatLong` for a
+//!   scene with idmodel's record, which lists that encoder's misses; face normals of the
+//!   id winding when the primitive has none), texture coordinates as they are. The surface is named after the mesh (a number added
 //!   when a mesh has several primitives) and its one shader is
 //!   [`BackOptions::shader_prefix`] + the material's name (or its image URI without the
 //!   extension), at most 63 bytes.
@@ -941,7 +942,11 @@ pub fn from_scene(scene: &Scene, options: &BackOptions) -> Result<Model, Error> 
         })
         .collect();
 
-    let mut model = build(work, tags, names, options)?;
+    // A scene with idmodel's record is written back with the encoder the record was
+    // made for (q3map's, whose misses it lists); any other scene gets the normal the
+    // engine shows nearest to its own.
+    let q3map = scene.extras.get("md3.surfaces").is_some();
+    let mut model = build(work, tags, names, options, q3map)?;
     apply_extras(&mut model, &scene.extras);
     Ok(model)
 }
@@ -1137,6 +1142,7 @@ fn build(
     tags: Vec<Vec<TagInfo>>,
     names: Vec<Vec<u8>>,
     options: &BackOptions,
+    q3map: bool,
 ) -> Result<Model, Error> {
     let mut pieces = Vec::new();
     for w in work {
@@ -1166,12 +1172,25 @@ fn build(
         for (f, (pos, nor)) in w.frames.iter().enumerate() {
             let mut verts = Vec::with_capacity(pos.len());
             for (v, (&p, &n)) in pos.iter().zip(nor).enumerate() {
-                let vert = Vertex::encode(p, n).ok_or_else(|| {
-                    err(format!(
-                        "surface {:?} frame {f} vertex {v}: position {p:?} outside MD3's range (±512)",
-                        String::from_utf8_lossy(&w.name)
-                    ))
-                })?;
+                let vert = Vertex::encode(p, n)
+                    .map(|v| {
+                        if q3map {
+                            v
+                        } else {
+                            // Within 1° of the scene's normal; q3map's encoder is off
+                            // by up to 2.9° (`md3_normal::encode_nearest`).
+                            Vertex {
+                                normal: md3_normal::encode_nearest(n),
+                                ..v
+                            }
+                        }
+                    })
+                    .ok_or_else(|| {
+                        err(format!(
+                            "surface {:?} frame {f} vertex {v}: position {p:?} outside MD3's range (±512)",
+                            String::from_utf8_lossy(&w.name)
+                        ))
+                    })?;
                 if let (Some(lo), Some(hi)) = (mins.get_mut(f), maxs.get_mut(f)) {
                     for ((l, h), &x) in lo.iter_mut().zip(hi.iter_mut()).zip(&vert.xyz) {
                         let c = f32::from(x) / 64.0;
