@@ -5,7 +5,8 @@
 
 For each pair (the plain GLB, then the `--quantize` one), Blender's own glTF importer
 loads both, and every mesh object's vertices in world space, in its base and in every
-shape key (the morph targets), are compared: within half the quantization step (the
+shape key (the morph targets; a quantized mesh whose first target is frame 0 is matched
+frame by frame), are compared: within half the quantization step (the
 scale of the quantized object) on each axis. Prints one line per pair and exits 1 when
 any pair differs more or fails to import.
 """
@@ -33,10 +34,17 @@ def load(path):
         me.vertices.foreach_get("co", base)
         frames = [base.reshape(n, 3)]
         if me.shape_keys:
-            for kb in me.shape_keys.key_blocks[1:]:
+            keys = me.shape_keys.key_blocks[1:]
+            for kb in keys:
                 co = numpy.empty(n * 3, dtype=numpy.float64)
                 kb.data.foreach_get("co", co)
                 frames.append(co.reshape(n, 3))
+            # A quantized mesh whose first morph target is frame 0 (named `frame0`,
+            # the glTF mesh's weights [1, 0, ...]): that key moves no vertex and stands
+            # for the base, so the frames are the keys.
+            if (len(keys) > 1 and keys[0].name.startswith("frame0")
+                    and numpy.array_equal(frames[1], frames[0])):
+                frames = frames[1:]
         m = numpy.array(ob.matrix_world, dtype=numpy.float64)
         world = [f @ m[:3, :3].T + m[:3, 3] for f in frames]
         scale = float(numpy.abs(m[:3, :3]).max())

@@ -918,3 +918,153 @@ fn quantized_export_reads_back_within_half_a_step_and_exactly_on_a_binary_grid()
         assert!(glb.len() < plain.len(), "{} vs {}", glb.len(), plain.len());
     }
 }
+
+/// A scene of two primitives whose frames turn normals: in the first, a normal along an
+/// axis flips to its opposite (no byte displacement reaches it from that base); in the
+/// second, normals only tilt. Three frames, shown one per key.
+fn flipping_normals(dense: bool) -> Scene {
+    let unit = |v: [f32; 3]| {
+        let l = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+        v.map(|c| c / l)
+    };
+    let prim = |normals: [[f32; 3]; 3], later: [[[f32; 3]; 3]; 2]| {
+        let positions = vec![[0.0, 0.0, 0.0], [64.0, 0.0, 0.0], [0.0, 64.0, 8.0]];
+        Primitive {
+            positions: positions.clone(),
+            normals: normals.to_vec(),
+            indices: vec![0, 1, 2],
+            targets: later
+                .iter()
+                .enumerate()
+                .map(|(k, frame)| MorphTarget {
+                    positions: vec![[k as f32 + 1.0, 2.0, -3.0]; 3],
+                    normals: frame
+                        .iter()
+                        .zip(&normals)
+                        .map(|(f, b)| [f[0] - b[0], f[1] - b[1], f[2] - b[2]])
+                        .collect(),
+                })
+                .collect(),
+            ..Primitive::default()
+        }
+    };
+    let up = [0.0, 0.0, 1.0];
+    let tilt = unit([0.3, 0.2, 0.9]);
+    let flipping = prim(
+        [up, up, unit([1.0, 1.0, 1.0])],
+        [
+            [[0.0, 0.0, -1.0], up, tilt],
+            [unit([0.1, 0.0, -1.0]), tilt, up],
+        ],
+    );
+    let tilting = prim([up, tilt, up], [[tilt, up, tilt], [up, up, tilt]]);
+    let values = if dense {
+        ChannelValues::Weights(vec![0.0, 0.0, 1.0, 0.0, 0.0, 1.0])
+    } else {
+        ChannelValues::one_hot(2, [None, Some(0), Some(1)])
+    };
+    Scene {
+        meshes: vec![Mesh {
+            name: "flip".into(),
+            primitives: vec![flipping, tilting],
+            target_names: vec!["one".into(), "two".into()],
+        }],
+        nodes: vec![mesh_node("flip")],
+        animations: vec![Animation {
+            name: "flip".into(),
+            channels: vec![Channel {
+                node: 0,
+                times: vec![0.0, 0.1, 0.2],
+                interpolation: Interpolation::Linear,
+                values,
+            }],
+        }],
+        ..Scene::default()
+    }
+}
+
+/// Quantized normals out of a byte base's reach: the mesh takes frame 0 as its first
+/// target, shown at rest, every normal displacement is a byte, the file validates, and
+/// the importer folds the first target back: the same targets, names and weights as the
+/// scene, every frame's positions exact and normals within the byte tolerance.
+#[test]
+fn quantized_normals_out_of_reach_take_frame_0_as_the_first_target() {
+    use idmodel_gltf::import::{from_glb, no_files};
+    use idmodel_scene::quantize::BYTE_TOLERANCE;
+    let unit = |v: [f32; 3]| {
+        let l = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+        v.map(|c| c / l)
+    };
+    let dot = |a: [f32; 3], b: [f32; 3]| a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+    for dense in [false, true] {
+        let scene = flipping_normals(dense);
+        let options = ExportOptions {
+            quantize: true,
+            ..ExportOptions::default()
+        };
+        let glb = to_glb(&scene, &options).unwrap();
+        let json = check_glb_container(&glb);
+        let mesh = &json["meshes"][0];
+        assert_eq!(mesh["weights"], serde_json::json!([1, 0, 0]));
+        assert_eq!(
+            mesh["extras"]["targetNames"],
+            serde_json::json!(["frame0", "one", "two"])
+        );
+        for p in mesh["primitives"].as_array().unwrap() {
+            let targets = p["targets"].as_array().unwrap();
+            assert_eq!(targets.len(), 3);
+            for t in targets {
+                let a = &json["accessors"][t["NORMAL"].as_u64().unwrap() as usize];
+                assert_eq!(a["componentType"], 5120, "byte normal displacements");
+            }
+        }
+        let path = out_dir("hidden_base").join(format!("flip-{dense}.glb"));
+        std::fs::write(&path, &glb).unwrap();
+        validate(&path);
+
+        let back = from_glb(&glb, &Default::default(), &mut no_files).unwrap();
+        assert_eq!(back.meshes[0].target_names, scene.meshes[0].target_names);
+        assert!(back.nodes[0].weights.is_empty(), "rests at the base again");
+        assert_eq!(
+            back.animations[0].channels[0].values,
+            scene.animations[0].channels[0].values
+        );
+        for (p, q) in scene.meshes[0]
+            .primitives
+            .iter()
+            .zip(&back.meshes[0].primitives)
+        {
+            assert_eq!(q.targets.len(), 2);
+            assert_eq!(p.positions, q.positions);
+            for f in 0..3 {
+                for v in 0..3 {
+                    let (pos_p, pos_q, n_p, n_q) = match f {
+                        0 => (p.positions[v], q.positions[v], p.normals[v], q.normals[v]),
+                        _ => {
+                            let (s, t) = (&p.targets[f - 1], &q.targets[f - 1]);
+                            let add =
+                                |a: [f32; 3], b: [f32; 3]| [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
+                            (
+                                add(p.positions[v], s.positions[v]),
+                                add(q.positions[v], t.positions[v]),
+                                add(p.normals[v], s.normals[v]),
+                                add(unit(q.normals[v]), t.normals[v]),
+                            )
+                        }
+                    };
+                    assert_eq!(pos_p, pos_q, "frame {f} vertex {v}");
+                    let d = dot(unit(n_p), unit(n_q));
+                    assert!(d >= BYTE_TOLERANCE, "frame {f} vertex {v}: {d}");
+                }
+            }
+        }
+    }
+    // A plain file whose node rests at its first target is not folded: the mesh's own
+    // weights are not `[1, 0, …]`.
+    let mut scene = flipping_normals(false);
+    scene.nodes[0].weights = vec![1.0, 0.0];
+    let glb = to_glb(&scene, &ExportOptions::default()).unwrap();
+    let back = from_glb(&glb, &Default::default(), &mut no_files).unwrap();
+    assert_eq!(back.meshes[0].primitives[0].targets.len(), 2);
+    assert_eq!(back.nodes[0].weights, [1.0, 0.0]);
+}

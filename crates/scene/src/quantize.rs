@@ -4,13 +4,25 @@
 //! back must be byte-identical (MD3) simulates the trip with the same functions.
 //!
 //! A base normal is its unit vector × 127, rounded. A morph target's displacement `d` is
-//! chosen so that `unit(base) × 127 + d` points along the frame's normal: a client adds
-//! the displacement to the base and normalizes, as glTF asks, so the displaced vector
-//! need not be unit, only point the right way. That keeps every displacement inside the
+//! chosen so that `base + d` (both as bytes) points along the frame's normal: a renderer
+//! adds the displacement to the base as it reads it and normalizes, as glTF asks, so the
+//! displaced vector need not be unit, only point the right way. That keeps every displacement inside the
 //! `[-1, 1]` a normalized byte holds even when the frame's normal turns far from the base
 //! (a plain difference of two unit vectors reaches 2). The length is the largest
 //! (at most 127) for which every component fits, so the direction is as exact as the
 //! byte grid allows.
+//!
+//! Near an axis a base leaves no room for a frame whose normal crosses the plane across
+//! it. Such a vertex gets a **hidden base** ([`hidden_base`]): the diagonal of the octant
+//! its normal points into, from which every direction is within reach. Its frame-0
+//! normal is then a displacement too, so the glTF mesh takes frame 0 as its first morph
+//! target, shown at rest (the mesh's `weights` are `[1, 0, …]`); [`fold_base`] and
+//! [`fold_target`] turn that layout back into a base that is frame 0.
+//!
+//! The importer's scene and the MD3 way back make the base unit before adding a
+//! displacement ([`BaseNormals::seen_in`]); that differs from a renderer's view by a
+//! fraction of a degree, and the MD3 record keeps every normal that view does not bring
+//! back.
 //!
 //! Each function computes in the order given here, component by component; the caller
 //! converts axes on the integers (a permutation with signs), never before, so that every
@@ -62,12 +74,14 @@ pub fn normal_i8(unit: [f32; 3]) -> [i8; 3] {
 /// room to turn past the plane across that axis (the sum's component cannot change
 /// sign), and the target's normals are then written as floats ([`TargetNormals`]).
 pub fn normal_delta_i8(base: [i8; 3], frame: [f32; 3]) -> Option<[i8; 3]> {
-    delta_over(unit_or_up(base.map(decode_i8)), frame)
+    delta_over(base.map(decode_i8), frame)
 }
 
-/// [`normal_delta_i8`] over the base's unit vector `unit` (`unit_or_up` of its decoding).
-fn delta_over(unit: [f32; 3], frame: [f32; 3]) -> Option<[i8; 3]> {
-    let b = unit.map(|c| c * ONE);
+/// [`normal_delta_i8`] over the base as decoded, `read`: a renderer adds the displacement
+/// to the base as it reads it (within half a step of unit length, not made unit), so the
+/// direction is chosen and checked for that sum.
+fn delta_over(read: [f32; 3], frame: [f32; 3]) -> Option<[i8; 3]> {
+    let b = read.map(|c| c * ONE);
     let mut r = ONE;
     for (&n, &bc) in frame.iter().zip(&b) {
         let room = if n > 0.0 {
@@ -90,7 +104,7 @@ fn delta_over(unit: [f32; 3], frame: [f32; 3]) -> Option<[i8; 3]> {
     // The angle test without a square root: `sum · frame ≥ tolerance × |sum|` (frame is
     // unit), both sides squared.
     let dd = d.map(decode_i8);
-    let sum = [unit[0] + dd[0], unit[1] + dd[1], unit[2] + dd[2]];
+    let sum = [read[0] + dd[0], read[1] + dd[1], read[2] + dd[2]];
     let dot = sum[0] * frame[0] + sum[1] * frame[1] + sum[2] * frame[2];
     let len2 = sum[0] * sum[0] + sum[1] * sum[1] + sum[2] * sum[2];
     (dot > 0.0 && dot * dot >= BYTE_TOLERANCE * BYTE_TOLERANCE * len2).then_some(d)
@@ -107,13 +121,14 @@ pub fn normal_delta_f32(base: [i8; 3], frame: [f32; 3]) -> [f32; 3] {
     [frame[0] - b[0], frame[1] - b[1], frame[2] - b[2]]
 }
 
-/// The frame normal a reader of [`normal_i8`] and [`normal_delta_i8`] sees: the base made
-/// unit plus the displacement, made unit.
+/// The frame normal a renderer shows from [`normal_i8`] and [`normal_delta_i8`]: the base
+/// as decoded plus the displacement, made unit.
 pub fn decode_frame_i8(base: [i8; 3], delta: [i8; 3]) -> [f32; 3] {
-    decode_frame_f32(base, delta.map(decode_i8))
+    seen_over(base.map(decode_i8), delta.map(decode_i8))
 }
 
-/// The frame normal a reader sees from a byte base and a float displacement.
+/// The frame normal a reader that makes the base unit first sees from a byte base and a
+/// float displacement (the float form's rule, [`normal_delta_f32`]).
 pub fn decode_frame_f32(base: [i8; 3], delta: [f32; 3]) -> [f32; 3] {
     seen_over(unit_or_up(base.map(decode_i8)), delta)
 }
@@ -121,6 +136,39 @@ pub fn decode_frame_f32(base: [i8; 3], delta: [f32; 3]) -> [f32; 3] {
 /// The frame normal a reader sees over the base's unit vector `unit`.
 fn seen_over(unit: [f32; 3], delta: [f32; 3]) -> [f32; 3] {
     unit_or_up([unit[0] + delta[0], unit[1] + delta[1], unit[2] + delta[2]])
+}
+
+/// The hidden base of a vertex whose base normal is `unit` (see the module docs): the
+/// diagonal of the octant `unit` points into, `[±73, ±73, ±73]` (within 0.5 % of unit
+/// length). From it every unit direction is within [`BYTE_TOLERANCE`] in bytes: each
+/// component of the diagonal is 0.575, so the room [`normal_delta_i8`] finds is at least
+/// 53 of 127.
+pub fn hidden_base(unit: [f32; 3]) -> [i8; 3] {
+    unit.map(|c| if c < 0.0 { -73 } else { 73 })
+}
+
+/// The base normal a scene keeps when the glTF's first morph target is frame 0 (see the
+/// module docs), at one vertex: `base` and `first` as read (the base and the first
+/// target's displacement). Where `first` is zero, `base` as it is; else the frame-0
+/// normal a renderer shows (the base plus `first`, made unit).
+pub fn fold_base(base: [f32; 3], first: [f32; 3]) -> [f32; 3] {
+    if first == [0.0; 3] {
+        base
+    } else {
+        seen_over(base, first)
+    }
+}
+
+/// A later target's displacement `d` over the base [`fold_base`] made (`folded`), at one
+/// vertex: where `first` is zero, `d` as it is; else the normal a renderer showed in that
+/// target (the base plus `d`, made unit) less `folded`.
+pub fn fold_target(base: [f32; 3], first: [f32; 3], folded: [f32; 3], d: [f32; 3]) -> [f32; 3] {
+    if first == [0.0; 3] {
+        d
+    } else {
+        let s = seen_over(base, d);
+        [s[0] - folded[0], s[1] - folded[1], s[2] - folded[2]]
+    }
 }
 
 /// One morph target's normal displacements as written: bytes when every vertex's fits
@@ -154,6 +202,68 @@ impl BaseNormals {
         &self.bytes
     }
 
+    /// Whether a byte displacement from vertex `v`'s base reaches its frame normal
+    /// `frame` (unit) within [`BYTE_TOLERANCE`].
+    pub fn reaches(&self, v: usize, frame: [f32; 3]) -> bool {
+        delta_over(self.decoded(v), frame).is_some()
+    }
+
+    /// Moves the vertices marked in `hidden` to their [`hidden_base`]. The frame-0
+    /// normals they had are then the first target's ([`BaseNormals::first_target`]).
+    pub fn hide(&mut self, hidden: &[bool]) {
+        for ((b, u), _) in self
+            .bytes
+            .iter_mut()
+            .zip(self.units.iter_mut())
+            .zip(hidden)
+            .filter(|(_, h)| **h)
+        {
+            *b = hidden_base(*u);
+            *u = unit_or_up(b.map(decode_i8));
+        }
+    }
+
+    /// The first target of a mesh whose frame 0 is a target (see the module docs): at the
+    /// vertices marked in `hidden`, the displacement from their hidden base to their
+    /// frame-0 normal in `frame0` (unit); zero at the others.
+    pub fn first_target(&self, hidden: &[bool], frame0: &[[f32; 3]]) -> TargetNormals {
+        let mut bytes = alloc::vec::Vec::with_capacity(frame0.len());
+        for (v, &f) in frame0.iter().enumerate() {
+            if !hidden.get(v).copied().unwrap_or(false) {
+                bytes.push([0; 3]);
+                continue;
+            }
+            match delta_over(self.decoded(v), f) {
+                Some(d) => bytes.push(d),
+                None => {
+                    return TargetNormals::Floats(
+                        frame0
+                            .iter()
+                            .enumerate()
+                            .map(|(v, f)| {
+                                if hidden.get(v).copied().unwrap_or(false) {
+                                    let b = self.seen(v);
+                                    [f[0] - b[0], f[1] - b[1], f[2] - b[2]]
+                                } else {
+                                    [0.0; 3]
+                                }
+                            })
+                            .collect(),
+                    );
+                }
+            }
+        }
+        TargetNormals::Bytes(bytes)
+    }
+
+    /// The displacement of target `t` at vertex `v` as a reader decodes it.
+    pub fn displacement(t: &TargetNormals, v: usize) -> [f32; 3] {
+        match t {
+            TargetNormals::Bytes(d) => d.get(v).copied().unwrap_or_default().map(decode_i8),
+            TargetNormals::Floats(d) => d.get(v).copied().unwrap_or_default(),
+        }
+    }
+
     /// The base normal a reader sees at vertex `v` (made unit).
     pub fn seen(&self, v: usize) -> [f32; 3] {
         self.units.get(v).copied().unwrap_or([0.0, 0.0, 1.0])
@@ -164,7 +274,7 @@ impl BaseNormals {
     pub fn target(&self, frames: impl ExactSizeIterator<Item = [f32; 3]> + Clone) -> TargetNormals {
         let mut bytes = alloc::vec::Vec::with_capacity(frames.len());
         for (v, frame) in frames.clone().enumerate() {
-            match delta_over(self.seen(v), frame) {
+            match delta_over(self.decoded(v), frame) {
                 Some(d) => bytes.push(d),
                 None => {
                     return TargetNormals::Floats(
@@ -184,11 +294,16 @@ impl BaseNormals {
 
     /// The frame normal a reader sees at vertex `v` of target `t`.
     pub fn seen_in(&self, t: &TargetNormals, v: usize) -> [f32; 3] {
-        let d = match t {
-            TargetNormals::Bytes(d) => d.get(v).copied().unwrap_or_default().map(decode_i8),
-            TargetNormals::Floats(d) => d.get(v).copied().unwrap_or_default(),
-        };
-        seen_over(self.seen(v), d)
+        seen_over(self.seen(v), Self::displacement(t, v))
+    }
+
+    /// The base bytes of vertex `v` as a reader decodes them (not made unit).
+    pub fn decoded(&self, v: usize) -> [f32; 3] {
+        self.bytes
+            .get(v)
+            .copied()
+            .unwrap_or([0, 0, 127])
+            .map(decode_i8)
     }
 }
 
@@ -257,5 +372,83 @@ mod tests {
         assert!(dot(base.seen_in(&t, 0), flipped[0]) > 0.99999);
         // The rounding: half away from zero.
         assert_eq!(normal_i8([0.5 / 127.0, -0.5 / 127.0, 1.0]), [1, -1, 127]);
+    }
+
+    /// Directions spread over the sphere, the axes and their opposites among them.
+    fn sphere() -> Vec<[f32; 3]> {
+        let mut out = Vec::new();
+        for i in 0..24 {
+            for k in 0..12 {
+                let (a, b) = (
+                    i as f32 * 0.2618,
+                    k as f32 * 0.2856 - core::f32::consts::FRAC_PI_2,
+                );
+                out.push(unit([
+                    libm::cosf(b) * libm::cosf(a),
+                    libm::cosf(b) * libm::sinf(a),
+                    libm::sinf(b),
+                ]));
+            }
+        }
+        for a in 0..3 {
+            for s in [1.0, -1.0] {
+                let mut v = [0.0; 3];
+                v[a] = s;
+                out.push(v);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn from_a_hidden_base_every_direction_is_within_reach() {
+        let dirs = sphere();
+        for &base in &dirs {
+            let h = hidden_base(base);
+            for c in 0..3 {
+                assert_eq!(h[c] < 0, base[c] < 0.0, "{base:?}");
+            }
+            for &frame in &dirs {
+                let d = normal_delta_i8(h, frame).expect("reachable");
+                assert!(dot(decode_frame_i8(h, d), frame) >= BYTE_TOLERANCE);
+            }
+        }
+    }
+
+    #[test]
+    fn an_axis_base_with_a_flipped_frame_hides_and_folds_back() {
+        let frames0 = [[0.0, 0.0, 1.0], unit([1.0, 1.0, 1.0])];
+        let later = [[0.0, 0.0, -1.0], unit([1.0, 1.2, 1.0])];
+        let mut base = BaseNormals::new(frames0.iter().copied());
+        let hidden: Vec<bool> = later
+            .iter()
+            .enumerate()
+            .map(|(v, &f)| !base.reaches(v, f))
+            .collect();
+        assert_eq!(hidden, [true, false]);
+        base.hide(&hidden);
+        assert_eq!(base.bytes()[0], [73, 73, 73]);
+        let first = base.first_target(&hidden, &frames0);
+        let t = base.target(later.iter().copied());
+        assert!(matches!(first, TargetNormals::Bytes(_)));
+        assert!(matches!(t, TargetNormals::Bytes(_)));
+        for v in 0..2 {
+            // What a reader sees, then what a scene keeps after folding frame 0 back.
+            assert!(dot(base.seen_in(&first, v), frames0[v]) >= BYTE_TOLERANCE);
+            assert!(dot(base.seen_in(&t, v), later[v]) >= BYTE_TOLERANCE);
+            let b = base.decoded(v);
+            let d0 = BaseNormals::displacement(&first, v);
+            let folded = fold_base(b, d0);
+            let dk = fold_target(b, d0, folded, BaseNormals::displacement(&t, v));
+            assert!(dot(unit(folded), frames0[v]) >= BYTE_TOLERANCE, "{v}");
+            let k = unit([folded[0] + dk[0], folded[1] + dk[1], folded[2] + dk[2]]);
+            assert!(dot(k, later[v]) >= BYTE_TOLERANCE, "{v}");
+            if v == 1 {
+                // Not hidden: the fold leaves base and displacement as they were.
+                assert_eq!(d0, [0.0; 3]);
+                assert_eq!(folded, b);
+                assert_eq!(dk, BaseNormals::displacement(&t, v));
+            }
+        }
     }
 }

@@ -22,7 +22,7 @@ pub(super) fn animation(
     ai: usize,
     options: &ExportOptions,
     mesh_map: &[Option<usize>],
-    mesh_targets: &[usize],
+    (mesh_targets, mesh_lead): (&[usize], &[bool]),
     holders: &[Option<usize>],
 ) -> Result<bool> {
     let axes = options.axes;
@@ -114,7 +114,11 @@ pub(super) fn animation(
                 if t == 0 {
                     return Err(invalid!("{what}: weights on a mesh without morph targets"));
                 }
-                ("weights", weights(&ch.values, keys, t, options, &what)?)
+                let lead = mesh_lead.get(mesh).copied().unwrap_or(false);
+                (
+                    "weights",
+                    weights(&ch.values, keys, (t, lead), options, &what)?,
+                )
             }
         };
         let count = match &values {
@@ -230,11 +234,12 @@ enum Vals {
 
 /// The weights of a channel of `keys` keys on a mesh of `targets` targets, checked:
 /// dense ones as they are, sparse ones as a sparse accessor (or expanded, within the
-/// budget, with [`ExportOptions::dense_weights`]).
+/// budget, with [`ExportOptions::dense_weights`]). With `lead` the glTF mesh has frame 0
+/// as an extra first target, whose weight at each key is what the others leave of 1.
 fn weights(
     v: &ChannelValues,
     keys: usize,
-    targets: usize,
+    (targets, lead): (usize, bool),
     options: &ExportOptions,
     what: &str,
 ) -> Result<Vals> {
@@ -247,7 +252,14 @@ fn weights(
                     v.len()
                 ));
             }
-            let w: Vec<[f32; 1]> = v.iter().map(|&x| [x]).collect();
+            let w: Vec<[f32; 1]> = if lead {
+                v.chunks_exact(targets.max(1))
+                    .flat_map(super::document::with_frame0)
+                    .map(|x| [x])
+                    .collect()
+            } else {
+                v.iter().map(|&x| [x]).collect()
+            };
             finite(&w, &what)?;
             return Ok(Vals::V1(w));
         }
@@ -264,7 +276,10 @@ fn weights(
         }
         _ => return Err(invalid!("{what}: not weights")),
     };
-    let total = total
+    // The glTF's targets per key: one more with `lead`.
+    let stride = targets.saturating_add(usize::from(lead));
+    let total = keys
+        .checked_mul(stride)
         .filter(|&n| u32::try_from(n).is_ok())
         .ok_or(ExportError::TooLarge("a morph weight accessor"))?;
     let mut indices = Vec::with_capacity(nonzero.len());
@@ -279,8 +294,9 @@ fn weights(
             return Err(invalid!("{what}: non-finite sparse weight {e}: {w}"));
         }
         let i = k
-            .checked_mul(targets)
+            .checked_mul(stride)
             .and_then(|i| i.checked_add(t))
+            .and_then(|i| i.checked_add(usize::from(lead)))
             .and_then(|i| u32::try_from(i).ok())
             .ok_or(ExportError::TooLarge("a morph weight accessor"))?;
         if indices.last().is_some_and(|&last| last >= i) {
@@ -290,6 +306,34 @@ fn weights(
         }
         indices.push(i);
         values.push(w);
+    }
+    if lead {
+        // Each key's frame-0 weight (what its others leave of 1) before its others.
+        let mut li = Vec::with_capacity(indices.len().saturating_add(keys));
+        let mut lv = Vec::with_capacity(li.capacity());
+        let mut at = 0usize;
+        for k in 0..keys {
+            let start = k.saturating_mul(stride);
+            let end = start.saturating_add(stride);
+            let first = at;
+            while indices
+                .get(at)
+                .and_then(|&i| usize::try_from(i).ok())
+                .is_some_and(|i| i < end)
+            {
+                at = at.saturating_add(1);
+            }
+            let row = values.get(first..at).unwrap_or(&[]);
+            let w0 = 1.0 - row.iter().sum::<f32>();
+            if w0 != 0.0 {
+                li.push(u32::try_from(start).unwrap_or(u32::MAX));
+                lv.push(w0);
+            }
+            li.extend_from_slice(indices.get(first..at).unwrap_or(&[]));
+            lv.extend_from_slice(row);
+        }
+        indices = li;
+        values = lv;
     }
     if options.dense_weights {
         let need = u64::try_from(total).unwrap_or(u64::MAX).saturating_mul(4);

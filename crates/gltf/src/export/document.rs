@@ -10,7 +10,7 @@ use super::animation::animation;
 use super::buffers::{Buffers, expected_bin, finite};
 use super::hierarchy::{check_graph, root_of, unit_quat};
 use super::images::{encode_png, encode_png_indexed};
-use super::primitive::primitive;
+use super::primitive::{primitive, unreachable_normals};
 use super::quantized::{self, Grid};
 use crate::error::{invalid, one_target_count};
 use crate::json::Json;
@@ -270,6 +270,9 @@ pub(super) fn build(
     let mut mesh_count = 0usize;
     let mut mesh_map: Vec<Option<usize>> = Vec::with_capacity(scene.meshes.len());
     let mut mesh_targets: Vec<usize> = Vec::with_capacity(scene.meshes.len());
+    // `mesh_lead[i]`: the glTF mesh has frame 0 as an extra first target (its targets are
+    // then `mesh_targets[i] + 1`).
+    let mut mesh_lead: Vec<bool> = Vec::with_capacity(scene.meshes.len());
     let mut prims = Json::new();
     // Materials no primitive draws (an MDL's or MD2's other skins) would be dropped by an
     // editor such as Blender: then every material is a variant of KHR_materials_variants
@@ -301,6 +304,14 @@ pub(super) fn build(
         } else {
             None
         };
+        // Vertices whose normals a target turns out of a byte base's reach: the mesh
+        // then takes frame 0 as its first target (`lead`), shown at rest.
+        let hidden: Vec<Vec<bool>> = if grid.is_some() {
+            mesh.primitives.iter().map(unreachable_normals).collect()
+        } else {
+            Vec::new()
+        };
+        let lead = hidden.iter().any(|h| !h.is_empty());
         mesh_grids.push(grid);
         prims.out.clear();
         let mut targets: Option<usize> = None;
@@ -338,6 +349,7 @@ pub(super) fn build(
                 (skinned, limit),
                 (tangents, variants),
                 grid.as_ref(),
+                lead.then(|| hidden.get(pi).map_or(&[][..], Vec::as_slice)),
             )?;
         }
         let t = targets.unwrap_or(0);
@@ -349,6 +361,7 @@ pub(super) fn build(
             ));
         }
         mesh_targets.push(t);
+        mesh_lead.push(lead && t > 0);
         if prims.out.is_empty() {
             mesh_map.push(None);
             continue;
@@ -361,6 +374,14 @@ pub(super) fn build(
             j.raw(b"{");
             j.key("targetNames");
             j.raw(b"[");
+            if lead {
+                // Frame 0, named apart from the others (editors key shape keys by name).
+                let mut name = String::from("frame0");
+                while mesh.target_names.contains(&name) {
+                    name.push('_');
+                }
+                j.str(&name);
+            }
             for name in &mesh.target_names {
                 j.sep();
                 j.str(name);
@@ -373,13 +394,11 @@ pub(super) fn build(
         j.raw(&prims.out);
         j.raw(b"]");
         if t > 0 {
+            // At rest: the base, or with `lead` the first target (frame 0).
             j.key("weights");
-            j.raw(b"[");
-            for k in 0..t {
-                if k > 0 {
-                    j.raw(b",");
-                }
-                j.raw(b"0");
+            j.raw(if lead { b"[1" } else { b"[0" });
+            for _ in 1..t.saturating_add(usize::from(lead)) {
+                j.raw(b",0");
             }
             j.raw(b"]");
         }
@@ -519,7 +538,12 @@ pub(super) fn build(
             e.f32s(&g.origin);
             if !node.weights.is_empty() {
                 e.key("weights");
-                e.f32s(&node.weights);
+                let lead = node.mesh.and_then(|m| mesh_lead.get(m).copied());
+                if lead == Some(true) {
+                    e.f32s(&with_frame0(&node.weights));
+                } else {
+                    e.f32s(&node.weights);
+                }
             }
             e.raw(b"}");
             extra_count = extra_count.saturating_add(1);
@@ -653,7 +677,7 @@ pub(super) fn build(
             ai,
             options,
             &mesh_map,
-            &mesh_targets,
+            (&mesh_targets, &mesh_lead),
             &holders,
         )?;
     }
@@ -812,6 +836,15 @@ fn camera_fix(axes: Axes) -> [f32; 4] {
         Axes::Keep => [0.5, -0.5, -0.5, 0.5],
         Axes::YUp => [0.0, 1.0, 0.0, 0.0],
     }
+}
+
+/// A row of morph weights with frame 0 as the first target (see `mesh_lead`): frame 0's
+/// weight first, the rest of the sum to 1 (a base shown whole is frame 0 at weight 1).
+pub(super) fn with_frame0(row: &[f32]) -> Vec<f32> {
+    let rest: f32 = row.iter().sum();
+    core::iter::once(1.0 - rest)
+        .chain(row.iter().copied())
+        .collect()
 }
 
 #[cfg(test)]

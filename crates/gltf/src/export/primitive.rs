@@ -24,6 +24,7 @@ pub(super) fn primitive(
     (skinned, joint_limit): (Option<bool>, Option<usize>),
     (with_tangents, variants): (bool, Option<usize>),
     grid: Option<&Grid>,
+    lead: Option<&[bool]>,
 ) -> Result<()> {
     let n = p.positions.len();
     let u = u32::try_from(n).map_err(|_| ExportError::TooLarge("a primitive's vertex count"))?;
@@ -60,8 +61,15 @@ pub(super) fn primitive(
     } else {
         Vec::new()
     };
-    let base_normals = (options.quantize && !p.normals.is_empty())
-        .then(|| BaseNormals::new(base_units.iter().copied()));
+    // With `lead` (the mesh takes frame 0 as its first target), the vertices it marks
+    // get hidden bases, and the first target brings their frame-0 normals.
+    let base_normals = (options.quantize && !p.normals.is_empty()).then(|| {
+        let mut b = BaseNormals::new(base_units.iter().copied());
+        if let Some(hidden) = lead {
+            b.hide(hidden);
+        }
+        b
+    });
     let position = match &base_steps {
         Some(steps) => buf.grid_positions(steps)?,
         None => buf.points(&p.positions, axes, Some(ARRAY_BUFFER), true, None)?,
@@ -131,7 +139,27 @@ pub(super) fn primitive(
         }
     }
 
-    let mut targets: Vec<(usize, Option<usize>)> = Vec::with_capacity(p.targets.len());
+    let mut targets: Vec<(usize, Option<usize>)> =
+        Vec::with_capacity(p.targets.len().saturating_add(1));
+    if let Some(hidden) = lead {
+        // Frame 0 as the first target: no displacement of positions; the hidden
+        // vertices' frame-0 normals over their hidden bases.
+        let position = buf.grid_displacements(&alloc::vec![[0i32; 3]; n])?;
+        let with_normals = p.targets.first().is_some_and(|t| !t.normals.is_empty());
+        let normal = match (&base_normals, with_normals) {
+            (Some(base), true) => Some(match base.first_target(hidden, &base_units) {
+                TargetNormals::Bytes(d) => {
+                    let d: Vec<[i8; 3]> = d.iter().map(|&n| byte_axes(axes, n)).collect();
+                    buf.byte_normals(&d)?
+                }
+                TargetNormals::Floats(d) => {
+                    buf.points(&d, axes, Some(ARRAY_BUFFER), false, None)?
+                }
+            }),
+            _ => None,
+        };
+        targets.push((position, normal));
+    }
     for (ti, t) in p.targets.iter().enumerate() {
         if t.positions.len() != n || !(t.normals.is_empty() || t.normals.len() == n) {
             return Err(invalid!(
@@ -414,6 +442,30 @@ fn tangents(
             [t[0], t[1], t[2], w]
         })
         .collect()
+}
+
+/// The vertices of `p` whose normal some morph target turns where no byte displacement
+/// from the vertex's byte base reaches (`KHR_mesh_quantization`), marked; empty when none
+/// is. A mesh with such vertices takes frame 0 as its first target and gives them hidden
+/// bases ([`idmodel_scene::quantize`]).
+pub(super) fn unreachable_normals(p: &Primitive) -> Vec<bool> {
+    let n = p.normals.len();
+    if n == 0 || p.targets.is_empty() {
+        return Vec::new();
+    }
+    let units: Vec<[f32; 3]> = p.normals.iter().map(|&v| unit_or_up(v)).collect();
+    let base = BaseNormals::new(units.iter().copied());
+    let mut hidden = alloc::vec![false; n];
+    let mut any = false;
+    for t in p.targets.iter().filter(|t| t.normals.len() == n) {
+        for (v, ((&b, &d), h)) in units.iter().zip(&t.normals).zip(&mut hidden).enumerate() {
+            if !*h && !base.reaches(v, unit_or_up([b[0] + d[0], b[1] + d[1], b[2] + d[2]])) {
+                *h = true;
+                any = true;
+            }
+        }
+    }
+    if any { hidden } else { Vec::new() }
 }
 
 #[cfg(test)]

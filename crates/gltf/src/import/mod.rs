@@ -70,6 +70,7 @@
 
 mod doc;
 mod image;
+mod lead;
 pub mod obj;
 mod resampled;
 mod scene;
@@ -221,7 +222,9 @@ fn read(
     if options.max_bytes.is_some() {
         d.budget.limit = budget(options, 0).limit;
     }
+    let first = lead::first_at_rest(&d.root);
     let mut scene = scene::build(&mut d, options, resolve)?;
     resampled::restore(&mut scene);
+    lead::fold(&mut scene, &first);
     Ok(scene)
 }

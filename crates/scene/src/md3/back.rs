@@ -196,25 +196,52 @@ fn quantized_exceptions(
     slots: usize,
     out: &mut Vec<Value>,
 ) -> bool {
-    use crate::quantize::BaseNormals;
+    use crate::quantize::{BaseNormals, fold_base, fold_target};
     let verts = s.st.len();
     let base: Vec<[f32; 3]> = (0..verts)
         .map(|v| unit_or_up(md3_normal::decode_centre(raw_normal(s, 0, v))))
         .collect();
-    let base_q = BaseNormals::new(base.iter().copied());
+    let mut base_q = BaseNormals::new(base.iter().copied());
+    let frames_of = |f: usize| {
+        base.iter().enumerate().map(move |(v, b)| {
+            let n = unit_or_up(md3_normal::decode_centre(raw_normal(s, f, v)));
+            let d = sub(n, *b);
+            unit_or_up(add(*b, d))
+        })
+    };
+    // The vertices the exporter gives hidden bases (a frame's normal out of the byte
+    // base's reach), whose frame 0 is then the first target, which the importer folds
+    // back into the base (`quantize::fold_base`, `quantize::fold_target`).
+    let mut hidden = vec![false; verts];
+    for f in 1..nf {
+        for ((v, frame), h) in frames_of(f).enumerate().zip(hidden.iter_mut()) {
+            if !*h && !base_q.reaches(v, frame) {
+                *h = true;
+            }
+        }
+    }
+    let first = hidden.contains(&true).then(|| {
+        base_q.hide(&hidden);
+        base_q.first_target(&hidden, &base)
+    });
     for f in 0..nf {
-        let target = (f > 0).then(|| {
-            let frames = base.iter().enumerate().map(|(v, b)| {
-                let n = unit_or_up(md3_normal::decode_centre(raw_normal(s, f, v)));
-                let d = sub(n, *b);
-                unit_or_up(add(*b, d))
-            });
-            base_q.target(frames)
-        });
+        let target = (f > 0).then(|| base_q.target(frames_of(f)));
         for v in 0..verts {
-            let seen = match &target {
-                None => base_q.seen(v),
-                Some(t) => base_q.seen_in(t, v),
+            let seen = match (&first, &target) {
+                (Some(first), _) if hidden.get(v).copied().unwrap_or(false) => {
+                    // As the importer folds it and the way back decodes it.
+                    let read = base_q.decoded(v);
+                    let d0 = BaseNormals::displacement(first, v);
+                    let folded = fold_base(read, d0);
+                    frame_normal(
+                        folded,
+                        target.as_ref().map(|t| {
+                            fold_target(read, d0, folded, BaseNormals::displacement(t, v))
+                        }),
+                    )
+                }
+                (_, None) => base_q.seen(v),
+                (_, Some(t)) => base_q.seen_in(t, v),
             };
             let raw = raw_normal(s, f, v);
             if md3_normal::encode(seen) != raw {
