@@ -325,6 +325,9 @@ fn weights(
             }
             let row = values.get(first..at).unwrap_or(&[]);
             let w0 = 1.0 - row.iter().sum::<f32>();
+            if !w0.is_finite() {
+                return Err(invalid!("{what}: the weights of key {k} sum past a float"));
+            }
             if w0 != 0.0 {
                 li.push(u32::try_from(start).unwrap_or(u32::MAX));
                 lv.push(w0);
