@@ -386,13 +386,19 @@ function gltfState(file, gltf, error) {
   let triangles = 0;
   let frames = 1;
   let textured = 0;
+  const json0 = gltf?.parser.json ?? {};
   gltf?.scene.traverse((o) => {
     if (!o.isMesh) return;
     const g = o.geometry;
     const n = g.attributes.position?.count ?? 0;
     vertices += n;
     triangles += Math.floor((g.index ? g.index.count : n) / 3);
-    frames = Math.max(frames, (g.morphAttributes.position?.length ?? 0) + 1);
+    // Frames: the base and each target, or only the targets when the mesh rests at its
+    // first one (its weights `[1, 0, …]`: a quantized GLB whose frame 0 is a target).
+    const m = gltf.parser.associations.get(o)?.meshes;
+    const w = m === undefined ? undefined : json0.meshes?.[m]?.weights;
+    const lead = !!w && w[0] === 1 && w.slice(1).every((x) => x === 0);
+    frames = Math.max(frames, (g.morphAttributes.position?.length ?? 0) + (lead ? 0 : 1));
     if ([o.material].flat().some((m) => m?.map)) textured++;
   });
   const json = gltf?.parser.json ?? {};

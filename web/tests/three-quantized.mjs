@@ -3,7 +3,7 @@
 // vertices in world space in every frame (the base and every morph target, through the
 // dequantizing node's scale and translation; a quantized mesh whose first target is frame 0
 // is matched frame by frame) are compared: within half the quantization step (plus float
-// rounding), and the normals shown in every frame within 4 degrees. Exit 1 on any difference past that.
+// rounding), and the normals shown in every frame within 5 degrees (see below). Exit 1 on any difference past that.
 //
 //   (cd web && npm ci) && node web/tests/three-quantized.mjs A.glb A.q.glb B.glb B.q.glb ...
 import { readFile } from 'node:fs/promises';
@@ -99,9 +99,10 @@ for (let k = 0; k + 1 < args.length; k += 2) {
       compared += 1;
     });
   }
-  // 2.6° for a byte displacement, plus up to 1° for MD3, whose quantized scene decodes
-  // each normal at the centre of its latitude-longitude cell.
-  if (worstNormal < Math.cos((4 * Math.PI) / 180)) problems.push(`a normal turned by ${(Math.acos(worstNormal) * 180 / Math.PI).toFixed(2)}°`);
+  // 2.6° for a byte displacement, plus up to 2° for MD3, whose quantized scene decodes
+  // each normal at the centre of the cell q3map's encoder maps to it (the engine decodes
+  // on its own 256-step table).
+  if (worstNormal < Math.cos((5 * Math.PI) / 180)) problems.push(`a normal turned by ${(Math.acos(worstNormal) * 180 / Math.PI).toFixed(2)}°`);
   // A model of tags only draws nothing in either file.
   if (compared === 0 && (plain.size > 0 || quant.size > 0)) problems.push('no mesh compared');
   const ok = problems.length === 0;
