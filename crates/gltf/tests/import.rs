@@ -106,12 +106,8 @@ fn as_exported(mut s: Scene) -> Scene {
         }
     }
     for a in &mut s.animations {
-        a.channels.retain(|c| {
-            !matches!(
-                c.values,
-                ChannelValues::Weights(_) | ChannelValues::SparseWeights { .. }
-            ) || s.nodes[c.node].mesh.is_some()
-        });
+        a.channels
+            .retain(|c| !c.values.is_weights() || s.nodes[c.node].mesh.is_some());
         for c in &mut a.channels {
             if let ChannelValues::Rotation(v) = &mut c.values {
                 for q in v {

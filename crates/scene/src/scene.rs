@@ -586,6 +586,18 @@ pub enum ChannelValues {
 }
 
 impl ChannelValues {
+    /// Whether these are morph weights, dense or sparse.
+    ///
+    /// ```
+    /// use idmodel_scene::ChannelValues;
+    /// assert!(ChannelValues::one_hot(2, [Some(1)]).is_weights());
+    /// assert!(ChannelValues::Weights(vec![0.0, 1.0]).is_weights());
+    /// assert!(!ChannelValues::Scale(vec![[1.0; 3]]).is_weights());
+    /// ```
+    pub fn is_weights(&self) -> bool {
+        matches!(self, Self::Weights(_) | Self::SparseWeights { .. })
+    }
+
     /// One-hot morph weights: key `k` sets target `shown[k]` to 1 and every other
     /// target to 0 (all 0 where `shown[k]` is `None` or not below `targets`).
     ///

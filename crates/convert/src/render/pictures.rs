@@ -109,12 +109,7 @@ pub fn pose(scene: &Scene, anim: usize, key: usize) -> Scene {
     let driven: Vec<usize> = animation
         .into_iter()
         .flat_map(|a| &a.channels)
-        .filter(|c| {
-            matches!(
-                c.values,
-                ChannelValues::Weights(_) | ChannelValues::SparseWeights { .. }
-            )
-        })
+        .filter(|c| c.values.is_weights())
         .map(|c| c.node)
         .collect();
     // A node this animation does not morph shows its rest weights (a player's resting part).

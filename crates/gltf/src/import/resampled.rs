@@ -367,12 +367,7 @@ fn restore_animation(
     tags: &[(usize, Vec<Trs>)],
     edited: &mut Vec<usize>,
 ) -> Option<usize> {
-    let wi = a.channels.iter().position(|c| {
-        matches!(
-            c.values,
-            ChannelValues::Weights(_) | ChannelValues::SparseWeights { .. }
-        )
-    })?;
+    let wi = a.channels.iter().position(|c| c.values.is_weights())?;
     let w = a.channels.get(wi)?;
     let targets = targets_of(w.node);
     let p = phases(&w.values, w.times.len())?;
@@ -418,12 +413,7 @@ fn restore_animation(
     };
     // Other weights channels (a Quake III player's clip moves lower and upper) are
     // restored alike when they show the same frames at the same keys.
-    let is_weights = |c: &Channel| {
-        matches!(
-            c.values,
-            ChannelValues::Weights(_) | ChannelValues::SparseWeights { .. }
-        )
-    };
+    let is_weights = |c: &Channel| c.values.is_weights();
     for (cj, c) in a.channels.iter().enumerate() {
         if cj == wi || !is_weights(c) {
             continue;
@@ -566,12 +556,7 @@ pub(crate) fn restore(scene: &mut Scene) {
         .animations
         .iter()
         .map(|a| {
-            let w = a.channels.iter().find(|c| {
-                matches!(
-                    c.values,
-                    ChannelValues::Weights(_) | ChannelValues::SparseWeights { .. }
-                )
-            })?;
+            let w = a.channels.iter().find(|c| c.values.is_weights())?;
             Some(phases(&w.values, w.times.len())?.first()?.0)
         })
         .collect();

@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 use super::merge::{Merged, SampledFrame, pose};
 use super::sampler::{moves_nodes, sampled_clip};
 use super::write::BackOptions;
-use crate::{ChannelValues, Error, Scene};
+use crate::{Error, Scene};
 
 /// The frames of `scene`: for each animation with a weight channel on a node drawing the
 /// mesh, one frame per key of that channel (its weights at the key; named after the
@@ -31,10 +31,7 @@ pub fn sample_frames(
     let mut clips = Vec::new();
     for (ai, anim) in scene.animations.iter().enumerate() {
         let Some(channel) = anim.channels.iter().find(|c| {
-            matches!(
-                c.values,
-                ChannelValues::Weights(_) | ChannelValues::SparseWeights { .. }
-            ) && scene.nodes.get(c.node).is_some_and(|n| n.mesh == Some(0))
+            c.values.is_weights() && scene.nodes.get(c.node).is_some_and(|n| n.mesh == Some(0))
         }) else {
             if moves_nodes(anim) {
                 let frames = sampled_clip(scene, merged, ai, options.fps, format)?;

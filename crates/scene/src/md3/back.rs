@@ -670,13 +670,9 @@ fn tag_frames_source(scene: &Scene) -> Option<usize> {
                     .and_then(|m| m.primitives.first())
                     .is_some_and(|p| !p.targets.is_empty())
         }) && scene.animations.iter().any(|a| {
-            a.channels.iter().any(|c| {
-                c.node == i
-                    && matches!(
-                        c.values,
-                        ChannelValues::Weights(_) | ChannelValues::SparseWeights { .. }
-                    )
-            })
+            a.channels
+                .iter()
+                .any(|c| c.node == i && c.values.is_weights())
         })
     })
 }
