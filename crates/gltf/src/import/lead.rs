@@ -175,3 +175,82 @@ fn fold_mesh(scene: &mut Scene, m: usize) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec;
+    use idmodel_scene::{Animation, Channel, Interpolation, Mesh, MorphTarget, Node, Primitive};
+
+    fn scene(values: ChannelValues, keys: usize, rest: Vec<f32>) -> Scene {
+        let target = |x: f32| MorphTarget {
+            positions: vec![[x, 0.0, 0.0]; 2],
+            normals: vec![[0.0; 3]; 2],
+        };
+        let mut node = Node::new("n");
+        node.mesh = Some(0);
+        node.weights = rest;
+        Scene {
+            meshes: vec![Mesh {
+                name: "m".into(),
+                primitives: vec![Primitive {
+                    positions: vec![[0.0; 3]; 2],
+                    normals: vec![[0.0, 0.0, 1.0]; 2],
+                    indices: vec![0, 1, 0],
+                    targets: vec![target(0.5), target(2.0)],
+                    ..Primitive::default()
+                }],
+                target_names: vec!["frame0".into(), "one".into()],
+            }],
+            nodes: vec![node],
+            animations: vec![Animation {
+                name: "a".into(),
+                channels: vec![Channel {
+                    node: 0,
+                    times: (0..keys).map(|k| k as f32).collect(),
+                    interpolation: Interpolation::Linear,
+                    values,
+                }],
+            }],
+            ..Scene::default()
+        }
+    }
+
+    #[test]
+    fn only_whole_rows_on_a_marked_mesh_fold() {
+        // Frame 0 (target 0) then frame 1 (target 1): folded, target 0 into the base.
+        let mut s = scene(
+            ChannelValues::one_hot(2, [Some(0), Some(1)]),
+            2,
+            vec![1.0, 0.0],
+        );
+        fold(&mut s, &[true]);
+        let p = &s.meshes[0].primitives[0];
+        assert_eq!(p.positions, vec![[0.5, 0.0, 0.0]; 2]);
+        assert_eq!(p.targets.len(), 1);
+        assert_eq!(p.targets[0].positions, vec![[1.5, 0.0, 0.0]; 2]);
+        assert_eq!(s.meshes[0].target_names, ["one"]);
+        assert!(s.nodes[0].weights.is_empty());
+        assert_eq!(
+            s.animations[0].channels[0].values,
+            ChannelValues::one_hot(1, [None, Some(0)])
+        );
+        // Not marked, a row showing the base alone, rows of the wrong size, sparse keys
+        // past the channel: left as they are.
+        for (values, keys, first) in [
+            (ChannelValues::one_hot(2, [Some(0), Some(1)]), 2, false),
+            (ChannelValues::one_hot(2, [None, Some(1)]), 2, true),
+            (ChannelValues::Weights(vec![1.0, 0.0, 0.0]), 2, true),
+            (
+                ChannelValues::one_hot(2, [Some(0), Some(1), Some(1)]),
+                2,
+                true,
+            ),
+        ] {
+            let mut s = scene(values, keys, vec![1.0, 0.0]);
+            let before = s.clone();
+            fold(&mut s, &[first]);
+            assert_eq!(s, before);
+        }
+    }
+}
