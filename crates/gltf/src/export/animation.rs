@@ -219,6 +219,15 @@ pub(super) fn animation(
     Ok(uses_pointer)
 }
 
+/// A row of morph weights with frame 0 as the first target (a mesh whose glTF form leads with frame 0): frame 0's
+/// weight first, the rest of the sum to 1 (a base shown whole is frame 0 at weight 1).
+pub(super) fn with_frame0(row: &[f32]) -> Vec<f32> {
+    let rest: f32 = row.iter().sum();
+    core::iter::once(1.0 - rest)
+        .chain(row.iter().copied())
+        .collect()
+}
+
 /// Converted channel values.
 enum Vals {
     V1(Vec<[f32; 1]>),
@@ -254,7 +263,7 @@ fn weights(
             }
             let w: Vec<[f32; 1]> = if lead {
                 v.chunks_exact(targets.max(1))
-                    .flat_map(super::document::with_frame0)
+                    .flat_map(with_frame0)
                     .map(|x| [x])
                     .collect()
             } else {

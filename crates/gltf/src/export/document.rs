@@ -6,7 +6,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use super::Result;
-use super::animation::animation;
+use super::animation::{animation, with_frame0};
 use super::buffers::{Buffers, expected_bin, finite};
 use super::hierarchy::{check_graph, root_of, unit_quat};
 use super::images::{encode_png, encode_png_indexed};
@@ -836,15 +836,6 @@ fn camera_fix(axes: Axes) -> [f32; 4] {
         Axes::Keep => [0.5, -0.5, -0.5, 0.5],
         Axes::YUp => [0.0, 1.0, 0.0, 0.0],
     }
-}
-
-/// A row of morph weights with frame 0 as the first target (see `mesh_lead`): frame 0's
-/// weight first, the rest of the sum to 1 (a base shown whole is frame 0 at weight 1).
-pub(super) fn with_frame0(row: &[f32]) -> Vec<f32> {
-    let rest: f32 = row.iter().sum();
-    core::iter::once(1.0 - rest)
-        .chain(row.iter().copied())
-        .collect()
 }
 
 #[cfg(test)]
