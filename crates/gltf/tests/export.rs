@@ -1059,6 +1059,15 @@ fn quantized_normals_out_of_reach_take_frame_0_as_the_first_target() {
             }
         }
     }
+    // Rest weights whose sum is past a float leave frame 0 no finite weight: refused.
+    let mut scene = flipping_normals(false);
+    scene.nodes[0].weights = vec![f32::MAX, f32::MAX];
+    let quantized = ExportOptions {
+        quantize: true,
+        ..ExportOptions::default()
+    };
+    let e = to_glb(&scene, &quantized).unwrap_err().to_string();
+    assert!(e.contains("rest weights sum past a float"), "{e}");
     // A plain file whose node rests at its first target is not folded: the mesh's own
     // weights are not `[1, 0, …]`.
     let mut scene = flipping_normals(false);

@@ -227,33 +227,9 @@ impl BaseNormals {
     /// vertices marked in `hidden`, the displacement from their hidden base to their
     /// frame-0 normal in `frame0` (unit); zero at the others.
     pub fn first_target(&self, hidden: &[bool], frame0: &[[f32; 3]]) -> TargetNormals {
-        let mut bytes = alloc::vec::Vec::with_capacity(frame0.len());
-        for (v, &f) in frame0.iter().enumerate() {
-            if !hidden.get(v).copied().unwrap_or(false) {
-                bytes.push([0; 3]);
-                continue;
-            }
-            match delta_over(self.decoded(v), f) {
-                Some(d) => bytes.push(d),
-                None => {
-                    return TargetNormals::Floats(
-                        frame0
-                            .iter()
-                            .enumerate()
-                            .map(|(v, f)| {
-                                if hidden.get(v).copied().unwrap_or(false) {
-                                    let b = self.seen(v);
-                                    [f[0] - b[0], f[1] - b[1], f[2] - b[2]]
-                                } else {
-                                    [0.0; 3]
-                                }
-                            })
-                            .collect(),
-                    );
-                }
-            }
-        }
-        TargetNormals::Bytes(bytes)
+        self.displacements(frame0.iter().copied(), |v| {
+            hidden.get(v).copied().unwrap_or(false)
+        })
     }
 
     /// The displacement of target `t` at vertex `v` as a reader decodes it.
@@ -272,8 +248,22 @@ impl BaseNormals {
     /// The displacements of a target whose frame normals (unit) are `frames`, one per
     /// vertex (missing base normals count as up).
     pub fn target(&self, frames: impl ExactSizeIterator<Item = [f32; 3]> + Clone) -> TargetNormals {
+        self.displacements(frames, |_| true)
+    }
+
+    /// The displacements towards `frames` at the vertices `moved` marks, zero at the
+    /// others: bytes when every one fits ([`normal_delta_i8`]), else floats for all.
+    fn displacements(
+        &self,
+        frames: impl ExactSizeIterator<Item = [f32; 3]> + Clone,
+        moved: impl Fn(usize) -> bool,
+    ) -> TargetNormals {
         let mut bytes = alloc::vec::Vec::with_capacity(frames.len());
         for (v, frame) in frames.clone().enumerate() {
+            if !moved(v) {
+                bytes.push([0; 3]);
+                continue;
+            }
             match delta_over(self.decoded(v), frame) {
                 Some(d) => bytes.push(d),
                 None => {
@@ -281,8 +271,12 @@ impl BaseNormals {
                         frames
                             .enumerate()
                             .map(|(v, f)| {
-                                let b = self.seen(v);
-                                [f[0] - b[0], f[1] - b[1], f[2] - b[2]]
+                                if moved(v) {
+                                    let b = self.seen(v);
+                                    [f[0] - b[0], f[1] - b[1], f[2] - b[2]]
+                                } else {
+                                    [0.0; 3]
+                                }
                             })
                             .collect(),
                     );

@@ -540,7 +540,14 @@ pub(super) fn build(
                 e.key("weights");
                 let lead = node.mesh.and_then(|m| mesh_lead.get(m).copied());
                 if lead == Some(true) {
-                    e.f32s(&with_frame0(&node.weights));
+                    let row = with_frame0(&node.weights);
+                    if row.iter().any(|w| !w.is_finite()) {
+                        return Err(invalid!(
+                            "node {:?}: its rest weights sum past a float",
+                            node.name
+                        ));
+                    }
+                    e.f32s(&row);
                 } else {
                     e.f32s(&node.weights);
                 }
